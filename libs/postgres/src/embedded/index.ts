@@ -1,0 +1,2 @@
+export { startEmbeddedPostgres, findFreePort } from './embedded-postgres-server.js';
+export type { EmbeddedPostgresServer, EmbeddedPostgresOptions } from './embedded-postgres-server.js';

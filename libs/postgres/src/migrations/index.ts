@@ -1,0 +1,2 @@
+export { migrate } from './migrate.js';
+export type { Migration, MigrationResult } from './migrate.js';

@@ -1,0 +1,2 @@
+export { startEventStoreDb } from './eventstore-container.js';
+export type { EventStoreTarget } from './eventstore-container.js';

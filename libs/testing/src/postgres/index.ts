@@ -1,0 +1,2 @@
+export { createTestDatabase, freshTenantId } from './test-database.js';
+export type { TestDatabase } from './test-database.js';

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Lays out a new package-based Nx project: package.json, tsconfigs, vitest config, eslint config.
+# Usage: tools/scripts/scaffold-project.sh <libs|apps|tools>/<name> "<description>" "<nx tags, comma separated>"
+set -euo pipefail
+dir=$1; description=$2; tags=$3
+name=$(basename "$dir")
+[ -e "$dir/package.json" ] && { echo "$dir exists" >&2; exit 1; }
+mkdir -p "$dir/src"
+tag_json=$(printf '%s' "$tags" | awk -F, '{for(i=1;i<=NF;i++){printf "%s\"%s\"", (i>1?", ":""), $i}}')
+cat > "$dir/package.json" <<JSON
+{
+  "name": "@once/$name",
+  "version": "0.1.0",
+  "private": true,
+  "description": "$description",
+  "type": "module",
+  "exports": {
+    ".": {
+      "@once/source": "./src/index.ts",
+      "types": "./dist/index.d.ts",
+      "import": "./dist/index.js",
+      "default": "./dist/index.js"
+    },
+    "./package.json": "./package.json"
+  },
+  "nx": {
+    "tags": [$tag_json]
+  },
+  "dependencies": {}
+}
+JSON
+cat > "$dir/tsconfig.json" <<'JSON'
+{
+  "extends": "../../tsconfig.base.json",
+  "files": [],
+  "include": [],
+  "references": [{ "path": "./tsconfig.lib.json" }, { "path": "./tsconfig.spec.json" }]
+}
+JSON
+cat > "$dir/tsconfig.lib.json" <<'JSON'
+{
+  "extends": "../../tsconfig.base.json",
+  "compilerOptions": {
+    "rootDir": "src",
+    "outDir": "dist",
+    "tsBuildInfoFile": "dist/tsconfig.lib.tsbuildinfo"
+  },
+  "include": ["src/**/*.ts"],
+  "exclude": ["src/**/*.spec.ts", "src/**/testing/**"],
+  "references": []
+}
+JSON
+cat > "$dir/tsconfig.spec.json" <<'JSON'
+{
+  "extends": "../../tsconfig.base.json",
+  "compilerOptions": {
+    "outDir": "./out-tsc/spec",
+    "tsBuildInfoFile": "./out-tsc/spec/tsconfig.spec.tsbuildinfo",
+    "noEmit": false,
+    "emitDeclarationOnly": true
+  },
+  "include": ["src/**/*.spec.ts", "src/**/testing/**/*.ts"],
+  "references": [{ "path": "./tsconfig.lib.json" }]
+}
+JSON
+cat > "$dir/vitest.config.ts" <<'TS'
+import { defineConfig } from 'vitest/config';
+import { sourceResolution, tierProjects } from '../../vitest.shared.ts';
+
+export default defineConfig({
+  ...sourceResolution,
+  test: { projects: tierProjects(['src']), passWithNoTests: true },
+});
+TS
+cat > "$dir/eslint.config.mjs" <<'JS'
+import baseConfig from '../../eslint.config.mjs';
+
+export default [...baseConfig];
+JS
+echo "scaffolded $dir"

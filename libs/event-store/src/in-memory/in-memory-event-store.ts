@@ -1,0 +1,299 @@
+import type {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  GlobalPosition,
+  ReadAllBatch,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamAppend,
+  StreamRetention,
+  StreamRevision,
+  SubscribeOptions,
+  Subscription,
+} from '../port/index.js';
+import {
+  UnsupportedOperationError,
+  WrongExpectedRevisionError,
+  assertValidAppend,
+  assertValidMultiAppend,
+  comparePositions,
+} from '../port/index.js';
+import { assertValidRetention, isExpired } from '../retention/index.js';
+import { subscribeByPolling } from '../subscription/index.js';
+import type { CommitDecision, StreamForCheck } from './commit-check.js';
+import { checkCommit } from './commit-check.js';
+import { RecentEventIds } from './recent-event-ids.js';
+
+export interface InMemoryEventStoreOptions {
+  /**
+   * Offer an atomic `appendMulti` over the in-memory maps (as the PostgreSQL adapter does), so code can be tested
+   * under both protocols. Default false: like EventStoreDB 6.x, `appendMulti` throws `UnsupportedOperationError`.
+   */
+  readonly atomicMultiStreamAppend?: boolean;
+  /** How many recent event ids `any` / `stream_exists` deduplicate against (EventStoreDB: ~60-90k). Default 75,000. */
+  readonly recentEventIdCapacity?: number;
+  /** The clock for `recordedAt` and `maxAgeSeconds`. Default `() => new Date()`. */
+  readonly now?: () => Date;
+}
+
+interface StreamState {
+  /** Events still stored (expired but unscavenged included), ascending by revision, without gaps. */
+  events: RecordedEvent[];
+  current: StreamRevision | -1n;
+  retention: StreamRetention | undefined;
+}
+
+const defaultRecentEventIdCapacity = 75_000;
+const defaultReadAllMaxCount = 1_000;
+const emptyPosition: GlobalPosition = { commit: 0n, prepare: 0n };
+
+/**
+ * An event store in process memory that follows EventStoreDB's rules exactly, weak spots included: an idempotent
+ * re-append needs the original explicit expectation, the same ids at the current head are written again, and `any`
+ * deduplicates only ids still in a bounded first-in-first-out cache. Tests of code above the store run against it,
+ * so that code is correct on the weakest store.
+ *
+ * @param options multi-stream atomicity, the recent-id cache size, the clock
+ * @example
+ * const store = createInMemoryEventStore();
+ * await store.appendToStream('invoice-1', [{ id: crypto.randomUUID(), type: 'InvoiceIssued', data: {} }], {
+ *   expectedRevision: 'no_stream',
+ * });
+ */
+export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}): EventStore => {
+  const now = options.now ?? (() => new Date());
+  const atomicMultiStreamAppend = options.atomicMultiStreamAppend ?? false;
+  const recent = new RecentEventIds(options.recentEventIdCapacity ?? defaultRecentEventIdCapacity);
+  const streams = new Map<string, StreamState>();
+  let log: RecordedEvent[] = [];
+  let lastSequence = 0n;
+  let closed = false;
+  const appendListeners = new Set<() => void>();
+
+  const assertOpen = (): void => {
+    if (closed) throw new Error('the event store is closed');
+  };
+
+  const forCheck = (stream: string): StreamForCheck => {
+    const state = streams.get(stream);
+    return {
+      stream,
+      current: state?.current ?? -1n,
+      eventAt: (revision) => (state ? eventAt(state, revision) : undefined),
+    };
+  };
+
+  const decide = (stream: string, events: readonly EventToAppend[], expected: ExpectedRevision): CommitDecision => {
+    if (events.length > 0) return checkCommit(forCheck(stream), expected, events.map((event) => event.id), recent);
+    const current = streams.get(stream)?.current ?? -1n;
+    const holds =
+      expected === 'any' ||
+      (expected === 'no_stream' && current < 0n) ||
+      (expected === 'stream_exists' && current >= 0n) ||
+      expected === current;
+    return holds ? { kind: 'write', current } : { kind: 'wrong-expected-revision', actual: current < 0n ? 'no_stream' : current };
+  };
+
+  const write = (stream: string, events: readonly EventToAppend[], current: StreamRevision | -1n): AppendResult => {
+    const state = streams.get(stream) ?? { events: [], current: -1n, retention: undefined };
+    streams.set(stream, state);
+    const recordedAt = now();
+    let position = state.events.at(-1)?.position ?? emptyPosition;
+    let revision = current;
+    for (const event of events) {
+      revision += 1n;
+      lastSequence += 1n;
+      position = { commit: lastSequence, prepare: lastSequence };
+      const recorded: RecordedEvent = {
+        id: event.id,
+        stream,
+        revision,
+        type: event.type,
+        data: structuredClone(event.data),
+        metadata: structuredClone(event.metadata ?? {}),
+        position,
+        recordedAt: new Date(recordedAt.getTime()),
+      };
+      state.events.push(recorded);
+      log.push(recorded);
+      recent.remember(event.id, { stream, revision, position });
+    }
+    state.current = revision;
+    return { nextExpectedRevision: revision, position };
+  };
+
+  const settle = (
+    stream: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+    decision: CommitDecision,
+  ): AppendResult => {
+    switch (decision.kind) {
+      case 'write':
+        return write(stream, events, decision.current);
+      case 'idempotent':
+        return { nextExpectedRevision: decision.lastRevision, position: decision.position };
+      case 'wrong-expected-revision':
+        throw new WrongExpectedRevisionError(stream, expected, decision.actual);
+      default: {
+        const _exhaustive: never = decision;
+        return _exhaustive;
+      }
+    }
+  };
+
+  const notifyAppend = (): void => {
+    const listeners = [...appendListeners];
+    appendListeners.clear();
+    for (const listener of listeners) listener();
+  };
+
+  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision }) => {
+    assertOpen();
+    assertValidAppend(stream, events, expectedRevision);
+    const result = settle(stream, events, expectedRevision, decide(stream, events, expectedRevision));
+    notifyAppend();
+    return result;
+  };
+
+  const appendMulti = async (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> => {
+    assertOpen();
+    if (!atomicMultiStreamAppend) {
+      throw new UnsupportedOperationError('appendMulti (create the in-memory store with atomicMultiStreamAppend)');
+    }
+    assertValidMultiAppend(appends);
+    const decisions = appends.map((append) => decide(append.stream, append.events, append.expectedRevision));
+    const failed = decisions.findIndex((decision) => decision.kind === 'wrong-expected-revision');
+    if (failed >= 0) {
+      const append = appends[failed] as StreamAppend;
+      settle(append.stream, append.events, append.expectedRevision, decisions[failed] as CommitDecision);
+    }
+    const writes = appends.filter((append, index) => decisions[index]?.kind === 'write' && append.events.length > 0);
+    const idempotent = decisions.findIndex((decision) => decision.kind === 'idempotent');
+    if (idempotent >= 0 && writes.length > 0) {
+      // KurrentDB: a multi-stream write is idempotent only when every stream is; a mix is a consistency failure.
+      const append = appends[idempotent] as StreamAppend;
+      const current = streams.get(append.stream)?.current ?? -1n;
+      throw new WrongExpectedRevisionError(append.stream, append.expectedRevision, current < 0n ? 'no_stream' : current);
+    }
+    const results = appends.map((append, index) =>
+      settle(append.stream, append.events, append.expectedRevision, decisions[index] as CommitDecision),
+    );
+    notifyAppend();
+    return results;
+  };
+
+  const readStream = async (stream: string, readOptions: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> => {
+    assertOpen();
+    const state = streams.get(stream);
+    if (state === undefined) return [];
+    const direction = readOptions.direction ?? 'forwards';
+    const from = readOptions.fromRevision ?? (direction === 'forwards' ? 'start' : 'end');
+    const maxCount = readOptions.maxCount ?? Number.POSITIVE_INFINITY;
+    const at = now();
+    const visible = state.events.filter((event) => !isExpired(event, state.retention, at));
+    const selected =
+      direction === 'forwards'
+        ? visible.filter((event) => from === 'start' || (from !== 'end' && event.revision >= from))
+        : visible.filter((event) => from === 'end' || (from !== 'start' && event.revision <= from)).reverse();
+    return selected.slice(0, Math.max(0, maxCount)).map(copyEvent);
+  };
+
+  const readAll = async (readOptions: ReadAllOptions = {}): Promise<ReadAllBatch> => {
+    assertOpen();
+    const maxCount = readOptions.maxCount ?? defaultReadAllMaxCount;
+    const { after, filter } = readOptions;
+    const at = now();
+    const events: RecordedEvent[] = [];
+    let checkpoint = after;
+    let index = after === undefined ? 0 : firstIndexAfter(log, after);
+    for (; index < log.length && events.length < maxCount; index += 1) {
+      const event = log[index] as RecordedEvent;
+      checkpoint = event.position;
+      if (isExpired(event, streams.get(event.stream)?.retention, at)) continue;
+      if (filter?.eventTypes && !filter.eventTypes.includes(event.type)) continue;
+      if (filter?.streamPrefixes && !filter.streamPrefixes.some((prefix) => event.stream.startsWith(prefix))) continue;
+      events.push(copyEvent(event));
+    }
+    return { events, checkpoint, caughtUp: index >= log.length };
+  };
+
+  const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription => {
+    assertOpen();
+    return subscribeByPolling(readAll, subscribeOptions, {
+      onNextAppend: (listener) => {
+        appendListeners.add(listener);
+        return () => appendListeners.delete(listener);
+      },
+    });
+  };
+
+  const setStreamRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
+    assertOpen();
+    assertValidRetention(retention);
+    const state = streams.get(stream) ?? { events: [], current: -1n, retention: undefined };
+    state.retention = { ...retention };
+    streams.set(stream, state);
+  };
+
+  const scavenge = async (): Promise<{ readonly removedEvents: number }> => {
+    assertOpen();
+    const at = now();
+    const removed = new Set<RecordedEvent>();
+    for (const state of streams.values()) {
+      const kept: RecordedEvent[] = [];
+      for (const event of state.events) {
+        if (isExpired(event, state.retention, at)) removed.add(event);
+        else kept.push(event);
+      }
+      state.events = kept;
+    }
+    if (removed.size > 0) log = log.filter((event) => !removed.has(event));
+    return { removedEvents: removed.size };
+  };
+
+  const close = async (): Promise<void> => {
+    closed = true;
+    notifyAppend();
+  };
+
+  return {
+    capabilities: { atomicMultiStreamAppend, strictIdempotentAppend: false },
+    appendToStream,
+    appendMulti,
+    readStream,
+    readAll,
+    subscribeToAll,
+    setStreamRetention,
+    scavenge,
+    close,
+  };
+};
+
+const eventAt = (state: StreamState, revision: StreamRevision): RecordedEvent | undefined => {
+  const first = state.events[0];
+  if (first === undefined || revision < first.revision) return undefined;
+  const event = state.events[Number(revision - first.revision)];
+  return event?.revision === revision ? event : undefined;
+};
+
+const firstIndexAfter = (log: readonly RecordedEvent[], after: GlobalPosition): number => {
+  let low = 0;
+  let high = log.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (comparePositions((log[middle] as RecordedEvent).position, after) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+};
+
+const copyEvent = (event: RecordedEvent): RecordedEvent => ({
+  ...event,
+  data: structuredClone(event.data),
+  metadata: structuredClone(event.metadata),
+  recordedAt: new Date(event.recordedAt.getTime()),
+});

@@ -1,0 +1,22 @@
+export type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  EventStoreCapabilities,
+  EventToAppend,
+  ExpectedRevision,
+  GlobalFilter,
+  GlobalPosition,
+  ReadAllBatch,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamAppend,
+  StreamRetention,
+  StreamRevision,
+  SubscribeOptions,
+  Subscription,
+} from './port/index.js';
+export { WrongExpectedRevisionError, UnsupportedOperationError, comparePositions, formatPosition, parsePosition } from './port/index.js';
+export { createInMemoryEventStore } from './in-memory/index.js';
+export type { InMemoryEventStoreOptions } from './in-memory/index.js';

@@ -1,0 +1,142 @@
+/** A revision is the 0-based number of an event within its stream. */
+export type StreamRevision = bigint;
+
+/** What the writer expects the stream's last revision to be. */
+export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | StreamRevision;
+
+/** An event to append. `id` must be a UUID; the same id appended again is how a retry is recognised. */
+export interface EventToAppend<Type extends string = string, Data = unknown> {
+  readonly id: string;
+  readonly type: Type;
+  readonly data: Data;
+  readonly metadata?: Record<string, unknown>;
+}
+
+/**
+ * A place in the global order of all events. Adapters encode it as an opaque, totally ordered pair:
+ * PostgreSQL uses `(transaction id, global position)`, EventStoreDB `(commit, prepare)`.
+ * Compare with `comparePositions`, never by one half alone.
+ */
+export interface GlobalPosition {
+  readonly commit: bigint;
+  readonly prepare: bigint;
+}
+
+/** An event as stored. */
+export interface RecordedEvent<Type extends string = string, Data = unknown> {
+  readonly id: string;
+  readonly stream: string;
+  readonly revision: StreamRevision;
+  readonly type: Type;
+  readonly data: Data;
+  readonly metadata: Record<string, unknown>;
+  readonly position: GlobalPosition;
+  readonly recordedAt: Date;
+}
+
+/** The outcome of a successful append (or of an idempotent re-append: then the original write's result). */
+export interface AppendResult {
+  /** Revision of the last event of this write: pass it as `expectedRevision` to append after it. */
+  readonly nextExpectedRevision: StreamRevision;
+  readonly position: GlobalPosition;
+}
+
+export interface AppendOptions {
+  readonly expectedRevision: ExpectedRevision;
+}
+
+/** One stream's part of an atomic multi-stream append. */
+export interface StreamAppend {
+  readonly stream: string;
+  readonly events: readonly EventToAppend[];
+  readonly expectedRevision: ExpectedRevision;
+}
+
+export interface ReadStreamOptions {
+  /** First revision to read (inclusive) forwards, or last (inclusive) backwards. Default: start or end. */
+  readonly fromRevision?: StreamRevision | 'start' | 'end';
+  readonly direction?: 'forwards' | 'backwards';
+  readonly maxCount?: number;
+}
+
+/** Which events a global read returns. Both filters apply when both are given. */
+export interface GlobalFilter {
+  readonly eventTypes?: readonly string[];
+  readonly streamPrefixes?: readonly string[];
+}
+
+export interface ReadAllOptions {
+  /** Read events strictly after this position; from the very start when omitted. */
+  readonly after?: GlobalPosition;
+  readonly filter?: GlobalFilter;
+  readonly maxCount?: number;
+}
+
+/** A page of the global order. `checkpoint` is where the next read continues, even when the filter matched nothing. */
+export interface ReadAllBatch {
+  readonly events: readonly RecordedEvent[];
+  readonly checkpoint: GlobalPosition | undefined;
+  /** True when the reader has reached everything that is safe to read right now. */
+  readonly caughtUp: boolean;
+}
+
+export interface SubscribeOptions extends ReadAllOptions {
+  /** Called with each batch in order; the subscription waits for it before reading on. */
+  readonly onBatch: (batch: ReadAllBatch) => Promise<void>;
+  /** How long to wait before polling again once caught up (adapters that poll). Default 50 ms. */
+  readonly pollIntervalMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** A running global subscription. */
+export interface Subscription {
+  /** Stops delivering; resolves once the batch in hand (if any) has been handled. */
+  stop(): Promise<void>;
+  /** Settles when the subscription ends: resolves on stop, rejects when a batch handler or the store failed. */
+  readonly done: Promise<void>;
+}
+
+export type StreamRetention =
+  | { readonly maxAgeSeconds: number }
+  | { readonly truncateBefore: StreamRevision };
+
+export interface EventStoreCapabilities {
+  /** `appendMulti` is offered and atomic. */
+  readonly atomicMultiStreamAppend: boolean;
+  /** Re-appending the same event ids is exactly-once under every expectation, not only explicit revisions. */
+  readonly strictIdempotentAppend: boolean;
+}
+
+/**
+ * The event-store port: streams of events with optimistic concurrency, a global order for projections,
+ * and retention. Adapters: in-memory (EventStoreDB's exact rules), PostgreSQL, EventStoreDB.
+ */
+export interface EventStore {
+  readonly capabilities: EventStoreCapabilities;
+
+  /**
+   * Appends events if the stream is at `expectedRevision`; throws `WrongExpectedRevisionError` otherwise.
+   * Appending the same event ids again with the original expectation returns the original result and writes nothing.
+   */
+  appendToStream(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>;
+
+  /** Appends to several streams in one atomic write. Only where `capabilities.atomicMultiStreamAppend`. */
+  appendMulti(appends: readonly StreamAppend[]): Promise<readonly AppendResult[]>;
+
+  /** Reads one stream. An absent (or fully expired) stream reads as empty. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]>;
+
+  /** Reads the global order after a checkpoint, never skipping an event that commits late. */
+  readAll(options?: ReadAllOptions): Promise<ReadAllBatch>;
+
+  /** Delivers the global order in batches from a checkpoint, then keeps following new events. */
+  subscribeToAll(options: SubscribeOptions): Subscription;
+
+  /** Sets how long a stream's events are kept. Expired events stop being read at once and are removed by `scavenge`. */
+  setStreamRetention(stream: string, retention: StreamRetention): Promise<void>;
+
+  /** Physically removes events that retention has expired. Returns how many were removed. */
+  scavenge(): Promise<{ readonly removedEvents: number }>;
+
+  close(): Promise<void>;
+}

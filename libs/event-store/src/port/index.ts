@@ -1,0 +1,22 @@
+export type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  EventStoreCapabilities,
+  EventToAppend,
+  ExpectedRevision,
+  GlobalFilter,
+  GlobalPosition,
+  ReadAllBatch,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamAppend,
+  StreamRetention,
+  StreamRevision,
+  SubscribeOptions,
+  Subscription,
+} from './event-store.js';
+export { WrongExpectedRevisionError, UnsupportedOperationError } from './errors.js';
+export { comparePositions, formatPosition, parsePosition } from './position.js';
+export { assertValidAppend, assertValidMultiAppend, explicitRevision } from './append-validation.js';

@@ -1,0 +1,1 @@
+export { assertValidRetention, isExpired } from './stream-retention.js';

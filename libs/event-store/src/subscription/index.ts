@@ -1,0 +1,2 @@
+export { subscribeByPolling } from './polling-subscription.js';
+export type { AppendSignal } from './polling-subscription.js';

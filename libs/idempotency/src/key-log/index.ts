@@ -1,0 +1,20 @@
+export { isKeyLogEvent, keyLogEventTypes } from './key-log.events.js';
+export type {
+  IdempotencyEffectPlannedData,
+  IdempotencyKeyClaimedData,
+  IdempotencyKeyCompletedData,
+  IdempotencyKeyReleasedData,
+  IdempotencyLeaseTakenData,
+  IdempotencyRecoveryPointReachedData,
+  KeyLogEvent,
+  KeyLogEventType,
+  PlannedEvent,
+  PlannedWrite,
+  RequestFingerprint,
+  StoredResponse,
+} from './key-log.events.js';
+export { evolveKeyState, foldKeyLog, initialKeyState, KeyLogCorruptedError } from './key-log.state.js';
+export type { KeyInFlight, KeyState } from './key-log.state.js';
+export { decideArrival, retryAfterSeconds } from './key-log.arrival.js';
+export type { ArrivalDecision } from './key-log.arrival.js';
+export { keyStreamName, KEY_STREAM_PREFIX } from './key-stream-name.js';

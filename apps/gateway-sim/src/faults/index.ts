@@ -1,0 +1,5 @@
+export { faultHeader, gatewayFaultSchema, parseFaultHeader } from './fault.js';
+export type { FaultTarget, GatewayFault } from './fault.js';
+export { createFaultPlan } from './fault-plan.js';
+export type { ArmedFault, FaultPlan } from './fault-plan.js';
+export { faultsRoutes } from './faults.routes.js';

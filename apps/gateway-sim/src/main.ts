@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { buildGatewaySim } from './gateway-sim.js';
+
+const env = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65_535).default(4010),
+    HOST: z.string().default('0.0.0.0'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    WEBHOOK_URL: z.url().optional(),
+    WEBHOOK_SECRET: z.string().min(16).optional(),
+  })
+  .parse(process.env);
+
+const { app } = buildGatewaySim({
+  logger: { level: env.LOG_LEVEL },
+  ...(env.WEBHOOK_URL && env.WEBHOOK_SECRET ? { webhook: { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET } } : {}),
+});
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
+
+await app.listen({ port: env.PORT, host: env.HOST });

@@ -17,6 +17,12 @@ export type {
   SubscribeOptions,
   Subscription,
 } from './port/index.js';
-export { WrongExpectedRevisionError, UnsupportedOperationError, comparePositions, formatPosition, parsePosition } from './port/index.js';
+export {
+  WrongExpectedRevisionError,
+  UnsupportedOperationError,
+  comparePositions,
+  formatPosition,
+  parsePosition,
+} from './port/index.js';
 export { createInMemoryEventStore } from './in-memory/index.js';
 export type { InMemoryEventStoreOptions } from './in-memory/index.js';

@@ -35,7 +35,10 @@ export const checkCommit = (
   recent: RecentEventIds,
 ): CommitDecision => {
   const { current } = target;
-  const wrong: CommitDecision = { kind: 'wrong-expected-revision', actual: current < 0n ? 'no_stream' : current };
+  const wrong: CommitDecision = {
+    kind: 'wrong-expected-revision',
+    actual: current < 0n ? 'no_stream' : current,
+  };
 
   if (expected === 'stream_exists' && current < 0n) return wrong;
 
@@ -65,7 +68,5 @@ export const checkCommit = (
     if (stored === undefined || stored.id.toLowerCase() !== id.toLowerCase()) return wrong;
     position = stored.position;
   }
-  return position === undefined
-    ? wrong
-    : { kind: 'idempotent', lastRevision: revision, position };
+  return position === undefined ? wrong : { kind: 'idempotent', lastRevision: revision, position };
 };

@@ -86,18 +86,34 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     };
   };
 
-  const decide = (stream: string, events: readonly EventToAppend[], expected: ExpectedRevision): CommitDecision => {
-    if (events.length > 0) return checkCommit(forCheck(stream), expected, events.map((event) => event.id), recent);
+  const decide = (
+    stream: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): CommitDecision => {
+    if (events.length > 0)
+      return checkCommit(
+        forCheck(stream),
+        expected,
+        events.map((event) => event.id),
+        recent,
+      );
     const current = streams.get(stream)?.current ?? -1n;
     const holds =
       expected === 'any' ||
       (expected === 'no_stream' && current < 0n) ||
       (expected === 'stream_exists' && current >= 0n) ||
       expected === current;
-    return holds ? { kind: 'write', current } : { kind: 'wrong-expected-revision', actual: current < 0n ? 'no_stream' : current };
+    return holds
+      ? { kind: 'write', current }
+      : { kind: 'wrong-expected-revision', actual: current < 0n ? 'no_stream' : current };
   };
 
-  const write = (stream: string, events: readonly EventToAppend[], current: StreamRevision | -1n): AppendResult => {
+  const write = (
+    stream: string,
+    events: readonly EventToAppend[],
+    current: StreamRevision | -1n,
+  ): AppendResult => {
     const state = streams.get(stream) ?? { events: [], current: -1n, retention: undefined };
     streams.set(stream, state);
     const recordedAt = now();
@@ -162,7 +178,9 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
   const appendMulti = async (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> => {
     assertOpen();
     if (!atomicMultiStreamAppend) {
-      throw new UnsupportedOperationError('appendMulti (create the in-memory store with atomicMultiStreamAppend)');
+      throw new UnsupportedOperationError(
+        'appendMulti (create the in-memory store with atomicMultiStreamAppend)',
+      );
     }
     assertValidMultiAppend(appends);
     const decisions = appends.map((append) => decide(append.stream, append.events, append.expectedRevision));
@@ -171,13 +189,19 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
       const append = appends[failed] as StreamAppend;
       settle(append.stream, append.events, append.expectedRevision, decisions[failed] as CommitDecision);
     }
-    const writes = appends.filter((append, index) => decisions[index]?.kind === 'write' && append.events.length > 0);
+    const writes = appends.filter(
+      (append, index) => decisions[index]?.kind === 'write' && append.events.length > 0,
+    );
     const idempotent = decisions.findIndex((decision) => decision.kind === 'idempotent');
     if (idempotent >= 0 && writes.length > 0) {
       // KurrentDB: a multi-stream write is idempotent only when every stream is; a mix is a consistency failure.
       const append = appends[idempotent] as StreamAppend;
       const current = streams.get(append.stream)?.current ?? -1n;
-      throw new WrongExpectedRevisionError(append.stream, append.expectedRevision, current < 0n ? 'no_stream' : current);
+      throw new WrongExpectedRevisionError(
+        append.stream,
+        append.expectedRevision,
+        current < 0n ? 'no_stream' : current,
+      );
     }
     const results = appends.map((append, index) =>
       settle(append.stream, append.events, append.expectedRevision, decisions[index] as CommitDecision),
@@ -186,7 +210,10 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     return results;
   };
 
-  const readStream = async (stream: string, readOptions: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> => {
+  const readStream = async (
+    stream: string,
+    readOptions: ReadStreamOptions = {},
+  ): Promise<readonly RecordedEvent[]> => {
     assertOpen();
     const state = streams.get(stream);
     if (state === undefined) return [];
@@ -215,7 +242,8 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
       checkpoint = event.position;
       if (isExpired(event, streams.get(event.stream)?.retention, at)) continue;
       if (filter?.eventTypes && !filter.eventTypes.includes(event.type)) continue;
-      if (filter?.streamPrefixes && !filter.streamPrefixes.some((prefix) => event.stream.startsWith(prefix))) continue;
+      if (filter?.streamPrefixes && !filter.streamPrefixes.some((prefix) => event.stream.startsWith(prefix)))
+        continue;
       events.push(copyEvent(event));
     }
     return { events, checkpoint, caughtUp: index >= log.length };

@@ -23,7 +23,9 @@ describe('in-memory event store: EventStoreDB rules beyond the shared contract',
     await store.appendToStream('s', batch, { expectedRevision: 'no_stream' });
     const again = await store.appendToStream('s', batch, { expectedRevision: 1n });
     expect(again.nextExpectedRevision).toBe(3n);
-    expect((await store.readStream('s')).map((event) => event.id)).toEqual([...batch, ...batch].map((e) => e.id));
+    expect((await store.readStream('s')).map((event) => event.id)).toEqual(
+      [...batch, ...batch].map((e) => e.id),
+    );
   });
 
   it('deduplicates `any` only while the ids are in the recent-id cache', async () => {
@@ -43,7 +45,9 @@ describe('in-memory event store: EventStoreDB rules beyond the shared contract',
     const store = createInMemoryEventStore();
     const batch = events(1);
     await store.appendToStream('s', batch, { expectedRevision: 'no_stream' });
-    const error = await wrongRevision(store.appendToStream('s', [...batch, ...events(1)], { expectedRevision: 'any' }));
+    const error = await wrongRevision(
+      store.appendToStream('s', [...batch, ...events(1)], { expectedRevision: 'any' }),
+    );
     expect(error.actual).toBe(0n);
   });
 
@@ -58,9 +62,9 @@ describe('in-memory event store: EventStoreDB rules beyond the shared contract',
   it('offers appendMulti only when built with atomicMultiStreamAppend', async () => {
     const plain = createInMemoryEventStore();
     expect(plain.capabilities).toEqual({ atomicMultiStreamAppend: false, strictIdempotentAppend: false });
-    await expect(plain.appendMulti([{ stream: 'a', events: events(1), expectedRevision: 'any' }])).rejects.toBeInstanceOf(
-      UnsupportedOperationError,
-    );
+    await expect(
+      plain.appendMulti([{ stream: 'a', events: events(1), expectedRevision: 'any' }]),
+    ).rejects.toBeInstanceOf(UnsupportedOperationError);
 
     const atomic = createInMemoryEventStore({ atomicMultiStreamAppend: true });
     expect(atomic.capabilities.atomicMultiStreamAppend).toBe(true);

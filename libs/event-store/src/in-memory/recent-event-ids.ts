@@ -15,7 +15,8 @@ export class RecentEventIds {
   private readonly entries = new Map<string, RecentEventId>();
 
   constructor(private readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError('recent event id capacity must be >= 0');
+    if (!Number.isInteger(capacity) || capacity < 0)
+      throw new RangeError('recent event id capacity must be >= 0');
   }
 
   get(eventId: string): RecentEventId | undefined {

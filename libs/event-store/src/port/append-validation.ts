@@ -15,7 +15,8 @@ export const assertValidAppend = (
   events: readonly EventToAppend[],
   expectedRevision: ExpectedRevision,
 ): void => {
-  if (typeof stream !== 'string' || stream.length === 0) throw new TypeError('stream must be a non-empty string');
+  if (typeof stream !== 'string' || stream.length === 0)
+    throw new TypeError('stream must be a non-empty string');
   if (
     expectedRevision !== 'no_stream' &&
     expectedRevision !== 'stream_exists' &&
@@ -28,7 +29,8 @@ export const assertValidAppend = (
     if (typeof event.id !== 'string' || !uuidPattern.test(event.id)) {
       throw new TypeError(`event id must be a UUID, got ${String(event.id)}`);
     }
-    if (typeof event.type !== 'string' || event.type.length === 0) throw new TypeError('event type must be non-empty');
+    if (typeof event.type !== 'string' || event.type.length === 0)
+      throw new TypeError('event type must be non-empty');
   }
 };
 
@@ -41,7 +43,8 @@ export const assertValidAppend = (
 export const assertValidMultiAppend = (appends: readonly StreamAppend[]): void => {
   const seen = new Set<string>();
   for (const append of appends) {
-    if (seen.has(append.stream)) throw new RangeError(`stream ${append.stream} appears twice in one appendMulti`);
+    if (seen.has(append.stream))
+      throw new RangeError(`stream ${append.stream} appears twice in one appendMulti`);
     seen.add(append.stream);
     assertValidAppend(append.stream, append.events, append.expectedRevision);
   }

@@ -19,7 +19,10 @@ export class WrongExpectedRevisionError extends Error {
 export class UnsupportedOperationError extends Error {
   readonly code = 'unsupported-operation';
 
-  constructor(readonly operation: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly operation: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${operation} is not supported by this event store`, options);
     this.name = 'UnsupportedOperationError';
   }

@@ -97,8 +97,7 @@ export interface Subscription {
 }
 
 export type StreamRetention =
-  | { readonly maxAgeSeconds: number }
-  | { readonly truncateBefore: StreamRevision };
+  { readonly maxAgeSeconds: number } | { readonly truncateBefore: StreamRevision };
 
 export interface EventStoreCapabilities {
   /** `appendMulti` is offered and atomic. */
@@ -118,7 +117,11 @@ export interface EventStore {
    * Appends events if the stream is at `expectedRevision`; throws `WrongExpectedRevisionError` otherwise.
    * Appending the same event ids again with the original expectation returns the original result and writes nothing.
    */
-  appendToStream(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>;
+  appendToStream(
+    stream: string,
+    events: readonly EventToAppend[],
+    options: AppendOptions,
+  ): Promise<AppendResult>;
 
   /** Appends to several streams in one atomic write. Only where `capabilities.atomicMultiStreamAppend`. */
   appendMulti(appends: readonly StreamAppend[]): Promise<readonly AppendResult[]>;

@@ -2,7 +2,15 @@ import type { GlobalPosition } from './event-store.js';
 
 /** Orders two global positions: negative when `a` comes first. */
 export const comparePositions = (a: GlobalPosition, b: GlobalPosition): number =>
-  a.commit !== b.commit ? (a.commit < b.commit ? -1 : 1) : a.prepare === b.prepare ? 0 : a.prepare < b.prepare ? -1 : 1;
+  a.commit !== b.commit
+    ? a.commit < b.commit
+      ? -1
+      : 1
+    : a.prepare === b.prepare
+      ? 0
+      : a.prepare < b.prepare
+        ? -1
+        : 1;
 
 /** A position as text that sorts the same way as `comparePositions` (for checkpoints stored as text). */
 export const formatPosition = (position: GlobalPosition): string =>

@@ -1,4 +1,10 @@
-import type { GlobalPosition, ReadAllBatch, ReadAllOptions, SubscribeOptions, Subscription } from '../port/index.js';
+import type {
+  GlobalPosition,
+  ReadAllBatch,
+  ReadAllOptions,
+  SubscribeOptions,
+  Subscription,
+} from '../port/index.js';
 import { comparePositions } from '../port/index.js';
 
 /** Something that can wake a waiting subscription early, e.g. when an append lands. */
@@ -50,7 +56,8 @@ export const subscribeByPolling = (
         ...(options.maxCount === undefined ? {} : { maxCount: options.maxCount }),
       });
       const moved =
-        batch.checkpoint !== undefined && (after === undefined || comparePositions(batch.checkpoint, after) > 0);
+        batch.checkpoint !== undefined &&
+        (after === undefined || comparePositions(batch.checkpoint, after) > 0);
       if (moved && !stopped) {
         await options.onBatch(batch);
         after = batch.checkpoint;

@@ -1,0 +1,16 @@
+export { describeEventStoreContract } from './event-store-contract.js';
+export type { ContractFactory, ContractOptions, ContractSubject, HeldAppend } from './contract-subject.js';
+export {
+  assertLateCommitProperty,
+  lateCommitExample,
+  runLateCommitScenario,
+} from './late-commit-property.js';
+export type { LateCommitStep } from './late-commit-property.js';
+export {
+  createTestClock,
+  expectWrongRevision,
+  freshStream,
+  readAllUntil,
+  someEvents,
+} from './contract-fixtures.js';
+export type { TestClock } from './contract-fixtures.js';

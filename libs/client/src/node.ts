@@ -1,0 +1,1 @@
+export { createFileIntentStorage } from './storage/file-intent-storage.js';

@@ -1,0 +1,106 @@
+import { CanonicalJsonError } from '../errors/index.js';
+import { appendPointer, resolveMaxDepth } from '../json/index.js';
+import type { JsonLimits } from '../json/index.js';
+import { serializeNumber } from './serialize-number.js';
+import { serializeString } from './serialize-string.js';
+
+const isPlainObject = (value: object): boolean => {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+};
+
+const describe = (value: unknown): string => {
+  if (typeof value !== 'object' || value === null) return typeof value;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  const name: unknown =
+    typeof prototype === 'object' && prototype !== null
+      ? (prototype as { constructor?: { name?: unknown } }).constructor?.name
+      : undefined;
+  return typeof name === 'string' && name !== ''
+    ? `an instance of ${name}`
+    : 'an object with a foreign prototype';
+};
+
+/**
+ * Writes a JSON value in the RFC 8785 (JCS) canonical form: no whitespace, object keys sorted by UTF-16 code units,
+ * numbers as ECMAScript writes them, strings with the minimal escapes.
+ *
+ * Only plain objects, arrays, strings, finite numbers, booleans and null are accepted; anything else (undefined,
+ * functions, symbols, BigInt, Date and other class instances, boxed primitives, sparse arrays, symbol keys) raises
+ * a {@link CanonicalJsonError} with code `not-json`, as do NaN/Infinity (`non-finite-number`), unpaired surrogates
+ * in strings or keys (`lone-surrogate`), cycles (`cycle`) and nesting deeper than `maxDepth` (`too-deep`).
+ * `toJSON` methods are not called: convert values (e.g. dates to ISO strings) before canonicalising.
+ *
+ * @param value - the value to serialise.
+ * @param options - `maxDepth`: how many arrays/objects may nest (default 64).
+ * @returns the canonical JSON text.
+ * @example
+ * canonicalize({ b: [1e21, -0], a: 'x' }); // '{"a":"x","b":[1e+21,0]}'
+ */
+export const canonicalize = (value: unknown, options?: JsonLimits): string => {
+  const maxDepth = resolveMaxDepth(options);
+  const path: (string | number)[] = [];
+  const ancestors = new Set<object>();
+  const pointer = (): string => path.reduce<string>(appendPointer, '');
+
+  const enterContainer = (container: object): void => {
+    if (ancestors.has(container)) {
+      throw new CanonicalJsonError('cycle', { pointer: pointer() }, 'value contains itself');
+    }
+    if (ancestors.size + 1 > maxDepth) {
+      throw new CanonicalJsonError('too-deep', { pointer: pointer() }, `nesting deeper than ${maxDepth}`);
+    }
+    ancestors.add(container);
+  };
+
+  const writeArray = (array: readonly unknown[]): string => {
+    enterContainer(array);
+    let serialized = '[';
+    for (let index = 0; index < array.length; index++) {
+      path.push(index);
+      if (!(index in array)) {
+        throw new CanonicalJsonError('not-json', { pointer: pointer() }, 'sparse array hole is not JSON');
+      }
+      serialized += (index === 0 ? '' : ',') + write(array[index]);
+      path.pop();
+    }
+    ancestors.delete(array);
+    return `${serialized}]`;
+  };
+
+  const writeObject = (object: Readonly<Record<string, unknown>>): string => {
+    enterContainer(object);
+    if (Object.getOwnPropertySymbols(object).length > 0) {
+      throw new CanonicalJsonError(
+        'not-json',
+        { pointer: pointer() },
+        'symbol-keyed properties are not JSON',
+      );
+    }
+    // The default sort compares UTF-16 code units, which is exactly the order RFC 8785 §3.2.3 prescribes.
+    const keys = Object.keys(object).sort();
+    let serialized = '{';
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
+      path.push(key);
+      serialized += `${index === 0 ? '' : ','}${serializeString(key, pointer)}:${write(object[key])}`;
+      path.pop();
+    }
+    ancestors.delete(object);
+    return `${serialized}}`;
+  };
+
+  const write = (node: unknown): string => {
+    if (typeof node === 'string') return serializeString(node, pointer);
+    if (typeof node === 'number') return serializeNumber(node, pointer);
+    if (typeof node === 'boolean') return node ? 'true' : 'false';
+    if (node === null) return 'null';
+    if (Array.isArray(node)) return writeArray(node);
+    if (typeof node === 'object' && isPlainObject(node))
+      return writeObject(node as Readonly<Record<string, unknown>>);
+    // undefined, functions, symbols, BigInt, and objects that are not plain (Date, Map, class instances, boxes).
+    throw new CanonicalJsonError('not-json', { pointer: pointer() }, `${describe(node)} is not JSON`);
+  };
+
+  return write(value);
+};

@@ -1,0 +1,1 @@
+export { canonicalize } from './canonicalize.js';

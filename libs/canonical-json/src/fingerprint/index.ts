@@ -1,0 +1,2 @@
+export { fingerprint } from './fingerprint.js';
+export type { FingerprintedRequest } from './fingerprint.js';

@@ -1,0 +1,30 @@
+export { defineTable, physicalTableName, rowRef } from './tables/index.js';
+export type { ColumnDefinition, ColumnType, ColumnValue, ProjectionTransaction, RowRef, TableDefinition } from './tables/index.js';
+export { CheckpointConflictError, silentLogger, startProjectionRunner } from './runner/index.js';
+export type {
+  BatchReport,
+  ProjectionDefinition,
+  ProjectionLogger,
+  ProjectionRunner,
+  ProjectionRunnerOptions,
+  RunnerFaults,
+  RunnerState,
+} from './runner/index.js';
+export { migrateProjectionsSchema } from './schema/index.js';
+export {
+  dropRetiredVersions,
+  ensureLiveVersion,
+  getLiveVersion,
+  listVersions,
+  makeVersionLive,
+  startBuildingVersion,
+} from './versions/index.js';
+export type { ProjectionVersion } from './versions/index.js';
+export { readLiveCheckpoint, waitForPosition } from './consistency/index.js';
+export type { WaitForPositionOptions, WaitForPositionResult } from './consistency/index.js';
+export { rebuildProjection } from './rebuild/index.js';
+export type { RebuildOptions, RebuildOutcome, RebuildProgress } from './rebuild/index.js';
+export { startProjector } from './projector/index.js';
+export type { Projector, ProjectorOptions } from './projector/index.js';
+export { getIdempotencyKey, idempotencyKeysProjection, idempotencyKeysTable, listAbandonedKeys } from './read-models/idempotency-keys/index.js';
+export type { IdempotencyKeyRow, IdempotencyKeyStatus } from './read-models/idempotency-keys/index.js';

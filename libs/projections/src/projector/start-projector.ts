@@ -1,0 +1,120 @@
+import type { Pool } from 'pg';
+import type { EventStore } from '@once/event-store';
+import type { ProjectionDefinition, ProjectionLogger } from '../runner/projection-definition.js';
+import { silentLogger } from '../runner/projection-definition.js';
+import type { ProjectionRunner, RunnerState } from '../runner/projection-runner.js';
+import { startProjectionRunner } from '../runner/projection-runner.js';
+import { rebuildProjection } from '../rebuild/rebuild-projection.js';
+import { migrateProjectionsSchema } from '../schema/projections-schema.js';
+import { ensureLiveVersion, getLiveVersion } from '../versions/projection-versions.js';
+
+export interface ProjectorOptions {
+  readonly pool: Pool;
+  readonly store: EventStore;
+  readonly logger?: ProjectionLogger;
+  /** The projections to run. */
+  readonly projections: readonly ProjectionDefinition[];
+  readonly batchSize?: number;
+  readonly pollIntervalMs?: number;
+  /** How often a standby tries the lease, and how often the live version is checked. Default 1,000 ms. */
+  readonly leaseRetryMs?: number;
+  /** Pause before restarting a projection whose batch failed. Default 2,000 ms. */
+  readonly restartDelayMs?: number;
+}
+
+/** The projections of one process: each a leader or a standby. */
+export interface Projector {
+  /** Each projection's runner state (`standby` while another process leads it). */
+  states(): Readonly<Record<string, RunnerState>>;
+  /** Stops every runner and gives the leases back. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs every projection: creates its schema and first version on first start, follows the log as the single writer of
+ * the live version (or waits as a standby), switches to a new version when a rebuild makes one live, rebuilds
+ * blue/green when the code's definition revision differs from the live version's, and restarts after failures.
+ *
+ * @example
+ * const projector = await startProjector({ pool, store, projections: allProjections });
+ * await projector.stop();
+ */
+export const startProjector = async (options: ProjectorOptions): Promise<Projector> => {
+  const { pool, store } = options;
+  const logger = options.logger ?? silentLogger;
+  const leaseRetryMs = options.leaseRetryMs ?? 1000;
+  const restartDelayMs = options.restartDelayMs ?? 2000;
+  const stopController = new AbortController();
+  const states: Record<string, RunnerState> = {};
+  await migrateProjectionsSchema(pool);
+
+  const supervise = async (projection: ProjectionDefinition): Promise<void> => {
+    states[projection.name] = 'starting';
+    while (!stopController.signal.aborted) {
+      try {
+        const live = await ensureLiveVersion(pool, projection);
+        if (live.definitionVersion !== projection.version) {
+          logger.warn(
+            { projection: projection.name, live: live.version, built: live.definitionVersion, wanted: projection.version },
+            'live projection was built by another definition; rebuilding blue/green',
+          );
+          states[projection.name] = 'standby';
+          await rebuildProjection({ pool, store, projection, logger, signal: stopController.signal });
+          continue;
+        }
+        const runner = startProjectionRunner({
+          pool,
+          store,
+          projection,
+          version: live.version,
+          logger,
+          leaseRetryMs,
+          ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+          ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
+          onStateChange: (state) => {
+            states[projection.name] = state;
+          },
+        });
+        await Promise.race([runner.done, untilLiveVersionChanges(projection.name, live.version, runner)]);
+        await runner.stop();
+        await runner.done;
+      } catch (error) {
+        if (stopController.signal.aborted) break;
+        logger.error({ projection: projection.name, err: error }, 'projection failed; restarting');
+        await sleep(restartDelayMs, stopController.signal);
+      }
+    }
+    states[projection.name] = 'stopped';
+  };
+
+  const untilLiveVersionChanges = async (name: string, version: number, runner: ProjectionRunner): Promise<void> => {
+    while (!stopController.signal.aborted && runner.state() !== 'stopped') {
+      await sleep(leaseRetryMs, stopController.signal);
+      const live = await getLiveVersion(pool, name).catch(() => undefined);
+      if (live && live.version !== version) return;
+    }
+  };
+
+  const supervisors = options.projections.map((projection) => supervise(projection));
+  return {
+    states: () => ({ ...states }),
+    stop: async () => {
+      stopController.abort();
+      await Promise.all(supervisors);
+    },
+  };
+};
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });

@@ -1,0 +1,1 @@
+export { migrateProjectionsSchema } from './projections-schema.js';

@@ -1,0 +1,81 @@
+/** The PostgreSQL type of a read-model column, and how its values look in JavaScript. */
+export type ColumnType = 'text' | 'integer' | 'bigint' | 'boolean' | 'timestamptz' | 'jsonb';
+
+/** JavaScript values per column type: `bigint` columns hold safe integers (money in minor units). */
+export type ColumnValue = string | number | boolean | null | readonly unknown[] | { readonly [key: string]: unknown };
+
+/** One column of a read-model table. */
+export interface ColumnDefinition {
+  readonly type: ColumnType;
+  /** NOT NULL unless set. */
+  readonly nullable?: boolean;
+}
+
+/**
+ * A read-model table, declared once; each projection version gets its own physical copy
+ * (`<name>_v<version>`), and the live version is served through a view named `<name>`.
+ */
+export interface TableDefinition<Row extends Record<string, ColumnValue> = Record<string, ColumnValue>> {
+  readonly name: string;
+  readonly columns: { readonly [Column in keyof Row & string]: ColumnDefinition };
+  readonly primaryKey: readonly (keyof Row & string)[];
+  /** Extra unique constraints, each a list of columns. */
+  readonly unique?: readonly (readonly (keyof Row & string)[])[];
+  /** Secondary indexes, each a list of columns. */
+  readonly indexes?: readonly (readonly (keyof Row & string)[])[];
+}
+
+/** The primary-key part of a row. */
+export type RowKey<Row> = Partial<Row>;
+
+/**
+ * Declares a read-model table with a typed row.
+ *
+ * @param definition columns, primary key, unique constraints and indexes
+ * @example
+ * interface NoteRow { tenant_id: string; note_id: string; body: string }
+ * const notes = defineTable<NoteRow>({
+ *   name: 'notes',
+ *   columns: { tenant_id: { type: 'text' }, note_id: { type: 'text' }, body: { type: 'text' } },
+ *   primaryKey: ['tenant_id', 'note_id'],
+ * });
+ */
+export const defineTable = <Row extends Record<string, ColumnValue>>(
+  definition: TableDefinition<Row>,
+): TableDefinition<Row> => {
+  assertIdentifier(definition.name);
+  for (const column of Object.keys(definition.columns)) assertIdentifier(column);
+  if (definition.primaryKey.length === 0) throw new Error(`table ${definition.name} needs a primary key`);
+  return definition;
+};
+
+/** The physical table of one projection version. */
+export const physicalTableName = (table: Pick<TableDefinition, 'name'>, version: number): string =>
+  `${table.name}_v${version}`;
+
+/** DDL creating a version's physical table with its constraints and indexes (idempotent). */
+export const tableDdl = (table: TableDefinition, version: number): string => {
+  const physical = physicalTableName(table, version);
+  const columns = Object.entries(table.columns).map(
+    ([name, column]: [string, ColumnDefinition]) =>
+      `${quote(name)} ${column.type}${column.nullable ? '' : ' NOT NULL'}`,
+  );
+  const constraints = [
+    `PRIMARY KEY (${table.primaryKey.map(quote).join(', ')})`,
+    ...(table.unique ?? []).map((columns) => `UNIQUE (${columns.map(quote).join(', ')})`),
+  ];
+  const indexes = (table.indexes ?? []).map(
+    (columns, index) =>
+      `CREATE INDEX IF NOT EXISTS ${quote(`${physical}_i${index}`)} ON ${quote(physical)} (${columns.map(quote).join(', ')});`,
+  );
+  return [`CREATE TABLE IF NOT EXISTS ${quote(physical)} (\n  ${[...columns, ...constraints].join(',\n  ')}\n);`, ...indexes].join(
+    '\n',
+  );
+};
+
+/** Quotes a SQL identifier that `assertIdentifier` accepted. */
+export const quote = (identifier: string): string => `"${identifier}"`;
+
+const assertIdentifier = (identifier: string): void => {
+  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(identifier)) throw new Error(`not a plain identifier: ${identifier}`);
+};

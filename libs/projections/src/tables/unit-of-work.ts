@@ -1,0 +1,212 @@
+import type { PoolClient } from 'pg';
+import type { ColumnDefinition, ColumnValue, RowKey, TableDefinition } from './table-definition.js';
+import { physicalTableName, quote } from './table-definition.js';
+
+type AnyRow = Record<string, ColumnValue>;
+type AnyTable = TableDefinition<AnyRow>;
+
+/** A row a projection will read while applying an event, so the batch can load it up front. */
+export interface RowRef {
+  readonly table: AnyTable;
+  readonly key: Readonly<Record<string, ColumnValue>>;
+}
+
+/**
+ * Names a row to load before a batch is applied.
+ *
+ * @example
+ * rowRef(invoicesTable, { tenant_id: 't1', invoice_id: 'i1' });
+ */
+export const rowRef = <Row extends AnyRow>(table: TableDefinition<Row>, key: RowKey<Row>): RowRef => ({
+  table: table as unknown as AnyTable,
+  key: key as Readonly<Record<string, ColumnValue>>,
+});
+
+/**
+ * What a projection sees while applying one event: rows by primary key, read through a batch cache,
+ * and writes that are buffered and flushed as one multi-row statement per table at the end of the batch.
+ */
+export interface ProjectionTransaction {
+  /** The current row (including this batch's writes), or undefined. */
+  get<Row extends AnyRow>(table: TableDefinition<Row>, key: RowKey<Row>): Promise<Row | undefined>;
+  /** Inserts or replaces a row. */
+  put<Row extends AnyRow>(table: TableDefinition<Row>, row: Row): void;
+  /** Removes a row if present. */
+  delete<Row extends AnyRow>(table: TableDefinition<Row>, key: RowKey<Row>): void;
+}
+
+interface TableState {
+  readonly table: AnyTable;
+  readonly physical: string;
+  readonly rows: Map<string, AnyRow | null>;
+  readonly dirty: Set<string>;
+}
+
+/** The batch-scoped implementation of `ProjectionTransaction` over one PostgreSQL connection. */
+export class BatchUnitOfWork implements ProjectionTransaction {
+  private readonly tables = new Map<string, TableState>();
+
+  constructor(
+    private readonly client: PoolClient,
+    private readonly version: number,
+  ) {}
+
+  /** Loads the given rows (those not already cached) with one query per table. */
+  async prefetch(refs: readonly RowRef[]): Promise<void> {
+    const missing = new Map<TableState, Map<string, Readonly<Record<string, ColumnValue>>>>();
+    for (const ref of refs) {
+      const state = this.stateOf(ref.table);
+      const id = keyOf(ref.table, ref.key);
+      if (state.rows.has(id)) continue;
+      let keys = missing.get(state);
+      if (!keys) missing.set(state, (keys = new Map()));
+      keys.set(id, ref.key);
+    }
+    for (const [state, keys] of missing) await this.load(state, [...keys.values()]);
+  }
+
+  async get<Row extends AnyRow>(table: TableDefinition<Row>, key: RowKey<Row>): Promise<Row | undefined> {
+    const anyTable = table as unknown as AnyTable;
+    const state = this.stateOf(anyTable);
+    const id = keyOf(anyTable, key as Record<string, ColumnValue>);
+    if (!state.rows.has(id)) await this.load(state, [key as Record<string, ColumnValue>]);
+    return (state.rows.get(id) ?? undefined) as Row | undefined;
+  }
+
+  put<Row extends AnyRow>(table: TableDefinition<Row>, row: Row): void {
+    const anyTable = table as unknown as AnyTable;
+    const state = this.stateOf(anyTable);
+    const id = keyOf(anyTable, row);
+    state.rows.set(id, row);
+    state.dirty.add(id);
+  }
+
+  delete<Row extends AnyRow>(table: TableDefinition<Row>, key: RowKey<Row>): void {
+    const anyTable = table as unknown as AnyTable;
+    const state = this.stateOf(anyTable);
+    const id = keyOf(anyTable, key as Record<string, ColumnValue>);
+    state.rows.set(id, null);
+    state.dirty.add(id);
+  }
+
+  /** Writes every changed row: one DELETE and one INSERT … ON CONFLICT DO UPDATE per table. */
+  async flush(): Promise<number> {
+    let written = 0;
+    for (const state of this.tables.values()) {
+      if (state.dirty.size === 0) continue;
+      const upserts: AnyRow[] = [];
+      const deletes: AnyRow[] = [];
+      for (const id of state.dirty) {
+        const row = state.rows.get(id);
+        if (row) upserts.push(row);
+        else deletes.push(keyRowOf(state.table, id));
+      }
+      if (deletes.length > 0) await this.deleteRows(state, deletes);
+      if (upserts.length > 0) await this.upsertRows(state, upserts);
+      written += upserts.length + deletes.length;
+      state.dirty.clear();
+    }
+    return written;
+  }
+
+  private stateOf(table: AnyTable): TableState {
+    let state = this.tables.get(table.name);
+    if (!state) {
+      state = { table, physical: physicalTableName(table, this.version), rows: new Map(), dirty: new Set() };
+      this.tables.set(table.name, state);
+    }
+    return state;
+  }
+
+  private async load(state: TableState, keys: readonly Readonly<Record<string, ColumnValue>>[]): Promise<void> {
+    const { table } = state;
+    const pk = table.primaryKey;
+    const arrays = pk.map((column) => keys.map((key) => toParameter(columnOf(table, column), key[column] ?? null)));
+    const casts = pk.map((column, index) => `$${index + 1}::${columnOf(table, column).type}[]`).join(', ');
+    const result = await this.client.query<Record<string, unknown>>(
+      `SELECT * FROM ${quote(state.physical)} WHERE (${pk.map(quote).join(', ')}) IN (SELECT * FROM unnest(${casts}))`,
+      arrays,
+    );
+    for (const key of keys) state.rows.set(keyOf(table, key), null);
+    for (const raw of result.rows) {
+      const row = fromDatabase(table, raw);
+      state.rows.set(keyOf(table, row), row);
+    }
+  }
+
+  private async upsertRows(state: TableState, rows: readonly AnyRow[]): Promise<void> {
+    const { table } = state;
+    const columns = Object.keys(table.columns);
+    const arrays = columns.map((column) => rows.map((row) => toParameter(columnOf(table, column), row[column] ?? null)));
+    const casts = columns.map((column, index) => `$${index + 1}::${columnOf(table, column).type}[]`).join(', ');
+    const updatable = columns.filter((column) => !table.primaryKey.includes(column));
+    const onConflict =
+      updatable.length === 0
+        ? 'DO NOTHING'
+        : `DO UPDATE SET ${updatable.map((column) => `${quote(column)} = EXCLUDED.${quote(column)}`).join(', ')}`;
+    await this.client.query(
+      `INSERT INTO ${quote(state.physical)} (${columns.map(quote).join(', ')})
+       SELECT * FROM unnest(${casts})
+       ON CONFLICT (${table.primaryKey.map(quote).join(', ')}) ${onConflict}`,
+      arrays,
+    );
+  }
+
+  private async deleteRows(state: TableState, keys: readonly AnyRow[]): Promise<void> {
+    const { table } = state;
+    const pk = table.primaryKey;
+    const arrays = pk.map((column) => keys.map((key) => toParameter(columnOf(table, column), key[column] ?? null)));
+    const casts = pk.map((column, index) => `$${index + 1}::${columnOf(table, column).type}[]`).join(', ');
+    await this.client.query(
+      `DELETE FROM ${quote(state.physical)} WHERE (${pk.map(quote).join(', ')}) IN (SELECT * FROM unnest(${casts}))`,
+      arrays,
+    );
+  }
+}
+
+const keySeparator = '\u0000';
+
+const keyOf = (table: AnyTable, key: Readonly<Record<string, ColumnValue>>): string =>
+  table.primaryKey
+    .map((column) => {
+      const value = key[column];
+      if (value === undefined || value === null) throw new Error(`${table.name}: key column ${column} is missing`);
+      return String(value);
+    })
+    .join(keySeparator);
+
+const keyRowOf = (table: AnyTable, id: string): AnyRow => {
+  const parts = id.split(keySeparator);
+  return Object.fromEntries(
+    table.primaryKey.map((column, index) => {
+      const text = parts[index] ?? '';
+      const type = columnOf(table, column).type;
+      return [column, type === 'integer' || type === 'bigint' ? Number(text) : text];
+    }),
+  );
+};
+
+const columnOf = (table: AnyTable, column: string): ColumnDefinition => {
+  const definition = table.columns[column];
+  if (!definition) throw new Error(`${table.name} has no column ${column}`);
+  return definition;
+};
+
+const toParameter = (column: ColumnDefinition, value: ColumnValue): unknown => {
+  if (value === null) return null;
+  if (column.type === 'jsonb') return JSON.stringify(value);
+  return value;
+};
+
+/** Turns a row as `pg` returns it into the JavaScript shape projections write (so rows compare equal). */
+export const fromDatabase = (table: AnyTable, raw: Readonly<Record<string, unknown>>): AnyRow => {
+  const row: Record<string, ColumnValue> = {};
+  for (const [column, definition] of Object.entries(table.columns) as [string, ColumnDefinition][]) {
+    const value = raw[column];
+    if (value === null || value === undefined) row[column] = null;
+    else if (definition.type === 'bigint') row[column] = Number(value);
+    else if (definition.type === 'timestamptz') row[column] = value instanceof Date ? value.toISOString() : String(value);
+    else row[column] = value as ColumnValue;
+  }
+  return row;
+};

@@ -1,0 +1,40 @@
+import type { StoredResponse } from '../key-log/index.js';
+import type { RequestFingerprint } from '../key-log/index.js';
+
+/** Which protocol ran a request. */
+export type EngineProtocol = 'atomic' | 'phased';
+
+/**
+ * What became of a keyed request:
+ * - `first`: the handler ran and its response is stored (`resumed` when it finished someone else's work);
+ * - `replay`: the key was completed before: the stored response, byte for byte;
+ * - `in-flight`: another holder has a live lease (409, retry after the seconds given);
+ * - `reused`: the key belongs to a different request (422), nothing written;
+ * - `released`: nothing is stored and the key is free (handler error or a 5xx): the next try runs fresh;
+ * - `unavailable`: a retryable failure (503): contention, a store failure, or effects left for a resume.
+ */
+export type ExecuteOutcome =
+  | {
+      readonly kind: 'first';
+      readonly response: StoredResponse;
+      readonly protocol: EngineProtocol;
+      readonly resumed: boolean;
+    }
+  | { readonly kind: 'replay'; readonly response: StoredResponse }
+  | { readonly kind: 'in-flight'; readonly retryAfterSeconds: number }
+  | { readonly kind: 'reused'; readonly original: RequestFingerprint }
+  | {
+      readonly kind: 'released';
+      readonly reason: 'handler-error' | 'server-error-response';
+      /** The 5xx the handler answered, sent once and not stored. */
+      readonly response?: StoredResponse;
+      readonly error?: unknown;
+    }
+  | {
+      readonly kind: 'unavailable';
+      readonly reason: 'contention' | 'store-error' | 'effects-pending';
+      readonly retryAfterSeconds: number;
+      readonly error?: unknown;
+    };
+
+export type ExecuteOutcomeKind = ExecuteOutcome['kind'];

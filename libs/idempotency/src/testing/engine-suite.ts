@@ -1,0 +1,307 @@
+import { randomUUID } from 'node:crypto';
+import type { EventStore } from '@once/event-store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeAbandonedKeys, createIdempotencyEngine, faultPoints } from '../engine/index.js';
+import type { ExecuteInput, ExecuteOutcome, FaultPoint, IdempotencyEngine, IdempotencyEngineOptions } from '../engine/index.js';
+import { keyStreamName } from '../key-log/index.js';
+import {
+  chargedIncrementHandler,
+  COUNTER_ROUTE,
+  countIncrementsByKey,
+  createFakeGateway,
+  incrementCounterHandler,
+  incrementRequest,
+} from './counter-aggregate.js';
+import { createFaultInjector, createManualClock, InjectedCrash } from './fault-injector.js';
+import type { ManualClock } from './fault-injector.js';
+
+export interface EngineSuiteSetup {
+  /** A store for the whole file; tests isolate by fresh tenants and counters. */
+  readonly createStore: (clock: ManualClock) => Promise<{ store: EventStore; release: () => Promise<void> }>;
+  readonly protocol: 'auto' | 'phased';
+  readonly expectedProtocol: 'atomic' | 'phased';
+}
+
+const LEASE_MS = 10_000;
+
+/**
+ * The engine's behaviour suite, run against every store and protocol: the article's tests, crashes at every
+ * fault point, lease takeovers, releases, stored rejections and the completer.
+ */
+export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void => {
+  describe(name, () => {
+    const clock = createManualClock();
+    let store: EventStore;
+    let release: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ store, release } = await setup.createStore(clock));
+    });
+    afterAll(async () => {
+      await release();
+    });
+
+    const engineWith = (options: Partial<IdempotencyEngineOptions> = {}): IdempotencyEngine =>
+      createIdempotencyEngine({
+        store,
+        clock: clock.now,
+        leaseMs: LEASE_MS,
+        protocol: setup.protocol,
+        retryBaseMs: 1,
+        maxConflictRetries: 20,
+        ...options,
+      });
+
+    const fresh = () => {
+      const scope = { tenantId: randomUUID(), actorId: randomUUID() };
+      const counterId = randomUUID();
+      const key = randomUUID();
+      const input = (by = 1, overrides: Partial<ExecuteInput> = {}): ExecuteInput => ({
+        scope,
+        key,
+        request: incrementRequest(counterId, by),
+        handler: incrementCounterHandler(),
+        ...overrides,
+      });
+      return { scope, counterId, key, input };
+    };
+
+    const body = (outcome: ExecuteOutcome) =>
+      outcome.kind === 'first' || outcome.kind === 'replay' ? outcome.response.body : undefined;
+
+    it('runs a first request once and replays it byte for byte', async () => {
+      const engine = engineWith();
+      const { input, counterId, key } = fresh();
+      const first = await engine.execute(input());
+      expect(first).toMatchObject({ kind: 'first', protocol: setup.expectedProtocol, response: { status: 201 } });
+      const replay = await engine.execute(input());
+      expect(replay.kind).toBe('replay');
+      expect(body(replay)).toBe(body(first));
+      expect(replay.kind === 'replay' && replay.response.headers).toEqual({
+        location: `/counters/${counterId}`,
+        'content-type': 'application/json; charset=utf-8',
+      });
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    });
+
+    it('answers a different body under the same key with reused, and applies nothing more', async () => {
+      const engine = engineWith();
+      const { input, counterId } = fresh();
+      await engine.execute(input(1));
+      expect(await engine.execute(input(2))).toMatchObject({ kind: 'reused' });
+      expect(await engine.execute(input(1, { request: { ...incrementRequest(counterId, 1), route: '/other' } }))).toMatchObject({
+        kind: 'reused',
+      });
+      expect([...(await countIncrementsByKey(store, counterId)).values()]).toEqual([1]);
+    });
+
+    it('10 concurrent duplicates give one effect, and every 2xx has the same body', async () => {
+      const engine = engineWith();
+      const { input, counterId, key } = fresh();
+      const outcomes = await Promise.all(Array.from({ length: 10 }, () => engine.execute(input())));
+      expect(outcomes.filter((outcome) => outcome.kind === 'first')).toHaveLength(1);
+      for (const outcome of outcomes) expect(['first', 'replay', 'in-flight']).toContain(outcome.kind);
+      expect(new Set(outcomes.map(body).filter((text) => text !== undefined)).size).toBe(1);
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    });
+
+    it("another actor's same key is its own request, never a replay", async () => {
+      const engine = engineWith();
+      const { input, counterId, key, scope } = fresh();
+      await engine.execute(input());
+      const other = await engine.execute(input(1, { scope: { ...scope, actorId: randomUUID() } }));
+      expect(other.kind).toBe('first');
+      const otherTenant = await engine.execute(input(1, { scope: { ...scope, tenantId: randomUUID() } }));
+      expect(otherTenant.kind).toBe('first');
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(3);
+    });
+
+    it('stores a deterministic business rejection and replays it after the state changed', async () => {
+      const engine = engineWith();
+      const { input, counterId } = fresh();
+      const limited = incrementCounterHandler({ limit: 1 });
+      await engine.execute({ ...fresh().input(), request: incrementRequest(counterId, 1), handler: limited });
+      const rejected = await engine.execute(input(1, { handler: limited }));
+      expect(rejected).toMatchObject({ kind: 'first', response: { status: 409 } });
+      const replayed = await engine.execute(input(1, { handler: incrementCounterHandler({ limit: 100 }) }));
+      expect(replayed).toMatchObject({ kind: 'replay', response: { status: 409 } });
+      expect(body(replayed)).toBe(body(rejected));
+    });
+
+    it('releases the key on a handler error, so the next try runs fresh', async () => {
+      const engine = engineWith();
+      const { input, counterId, key } = fresh();
+      const failing = { ...incrementCounterHandler(), decide: () => { throw new Error('boom'); } };
+      expect(await engine.execute(input(1, { handler: failing }))).toMatchObject({ kind: 'released', reason: 'handler-error' });
+      expect(await engine.execute(input())).toMatchObject({ kind: 'first' });
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    });
+
+    it('does not store a 5xx answer', async () => {
+      const engine = engineWith();
+      const { input } = fresh();
+      const unavailable = {
+        ...incrementCounterHandler(),
+        decide: () => ({ kind: 'reject' as const, response: { status: 503, body: { type: 'down' } } }),
+      };
+      expect(await engine.execute(input(1, { handler: unavailable }))).toMatchObject({
+        kind: 'released',
+        reason: 'server-error-response',
+        response: { status: 503 },
+      });
+      expect(await engine.execute(input())).toMatchObject({ kind: 'first', response: { status: 201 } });
+    });
+
+    it('retries aggregate conflicts: concurrent keys on one counter all land, each once', async () => {
+      const engine = engineWith();
+      const { counterId, scope } = fresh();
+      const keys = Array.from({ length: 6 }, () => randomUUID());
+      const outcomes = await Promise.all(
+        keys.map((key) => engine.execute({ scope, key, request: incrementRequest(counterId, 1), handler: incrementCounterHandler() })),
+      );
+      expect(outcomes.map((outcome) => outcome.kind)).toEqual(keys.map(() => 'first'));
+      const counts = await countIncrementsByKey(store, counterId);
+      expect(keys.map((key) => counts.get(key))).toEqual(keys.map(() => 1));
+      const values = outcomes.map((outcome) => JSON.parse(body(outcome) ?? '{}').value as number).sort();
+      expect(values).toEqual([1, 2, 3, 4, 5, 6]);
+    });
+
+    it.each(faultPoints)('a crash at %s followed by retries ends in one effect and one completed key', async (point: FaultPoint) => {
+      const faults = createFaultInjector();
+      const engine = engineWith({ faults: faults.hook });
+      const { input, counterId, key, scope } = fresh();
+      faults.arm(point);
+      const crashed = engine.execute(input());
+      if (setup.expectedProtocol === 'atomic' && ['after-claim', 'after-plan', 'after-effect'].includes(point)) {
+        // The atomic protocol has no steps between claim and completion: these points never fire.
+        expect(await crashed).toMatchObject({ kind: 'first' });
+      } else {
+        await expect(crashed).rejects.toBeInstanceOf(InjectedCrash);
+      }
+      const outcomes: ExecuteOutcome[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        outcomes.push(await engine.execute(input()));
+        clock.advance(LEASE_MS);
+      }
+      expect(outcomes.at(-1)?.kind).toMatch(/^(first|replay)$/);
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+      expect((await engine.readKeyState(keyStreamName(scope, key))).status).toBe('completed');
+      const bodies = new Set(outcomes.map(body).filter((text) => text !== undefined));
+      expect(bodies.size).toBe(1);
+    });
+
+    it('two holders racing after a lease expiry: one completes, the other follows it', async () => {
+      const faults = createFaultInjector();
+      const engine = engineWith({ faults: faults.hook, protocol: 'phased' });
+      const { input, counterId, key } = fresh();
+      faults.arm('after-plan', 'hang');
+      const stalled = engine.execute(input());
+      await vitestWaitFor(() => faults.fired.length === 1);
+      expect(await engine.execute(input())).toMatchObject({ kind: 'in-flight', retryAfterSeconds: 10 });
+      clock.advance(LEASE_MS);
+      const takeover = await engine.execute(input());
+      expect(takeover).toMatchObject({ kind: 'first', resumed: true });
+      faults.releaseHangs();
+      const followed = await stalled;
+      expect(followed.kind).toBe('replay');
+      expect(body(followed)).toBe(body(takeover));
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    });
+
+    it('a stalled holder that wakes after the takeover completed cannot complete again', async () => {
+      const faults = createFaultInjector();
+      const engine = engineWith({ faults: faults.hook, protocol: 'phased' });
+      const { input, counterId, key } = fresh();
+      faults.arm('before-complete', 'hang');
+      const stalled = engine.execute(input());
+      await vitestWaitFor(() => faults.fired.length === 1);
+      clock.advance(LEASE_MS);
+      const takeover = await engine.execute(input());
+      expect(takeover).toMatchObject({ kind: 'first', resumed: true });
+      faults.releaseHangs();
+      expect(await stalled).toMatchObject({ kind: 'replay' });
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    });
+
+    it('the completer finishes an abandoned key without its client', async () => {
+      const faults = createFaultInjector();
+      const engine = engineWith({ faults: faults.hook, protocol: 'phased' });
+      const { input, counterId, key, scope } = fresh();
+      faults.arm('after-plan');
+      await expect(engine.execute(input())).rejects.toBeInstanceOf(InjectedCrash);
+      const keyStream = keyStreamName(scope, key);
+      const handlerFor = ({ route }: { route: string }) => (route === COUNTER_ROUTE ? incrementCounterHandler() : undefined);
+      expect(await completeAbandonedKeys({ engine, handlerFor, candidates: [keyStream] })).toEqual([
+        { keyStream, skipped: 'lease-live' },
+      ]);
+      clock.advance(LEASE_MS);
+      const results = await completeAbandonedKeys({ engine, handlerFor });
+      expect(results.find((result) => result.keyStream === keyStream)).toMatchObject({ outcome: { kind: 'first', resumed: true } });
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+      expect(await engine.execute(input())).toMatchObject({ kind: 'replay' });
+    });
+
+    it('external steps run once; a resume asks the gateway before charging again', async () => {
+      const faults = createFaultInjector();
+      const gateway = createFakeGateway();
+      const engine = engineWith({ faults: faults.hook });
+      const { input, counterId, key } = fresh();
+      const handler = chargedIncrementHandler(gateway);
+      // First crash: after the reservation was planned. Second (on the takeover): after the charge ran and the
+      // recording effect was planned. The third holder must reuse the recorded charge, not call the gateway again.
+      faults.arm('after-plan', 'throw', { times: 2 });
+      await expect(engine.execute(input(5, { handler }))).rejects.toBeInstanceOf(InjectedCrash);
+      clock.advance(LEASE_MS);
+      await expect(engine.execute(input(5, { handler }))).rejects.toBeInstanceOf(InjectedCrash);
+      clock.advance(LEASE_MS);
+      const done = await engine.execute(input(5, { handler }));
+      expect(done).toMatchObject({ kind: 'first', protocol: 'phased', resumed: true, response: { status: 201 } });
+      expect([...gateway.charges.values()]).toEqual([1]);
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+      expect(await engine.execute(input(5, { handler }))).toMatchObject({ kind: 'replay' });
+    });
+
+    it('a step that crashed mid-call is resumed with resumed=true and charged once', async () => {
+      const gateway = createFakeGateway();
+      let crashOnce = true;
+      const crashingGateway = {
+        ...gateway,
+        charge: async (downstreamKey: string, amount: number) => {
+          const result = await gateway.charge(downstreamKey, amount);
+          if (crashOnce) {
+            crashOnce = false;
+            throw new InjectedCrash('after-effect');
+          }
+          return result;
+        },
+        inquire: gateway.inquire,
+      };
+      const engine = engineWith();
+      const { input, counterId, key } = fresh();
+      const handler = chargedIncrementHandler(crashingGateway);
+      // The charge went through but its answer was lost: the key must stay in flight (not released).
+      expect(await engine.execute(input(3, { handler }))).toMatchObject({ kind: 'unavailable', reason: 'effects-pending' });
+      expect(await engine.execute(input(3, { handler }))).toMatchObject({ kind: 'in-flight' });
+      clock.advance(LEASE_MS);
+      expect(await engine.execute(input(3, { handler }))).toMatchObject({ kind: 'first', resumed: true });
+      expect([...gateway.charges.values()]).toEqual([1]);
+      expect(gateway.inquiries).toBe(1);
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    });
+
+    it('reports every outcome to onOutcome with its route', async () => {
+      const seen: string[] = [];
+      const engine = engineWith({ onOutcome: (outcome, route) => seen.push(`${route.method} ${route.route} ${outcome.kind}`) });
+      const { input } = fresh();
+      await engine.execute(input());
+      await engine.execute(input());
+      await engine.execute(input(2));
+      expect(seen).toEqual([`POST ${COUNTER_ROUTE} first`, `POST ${COUNTER_ROUTE} replay`, `POST ${COUNTER_ROUTE} reused`]);
+    });
+  });
+};
+
+const vitestWaitFor = async (condition: () => boolean): Promise<void> => {
+  for (let tries = 0; tries < 500 && !condition(); tries++) await new Promise((resolve) => setTimeout(resolve, 2));
+  expect(condition()).toBe(true);
+};

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
+import type { ProcessFaultHook } from './faults/index.js';
+import { healthRoutes } from './health/health.routes.js';
+import { authPlugin } from './plugins/auth.plugin.js';
+import { docsPlugin } from './plugins/docs.plugin.js';
+import { observabilityPlugin } from './plugins/observability.plugin.js';
+import { postgresPlugin } from './plugins/postgres.plugin.js';
+import { problemDetailsPlugin } from './plugins/problem-details.plugin.js';
+import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
+import { createProblemCatalog } from './problems/problem-catalog.js';
+
+/** Everything the API is built from. `main.ts` fills it from the environment; tests fill it directly. */
+export interface AppDeps {
+  /** PostgreSQL: api keys, read models, the key table, and the event streams unless `eventStoreUrl` is set. */
+  readonly databaseUrl: string;
+  /** EventStoreDB for the streams (`esdb://…`); PostgreSQL (`databaseUrl`) when omitted. */
+  readonly eventStoreUrl?: string;
+  /** The card gateway (apps/gateway-sim or a real one with the same contract). */
+  readonly gatewayUrl: string;
+  /** The shared secret gateway webhooks are signed with; without it every webhook is refused. */
+  readonly gatewayWebhookSecret?: string | undefined;
+  /** `off` is for the benchmark only: commands run without the idempotency layer. */
+  readonly idempotency?: 'on' | 'off';
+  /** Test-only fault points (see `ONCE_FAULT`). */
+  readonly faults?: ProcessFaultHook;
+  readonly logger?: FastifyServerOptions['logger'];
+  /** Request body limit in bytes; 64 KiB by default. */
+  readonly bodyLimit?: number;
+}
+
+const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/**
+ * Builds the API: plugins and routes, wiring only. The caller listens and closes.
+ *
+ * @example
+ * const app = await buildApp({ databaseUrl: 'postgres://…', logger: false });
+ * await app.listen({ port: 3000 });
+ */
+export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
+  const bodyLimit = deps.bodyLimit ?? 64 * 1024;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit,
+    disableRequestLogging: true,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const offered = request.headers['x-request-id'];
+      return typeof offered === 'string' && requestIdPattern.test(offered) ? offered : randomUUID();
+    },
+    routerOptions: { maxParamLength: 300 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  const catalog = createProblemCatalog({});
+  await app.register(problemDetailsPlugin, { catalog, isDomainError: (_error): _error is never => false });
+  await app.register(strictJsonPlugin, { bodyLimit });
+  await app.register(observabilityPlugin);
+  await app.register(docsPlugin, { catalog, version: '0.1.0' });
+  await app.register(postgresPlugin, {
+    connectionString: deps.databaseUrl,
+    migrations: [{ component: 'api', migrations: apiKeyMigrations }],
+  });
+  await app.register(healthRoutes);
+
+  await app.register(async (authenticated) => {
+    await authenticated.register(authPlugin, { apiKeys: createApiKeyStore(app.pg) });
+  });
+  return app;
+};

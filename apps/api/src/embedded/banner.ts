@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import type { demoTenant } from './demo-tenant.js';
+
+/**
+ * What the embedded default prints once it listens: the URL, the demo API keys, and a copy-paste curl sequence that
+ * creates an invoice and pays it twice with one key (the second answer is the replay: `Idempotent-Replayed: true`).
+ * Fresh keys each start, so the demo works on every run.
+ */
+export const demoBanner = (input: { url: string; demo: typeof demoTenant; dataDirectory: string }): string => {
+  const run = randomBytes(4).toString('hex');
+  const [alice, bob] = input.demo.actors;
+  return `
+Once API listening on ${input.url}
+  docs      ${input.url}/docs      problems ${input.url}/problems
+  metrics   ${input.url}/metrics   health   ${input.url}/health
+  data      ${input.dataDirectory} (embedded PostgreSQL, kept between runs)
+
+Demo tenant ${input.demo.tenantId}
+  alice  ${alice.apiKey}
+  bob    ${bob.apiKey}
+
+Try it: create an invoice, then pay it twice with ONE Idempotency-Key (the second answer is the replay):
+
+API=${input.url}
+AUTH="Authorization: Bearer ${alice.apiKey}"
+INVOICE=$(curl -s -X POST $API/invoices -H "$AUTH" -H 'Content-Type: application/json' \\
+  -H 'Idempotency-Key: demo-invoice-${run}' \\
+  -d '{"currency":"EUR","lines":[{"description":"Flat white","quantity":2,"unitPrice":450}]}' \\
+  | sed -E 's/.*"id":"([^"]+)".*/\\1/')
+for attempt in 1 2; do
+  curl -s -i -X POST $API/invoices/$INVOICE/payments -H "$AUTH" -H 'Content-Type: application/json' \\
+    -H 'Idempotency-Key: demo-payment-${run}' -d '{"method":"cash","amount":900}'
+  echo; echo
+done
+curl -s $API/invoices/$INVOICE -H "$AUTH"; echo
+`;
+};

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HttpProblem } from '../problems/problem.js';
+
+/** `GET /health`: 200 when the store answers `SELECT 1`, otherwise 503 `service-unavailable`. */
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/health',
+    {
+      schema: {
+        summary: 'Liveness and store check',
+        tags: ['operations'],
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
+    },
+    async (request) => {
+      try {
+        await app.pg.query('SELECT 1');
+      } catch (error) {
+        request.log.warn({ err: error }, 'health check failed');
+        throw new HttpProblem('service-unavailable', 'PostgreSQL did not answer');
+      }
+      return { status: 'ok' as const };
+    },
+  );
+};

@@ -1,0 +1,2 @@
+export { buildApp } from './app.js';
+export type { AppDeps } from './app.js';

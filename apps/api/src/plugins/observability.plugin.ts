@@ -1,0 +1,62 @@
+import fp from 'fastify-plugin';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** How the idempotency layer answered a keyed command (a Prometheus label and a log field). */
+export type IdempotencyOutcome = 'first' | 'replay' | 'in_flight' | 'reused' | 'released';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by command routes once the idempotency layer has decided. */
+    idempotencyOutcome: IdempotencyOutcome | undefined;
+  }
+}
+
+/**
+ * Prometheus metrics at `/metrics` (request durations per route and status; idempotency outcomes per route:
+ * first, replay, in_flight, reused, released) and one structured log line per request carrying the request id and
+ * the idempotency outcome. Each app has its own registry.
+ */
+export const observabilityPlugin = fp(
+  async (app) => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const durations = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request durations by route and status',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    });
+    const outcomes = new Counter({
+      name: 'idempotency_outcomes_total',
+      help: 'Keyed commands by how the idempotency layer answered them',
+      labelNames: ['route', 'outcome'] as const,
+      registers: [registry],
+    });
+
+    app.decorateRequest('idempotencyOutcome', undefined);
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      durations.observe(
+        { method: request.method, route, status_code: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+      if (request.idempotencyOutcome) outcomes.inc({ route, outcome: request.idempotencyOutcome });
+      request.log.info(
+        {
+          method: request.method,
+          route,
+          statusCode: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime * 100) / 100,
+          ...(request.idempotencyOutcome ? { idempotencyOutcome: request.idempotencyOutcome } : {}),
+        },
+        'request completed',
+      );
+    });
+
+    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+      reply.type(registry.contentType).send(await registry.metrics()),
+    );
+  },
+  { name: 'once-observability', fastify: '5.x' },
+);

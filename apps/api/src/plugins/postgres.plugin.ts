@@ -1,0 +1,30 @@
+import fp from 'fastify-plugin';
+import pg from 'pg';
+import { migrate } from '@once/postgres';
+import type { Migration } from '@once/postgres';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The PostgreSQL pool: api keys, read models and (in PostgreSQL mode) the event streams. */
+    pg: pg.Pool;
+  }
+}
+
+export interface PostgresPluginOptions {
+  readonly connectionString: string;
+  readonly poolSize?: number;
+  /** Schema owned by each component, applied in this order at start (safe when replicas start together). */
+  readonly migrations: readonly { readonly component: string; readonly migrations: readonly Migration[] }[];
+}
+
+/** Opens the pool, applies pending migrations, and ends the pool when the app closes. */
+export const postgresPlugin = fp<PostgresPluginOptions>(
+  async (app, { connectionString, poolSize, migrations }) => {
+    const pool = new pg.Pool({ connectionString, max: poolSize ?? 20 });
+    pool.on('error', (error) => app.log.warn({ err: error }, 'idle PostgreSQL client failed'));
+    app.addHook('onClose', async () => pool.end());
+    for (const { component, migrations: list } of migrations) await migrate(pool, component, list);
+    app.decorate('pg', pool);
+  },
+  { name: 'once-postgres', fastify: '5.x' },
+);

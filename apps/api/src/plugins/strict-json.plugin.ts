@@ -1,0 +1,37 @@
+import fp from 'fastify-plugin';
+import { parseJson } from '@once/canonical-json';
+import { HttpProblem } from '../problems/problem.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The body exactly as received (webhook signatures are computed over it). */
+    rawBody: string | undefined;
+  }
+}
+
+export interface StrictJsonOptions {
+  readonly bodyLimit: number;
+}
+
+/**
+ * Replaces Fastify's JSON parser with `parseJson` from `@once/canonical-json`: duplicate keys, nesting deeper than
+ * 64 and unpaired surrogates are refused (400 `invalid-json`) instead of silently accepted.
+ */
+export const strictJsonPlugin = fp<StrictJsonOptions>(
+  async (app, { bodyLimit }) => {
+    app.decorateRequest('rawBody', undefined);
+    app.removeContentTypeParser(['application/json']);
+    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      request.rawBody = text;
+      const parsed = parseJson(text);
+      if (parsed.ok) {
+        done(null, parsed.value);
+        return;
+      }
+      const { code, data } = parsed.error;
+      done(new HttpProblem('invalid-json', `${code} at ${data.pointer || '/'}`, { reason: code, pointer: data.pointer }), undefined);
+    });
+  },
+  { name: 'once-strict-json', fastify: '5.x' },
+);

@@ -1,0 +1,117 @@
+/** One documented problem type: what `/problems/<type>` describes and the status it is answered with. */
+export interface ProblemType {
+  readonly status: number;
+  readonly title: string;
+  readonly description: string;
+}
+
+/**
+ * The problems the HTTP layer itself answers (RFC 9457). Domain problems come from the domain's catalog and are
+ * merged in by `createProblemCatalog`. Each `type` is the URI `/problems/<type>`, documented at that address.
+ */
+export const httpProblems = {
+  'invalid-request': {
+    status: 400,
+    title: 'The request does not match the schema',
+    description:
+      'A path parameter, query or body field is missing, has the wrong type, is out of range, or is not allowed ' +
+      '(unknown fields are refused). `errors` lists each issue with a JSON Pointer. Nothing was stored; fix the request.',
+  },
+  'invalid-json': {
+    status: 400,
+    title: 'The body is not acceptable JSON',
+    description:
+      'The body is not JSON, names the same key twice, nests deeper than 64 levels, or holds an unpaired surrogate. ' +
+      'Nothing was stored.',
+  },
+  'idempotency-key-missing': {
+    status: 400,
+    title: 'Idempotency-Key is missing',
+    description:
+      'Every command (POST) needs an `Idempotency-Key` header: one key per user intent, reused for every retry of it. ' +
+      'Send a UUID as an sf-string (`"…"`) or a bare token, 8–255 visible ASCII characters. Keys are kept at least 24 hours; ' +
+      'a key reused after it expired is a new request.',
+  },
+  'idempotency-key-invalid': {
+    status: 400,
+    title: 'Idempotency-Key is malformed',
+    description:
+      'The header is shorter than 8 or longer than 255 characters, holds characters outside visible ASCII, is a list, ' +
+      'carries parameters, or was sent on more than one line. Nothing was stored.',
+  },
+  'idempotency-key-reused': {
+    status: 422,
+    title: 'Idempotency-Key is already used',
+    description:
+      'This key was first used for a different request (another method, route or body). A retry must repeat the ' +
+      'original request exactly; a new intent needs a new key. Nothing was done.',
+  },
+  'idempotency-key-in-flight': {
+    status: 409,
+    title: 'A request is outstanding for this Idempotency-Key',
+    description:
+      'The first request with this key is still running. Retry after `Retry-After` seconds with the same key: you ' +
+      'will get its result. Nothing was stored for this attempt.',
+  },
+  unauthorized: {
+    status: 401,
+    title: 'An API key is required',
+    description: 'Send `Authorization: Bearer <api key>`. Keys are created with `npm run -w @once/api create-api-key`.',
+  },
+  'not-found': {
+    status: 404,
+    title: 'No such resource',
+    description: 'Nothing with this id exists for your tenant. Ids of other tenants are not found either.',
+  },
+  'body-too-large': {
+    status: 413,
+    title: 'The body is too large',
+    description: 'Request bodies are limited to 64 KiB.',
+  },
+  'unsupported-media-type': {
+    status: 415,
+    title: 'The body must be application/json',
+    description: 'Send `Content-Type: application/json`.',
+  },
+  'invalid-signature': {
+    status: 401,
+    title: 'The webhook signature does not verify',
+    description:
+      'Gateway webhooks carry Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) signed ' +
+      'with the shared secret; the timestamp must be within five minutes.',
+  },
+  'gateway-unavailable': {
+    status: 503,
+    title: 'The card gateway did not answer',
+    description:
+      'The gateway failed or timed out before the outcome of the charge was known. Nothing was stored for this key; ' +
+      'retry with the same key: the retry first asks the gateway what happened to this payment, so it never charges twice.',
+  },
+  'service-unavailable': {
+    status: 503,
+    title: 'The store is unavailable',
+    description: 'The event store or database did not answer. Retry with the same key.',
+  },
+  internal: {
+    status: 500,
+    title: 'Internal error',
+    description: 'An unexpected error. It has been logged with the request id; retry with the same key.',
+  },
+} as const satisfies Record<string, ProblemType>;
+
+export type HttpProblemType = keyof typeof httpProblems;
+
+/** Every documented problem, by type. */
+export type ProblemCatalog = ReadonlyMap<string, ProblemType>;
+
+/**
+ * Merges the HTTP problems with the domain's (`code → { status, title, description }`).
+ *
+ * @example
+ * const catalog = createProblemCatalog(domainErrorCatalog);
+ */
+export const createProblemCatalog = (domainProblems: Readonly<Record<string, ProblemType>>): ProblemCatalog =>
+  new Map<string, ProblemType>([...Object.entries(httpProblems), ...Object.entries(domainProblems)]);
+
+/** The URI of a problem type, relative to the API's origin. */
+export const problemTypeUri = (type: string): string => `/problems/${type}`;

@@ -1,0 +1,2 @@
+export { startTestApi } from './test-api.js';
+export type { TestApi, TestTenant } from './test-api.js';

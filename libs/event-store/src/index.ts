@@ -26,3 +26,5 @@ export {
 } from './port/index.js';
 export { createInMemoryEventStore } from './in-memory/index.js';
 export type { InMemoryEventStoreOptions } from './in-memory/index.js';
+export { createPostgresEventStore, migrateEventStore, eventStoreMigrations } from './postgres/index.js';
+export type { PostgresEventStoreOptions } from './postgres/index.js';

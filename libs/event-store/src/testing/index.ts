@@ -14,3 +14,5 @@ export {
   someEvents,
 } from './contract-fixtures.js';
 export type { TestClock } from './contract-fixtures.js';
+export { createNaiveGlobalReader } from './naive-global-reader.js';
+export { createPostgresContractSubject } from './postgres-contract-subject.js';

@@ -1,0 +1,128 @@
+import type { Pool } from 'pg';
+import { migrate } from '@once/postgres';
+import type { Migration, MigrationResult } from '@once/postgres';
+
+const schema = `
+CREATE TABLE streams (
+  stream text PRIMARY KEY,
+  revision bigint NOT NULL CHECK (revision >= 0)
+);
+
+CREATE TABLE events (
+  global_position bigint GENERATED ALWAYS AS IDENTITY,
+  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  stream text NOT NULL,
+  revision bigint NOT NULL CHECK (revision >= 0),
+  event_id uuid NOT NULL,
+  type text NOT NULL,
+  data jsonb NOT NULL,
+  metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
+  recorded_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT events_stream_revision UNIQUE (stream, revision),
+  CONSTRAINT events_stream_event_id UNIQUE (stream, event_id)
+);
+
+CREATE INDEX events_global_order ON events (transaction_id, global_position);
+
+CREATE TABLE stream_retention (
+  stream text PRIMARY KEY,
+  max_age_seconds double precision CHECK (max_age_seconds >= 0),
+  truncate_before bigint CHECK (truncate_before >= 0),
+  CHECK ((max_age_seconds IS NULL) <> (truncate_before IS NULL))
+);
+
+-- p_expected: a revision >= 0, or -1 no_stream, -2 any, -4 stream_exists (EventStoreDB's wire constants).
+-- One call appends one stream's events: it locks the stream row, answers a re-append of ids already in the
+-- stream (all at consecutive revisions: the original result; some: wrong revision), enforces the expectation,
+-- then writes. Outcome 'ok' | 'idempotent' | 'wrong' (revision = the actual one, NULL for no stream).
+CREATE FUNCTION event_store_append(p_stream text, p_expected bigint, p_events jsonb, p_now timestamptz)
+RETURNS TABLE (outcome text, revision bigint, transaction_id text, global_position bigint)
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_count bigint := jsonb_array_length(p_events);
+  v_current bigint;
+  v_found bigint;
+  v_aligned boolean;
+  v_last bigint;
+  v_tx xid8;
+  v_gp bigint;
+BEGIN
+  LOOP
+    SELECT s.revision INTO v_current FROM streams s WHERE s.stream = p_stream FOR UPDATE;
+    IF FOUND THEN
+      IF v_count > 0 THEN
+        SELECT count(*), coalesce(min(e.revision - i.ord) = max(e.revision - i.ord), false), max(e.revision)
+          INTO v_found, v_aligned, v_last
+          FROM jsonb_array_elements(p_events) WITH ORDINALITY AS i(value, ord)
+          JOIN events e ON e.stream = p_stream AND e.event_id = (i.value->>'id')::uuid;
+        IF v_found > 0 THEN
+          IF v_found = v_count AND v_aligned THEN
+            SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
+              FROM events e WHERE e.stream = p_stream AND e.revision = v_last;
+            RETURN QUERY SELECT 'idempotent'::text, v_last, v_tx::text, v_gp;
+          ELSE
+            RETURN QUERY SELECT 'wrong'::text, v_current, NULL::text, NULL::bigint;
+          END IF;
+          RETURN;
+        END IF;
+      END IF;
+      IF p_expected = -1 OR (p_expected >= 0 AND p_expected <> v_current) THEN
+        RETURN QUERY SELECT 'wrong'::text, v_current, NULL::text, NULL::bigint;
+        RETURN;
+      END IF;
+      IF v_count = 0 THEN
+        SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
+          FROM events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1;
+        RETURN QUERY SELECT 'ok'::text, v_current, coalesce(v_tx::text, '0'), coalesce(v_gp, 0::bigint);
+        RETURN;
+      END IF;
+      UPDATE streams s SET revision = v_current + v_count WHERE s.stream = p_stream;
+      EXIT;
+    ELSE
+      IF p_expected >= 0 OR p_expected = -4 THEN
+        RETURN QUERY SELECT 'wrong'::text, NULL::bigint, NULL::text, NULL::bigint;
+        RETURN;
+      END IF;
+      IF v_count = 0 THEN
+        RETURN QUERY SELECT 'ok'::text, -1::bigint, '0'::text, 0::bigint;
+        RETURN;
+      END IF;
+      INSERT INTO streams (stream, revision) VALUES (p_stream, v_count - 1) ON CONFLICT DO NOTHING;
+      IF FOUND THEN
+        v_current := -1;
+        EXIT;
+      END IF;
+      -- Another writer created the stream meanwhile; its row is committed now: decide again against it.
+    END IF;
+  END LOOP;
+
+  WITH inserted AS (
+    INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
+    SELECT p_stream, v_current + i.ord, (i.value->>'id')::uuid, i.value->>'type', i.value->'data',
+           coalesce(i.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
+      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS i(value, ord)
+     ORDER BY i.ord
+    RETURNING events.global_position
+  )
+  SELECT max(inserted.global_position) INTO v_gp FROM inserted;
+  RETURN QUERY SELECT 'ok'::text, v_current + v_count, pg_current_xact_id()::text, v_gp;
+END
+$fn$;
+`;
+
+/** The event store's schema, version by version. */
+export const eventStoreMigrations: readonly Migration[] = [
+  { version: 1, name: 'streams, events, retention and the append function', sql: schema },
+];
+
+/**
+ * Creates or upgrades the event store's tables in `pool`'s database. Idempotent, and safe when several processes
+ * start together (see `migrate`). `createPostgresEventStore` calls it on start unless told not to.
+ *
+ * @param pool the database to migrate
+ * @example
+ * await migrateEventStore(pool);
+ */
+export const migrateEventStore = (pool: Pool): Promise<MigrationResult> =>
+  migrate(pool, 'event-store', eventStoreMigrations);

@@ -1,0 +1,74 @@
+import type { ClientBase } from 'pg';
+import type { AppendResult, EventToAppend, ExpectedRevision } from '../port/index.js';
+import { WrongExpectedRevisionError } from '../port/index.js';
+
+/** What one call of `event_store_append` decided. */
+export type AppendOutcome =
+  | { readonly kind: 'ok' | 'idempotent'; readonly result: AppendResult }
+  | { readonly kind: 'wrong'; readonly error: WrongExpectedRevisionError };
+
+interface AppendRow {
+  outcome: 'ok' | 'idempotent' | 'wrong';
+  revision: string | null;
+  transaction_id: string | null;
+  global_position: string | null;
+}
+
+const expectedCode = (expected: ExpectedRevision): string => {
+  switch (expected) {
+    case 'no_stream':
+      return '-1';
+    case 'any':
+      return '-2';
+    case 'stream_exists':
+      return '-4';
+    default:
+      return expected.toString();
+  }
+};
+
+const appendStatement = {
+  name: 'once_event_store_append',
+  text: 'SELECT outcome, revision, transaction_id, global_position FROM event_store_append($1, $2, $3, $4)',
+};
+
+/**
+ * Runs one stream's append as a single statement on `client` (a pool, or a client inside a transaction) and turns
+ * the row into a result, or a `WrongExpectedRevisionError` value.
+ */
+export const appendOnClient = async (
+  client: Pick<ClientBase, 'query'>,
+  stream: string,
+  events: readonly EventToAppend[],
+  expectedRevision: ExpectedRevision,
+  now: Date | null,
+): Promise<AppendOutcome> => {
+  const payload = JSON.stringify(
+    events.map((event) => ({
+      id: event.id,
+      type: event.type,
+      data: event.data,
+      metadata: event.metadata ?? {},
+    })),
+  );
+  const { rows } = await client.query<AppendRow>({
+    ...appendStatement,
+    values: [stream, expectedCode(expectedRevision), payload, now],
+  });
+  const row = rows[0];
+  if (row === undefined) throw new Error('event_store_append returned no row');
+  if (row.outcome === 'wrong') {
+    const actual = row.revision === null ? 'no_stream' : BigInt(row.revision);
+    return { kind: 'wrong', error: new WrongExpectedRevisionError(stream, expectedRevision, actual) };
+  }
+  return {
+    kind: row.outcome,
+    result: {
+      nextExpectedRevision: BigInt(row.revision as string),
+      position: {
+        commit: BigInt(row.transaction_id as string),
+        prepare: BigInt(row.global_position as string),
+      },
+    },
+  };
+};

@@ -1,0 +1,185 @@
+import type { Pool } from 'pg';
+import type {
+  AppendResult,
+  EventStore,
+  ReadAllBatch,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamAppend,
+  StreamRetention,
+  SubscribeOptions,
+  Subscription,
+} from '../port/index.js';
+import { WrongExpectedRevisionError, assertValidAppend, assertValidMultiAppend } from '../port/index.js';
+import { assertValidRetention } from '../retention/index.js';
+import { subscribeByPolling } from '../subscription/index.js';
+import { migrateEventStore } from './event-store-migrations.js';
+import type { AppendOutcome } from './postgres-append.js';
+import { appendOnClient } from './postgres-append.js';
+import { readAllRows, readStreamRows } from './postgres-read.js';
+
+export interface PostgresEventStoreOptions {
+  /** Apply the schema migrations before the first operation. Default true. */
+  readonly migrate?: boolean;
+  /** Clock for `recordedAt` and age-based retention. Default: the database's `now()`. */
+  readonly now?: () => Date;
+  /** Events per global read when the caller gives no `maxCount`. Default 1,000. */
+  readonly readBatchSize?: number;
+}
+
+/**
+ * An event store in PostgreSQL. Each append is one statement (a plpgsql function) that locks the stream row;
+ * `UNIQUE (stream, event_id)` makes re-appends exactly-once under every expectation; `appendMulti` is one
+ * transaction; the global read follows `(transaction_id, global_position)` below the oldest running transaction,
+ * so no reader skips an event that commits late.
+ *
+ * @param pool the database (the pool stays the caller's: `close` does not end it)
+ * @param options migrations on start, clock, read batch size
+ * @example
+ * const store = createPostgresEventStore(new pg.Pool({ connectionString }));
+ * await store.appendToStream('invoice-1', [{ id: crypto.randomUUID(), type: 'InvoiceIssued', data: {} }], {
+ *   expectedRevision: 'no_stream',
+ * });
+ */
+export const createPostgresEventStore = (pool: Pool, options: PostgresEventStoreOptions = {}): EventStore => {
+  const readBatchSize = options.readBatchSize ?? 1_000;
+  const clock = options.now;
+  const now = (): Date | null => (clock ? clock() : null);
+  const ready: Promise<unknown> = options.migrate === false ? Promise.resolve() : migrateEventStore(pool);
+  ready.catch(() => undefined);
+  let closed = false;
+
+  const whenReady = async (): Promise<void> => {
+    if (closed) throw new Error('the event store is closed');
+    await ready;
+  };
+
+  const settle = (outcome: AppendOutcome): AppendResult => {
+    if (outcome.kind === 'wrong') throw outcome.error;
+    return outcome.result;
+  };
+
+  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision }) => {
+    assertValidAppend(stream, events, expectedRevision);
+    await whenReady();
+    return settle(await appendOnClient(pool, stream, events, expectedRevision, now()));
+  };
+
+  const appendMulti = async (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> => {
+    assertValidMultiAppend(appends);
+    await whenReady();
+    // Lock streams in one global order, so two multi-stream appends never deadlock.
+    const order = appends
+      .map((append, index) => ({ stream: append.stream, index }))
+      .sort((a, b) => compareText(a.stream, b.stream))
+      .map(({ index }) => index);
+    const client = await pool.connect();
+    let failed = true;
+    try {
+      await client.query('BEGIN');
+      const outcomes = new Array<AppendOutcome>(appends.length);
+      for (const index of order) {
+        const append = appends[index] as StreamAppend;
+        const outcome = await appendOnClient(
+          client,
+          append.stream,
+          append.events,
+          append.expectedRevision,
+          now(),
+        );
+        if (outcome.kind === 'wrong') throw outcome.error;
+        outcomes[index] = outcome;
+      }
+      const idempotent = outcomes.findIndex((outcome) => outcome.kind === 'idempotent');
+      const wrote = outcomes.some(
+        (outcome, index) => outcome.kind === 'ok' && (appends[index]?.events.length ?? 0) > 0,
+      );
+      if (idempotent >= 0 && wrote) {
+        // Idempotent only when every stream is: a half-repeated write is a conflict, as in KurrentDB.
+        const append = appends[idempotent] as StreamAppend;
+        const head = await client.query<{ revision: string }>(
+          'SELECT revision FROM streams WHERE stream = $1',
+          [append.stream],
+        );
+        const revision = head.rows[0]?.revision;
+        throw new WrongExpectedRevisionError(
+          append.stream,
+          append.expectedRevision,
+          revision === undefined ? 'no_stream' : BigInt(revision),
+        );
+      }
+      await client.query('COMMIT');
+      failed = false;
+      return outcomes.map(settle);
+    } finally {
+      if (failed) await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+    }
+  };
+
+  const readStream = async (
+    stream: string,
+    readOptions: ReadStreamOptions = {},
+  ): Promise<readonly RecordedEvent[]> => {
+    await whenReady();
+    return readStreamRows(pool, stream, readOptions, now());
+  };
+
+  const readAll = async (readOptions: ReadAllOptions = {}): Promise<ReadAllBatch> => {
+    await whenReady();
+    return readAllRows(pool, readOptions, readBatchSize, now());
+  };
+
+  const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription =>
+    subscribeByPolling(readAll, subscribeOptions);
+
+  const setStreamRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
+    assertValidRetention(retention);
+    await whenReady();
+    const [maxAge, truncateBefore] =
+      'truncateBefore' in retention
+        ? [null, retention.truncateBefore.toString()]
+        : [retention.maxAgeSeconds, null];
+    await pool.query(
+      `INSERT INTO stream_retention (stream, max_age_seconds, truncate_before) VALUES ($1, $2, $3)
+       ON CONFLICT (stream) DO UPDATE SET max_age_seconds = excluded.max_age_seconds, truncate_before = excluded.truncate_before`,
+      [stream, maxAge, truncateBefore],
+    );
+  };
+
+  const scavenge = async (): Promise<{ readonly removedEvents: number }> => {
+    await whenReady();
+    // Streams rows stay: a stream's revision outlives its events, as in EventStoreDB, so expectations keep working.
+    const { rows } = await pool.query<{ removed: string }>(
+      `WITH removed AS (
+         DELETE FROM events e USING stream_retention r
+          WHERE e.stream = r.stream
+            AND (e.revision < r.truncate_before
+                 OR e.recorded_at < coalesce($1::timestamptz, now()) - make_interval(secs => r.max_age_seconds))
+         RETURNING 1)
+       SELECT count(*) AS removed FROM removed`,
+      [now()],
+    );
+    return { removedEvents: Number(rows[0]?.removed ?? 0) };
+  };
+
+  const close = async (): Promise<void> => {
+    closed = true;
+    await ready.catch(() => undefined);
+  };
+
+  return {
+    capabilities: { atomicMultiStreamAppend: true, strictIdempotentAppend: true },
+    appendToStream,
+    appendMulti,
+    readStream,
+    readAll,
+    subscribeToAll,
+    setStreamRetention,
+    scavenge,
+    close,
+  };
+};
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,163 @@
+import type { Pool } from 'pg';
+import type {
+  GlobalFilter,
+  ReadAllBatch,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+} from '../port/index.js';
+import { comparePositions } from '../port/index.js';
+
+interface EventRow {
+  event_id: string;
+  stream: string;
+  revision: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  transaction_id: string;
+  global_position: string;
+  recorded_at: Date;
+}
+
+const eventColumns =
+  'e.event_id, e.stream, e.revision, e.type, e.data, e.metadata, e.transaction_id::text AS transaction_id, e.global_position, e.recorded_at';
+
+// An event is visible unless its stream's retention has expired it: below truncateBefore, or older than the age.
+const visible = (now: string): string => `NOT EXISTS (
+  SELECT 1 FROM stream_retention r WHERE r.stream = e.stream
+    AND (e.revision < r.truncate_before
+         OR e.recorded_at < coalesce(${now}, now()) - make_interval(secs => r.max_age_seconds)))`;
+
+const toRecordedEvent = (row: EventRow): RecordedEvent => ({
+  id: row.event_id,
+  stream: row.stream,
+  revision: BigInt(row.revision),
+  type: row.type,
+  data: row.data,
+  metadata: row.metadata,
+  position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+  recordedAt: row.recorded_at,
+});
+
+const readForwards = {
+  name: 'once_event_store_read_forwards',
+  text: `SELECT ${eventColumns} FROM events e
+          WHERE e.stream = $1 AND e.revision >= $2 AND ${visible('$4::timestamptz')}
+          ORDER BY e.revision ASC LIMIT $3`,
+};
+const readBackwards = {
+  name: 'once_event_store_read_backwards',
+  text: `SELECT ${eventColumns} FROM events e
+          WHERE e.stream = $1 AND e.revision <= $2 AND ${visible('$4::timestamptz')}
+          ORDER BY e.revision DESC LIMIT $3`,
+};
+
+const maxRevision = '9223372036854775807';
+
+/** Reads one stream; an absent or fully expired stream reads as empty. */
+export const readStreamRows = async (
+  pool: Pool,
+  stream: string,
+  options: ReadStreamOptions,
+  now: Date | null,
+): Promise<readonly RecordedEvent[]> => {
+  const direction = options.direction ?? 'forwards';
+  const from = options.fromRevision ?? (direction === 'forwards' ? 'start' : 'end');
+  const limit = options.maxCount === undefined ? null : Math.max(0, options.maxCount);
+  if (limit === 0) return [];
+  if (direction === 'forwards') {
+    if (from === 'end') return [];
+    const start = from === 'start' ? '0' : from.toString();
+    const { rows } = await pool.query<EventRow>({ ...readForwards, values: [stream, start, limit, now] });
+    return rows.map(toRecordedEvent);
+  }
+  if (from === 'start') return [];
+  const start = from === 'end' ? maxRevision : from.toString();
+  const { rows } = await pool.query<EventRow>({ ...readBackwards, values: [stream, start, limit, now] });
+  return rows.map(toRecordedEvent);
+};
+
+// Only transactions below the snapshot's xmin are final: none of them can still commit an earlier event. Reading
+// in (transaction_id, global_position) order below it never skips a late commit. `frontier` is the last final event
+// overall, so a read that returns a partial page (filtered or not) can move the checkpoint past everything it scanned.
+const readAllStatement = {
+  name: 'once_event_store_read_all',
+  text: `WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
+  page AS MATERIALIZED (
+    SELECT ${eventColumns} FROM events e, horizon h
+     WHERE e.transaction_id < h.xmin
+       AND (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
+       AND ($4::text[] IS NULL OR e.type = ANY($4::text[]))
+       AND ($5::text[] IS NULL OR e.stream LIKE ANY($5::text[]))
+       AND ${visible('$6::timestamptz')}
+     ORDER BY e.transaction_id, e.global_position
+     LIMIT $3
+  ),
+  frontier AS (
+    SELECT e.transaction_id::text AS transaction_id, e.global_position FROM events e, horizon h
+     WHERE e.transaction_id < h.xmin
+     ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1
+  )
+  SELECT p.*, f.transaction_id AS frontier_transaction_id, f.global_position AS frontier_global_position
+    FROM frontier f LEFT JOIN page p ON true
+   ORDER BY p.transaction_id::xid8, p.global_position`,
+};
+
+interface ReadAllRow extends Partial<EventRow> {
+  frontier_transaction_id: string;
+  frontier_global_position: string;
+}
+
+const likePrefix = (prefix: string): string => `${prefix.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
+
+const filterValues = (filter: GlobalFilter | undefined): [string[] | null, string[] | null] => [
+  filter?.eventTypes ? [...filter.eventTypes] : null,
+  filter?.streamPrefixes ? filter.streamPrefixes.map(likePrefix) : null,
+];
+
+/** One page of the global order after `options.after`, never past a transaction that may still commit. */
+export const readAllRows = async (
+  pool: Pool,
+  options: ReadAllOptions,
+  defaultMaxCount: number,
+  now: Date | null,
+): Promise<ReadAllBatch> => {
+  const maxCount = options.maxCount ?? defaultMaxCount;
+  const after = options.after;
+  const [types, prefixes] = filterValues(options.filter);
+  const { rows } = await pool.query<ReadAllRow>({
+    ...readAllStatement,
+    values: [
+      after?.commit.toString() ?? '0',
+      after?.prepare.toString() ?? '0',
+      maxCount,
+      types,
+      prefixes,
+      now,
+    ],
+  });
+  const events = rows
+    .filter((row) => row.event_id !== null && row.event_id !== undefined)
+    .map((row) => toRecordedEvent(row as EventRow));
+  const last = events.at(-1);
+  if (events.length >= maxCount && last !== undefined) {
+    return { events, checkpoint: last.position, caughtUp: false };
+  }
+  const frontierRow = rows[0];
+  const frontier =
+    frontierRow === undefined
+      ? undefined
+      : {
+          commit: BigInt(frontierRow.frontier_transaction_id),
+          prepare: BigInt(frontierRow.frontier_global_position),
+        };
+  const furthest = [after, last?.position, frontier].reduce<ReadAllBatch['checkpoint']>(
+    (best, candidate) =>
+      candidate !== undefined && (best === undefined || comparePositions(candidate, best) > 0)
+        ? candidate
+        : best,
+    undefined,
+  );
+  return { events, checkpoint: furthest, caughtUp: true };
+};

@@ -70,3 +70,11 @@ export type {
   StreamSnapshot,
   StreamWrite,
 } from './engine/index.js';
+export { commandRoute, idempotencyFastifyPlugin, idempotencyProblems } from './fastify/index.js';
+export type {
+  CommandRouteSettings,
+  IdempotencyDecorator,
+  IdempotencyPluginOptions,
+  IdempotencyProblemType,
+  ProblemDocument,
+} from './fastify/index.js';

@@ -28,3 +28,5 @@ export { createInMemoryEventStore } from './in-memory/index.js';
 export type { InMemoryEventStoreOptions } from './in-memory/index.js';
 export { createPostgresEventStore, migrateEventStore, eventStoreMigrations } from './postgres/index.js';
 export type { PostgresEventStoreOptions } from './postgres/index.js';
+export { createEventStoreDbEventStore } from './eventstoredb/index.js';
+export type { EventStoreDbEventStoreOptions } from './eventstoredb/index.js';

@@ -1,0 +1,26 @@
+import { startEventStoreDb } from '@once/testing';
+import { describeEventStoreContract } from '../testing/index.js';
+import { createEventStoreDbEventStore } from './eventstoredb-event-store.js';
+
+const target = await startEventStoreDb();
+
+describeEventStoreContract(
+  'eventstoredb',
+  async () => {
+    if (!target.available) throw new Error(target.reason);
+    const store = createEventStoreDbEventStore(target.connectionString);
+    return {
+      store,
+      dispose: async () => {
+        await store.close();
+        await target.stop();
+      },
+    };
+  },
+  {
+    semantics: 'eventstoredb',
+    clock: 'real',
+    scavengeRemovesEvents: false,
+    skipReason: target.available ? undefined : target.reason,
+  },
+);

@@ -1,0 +1,159 @@
+import type { AllStreamResolvedEvent, ResolvedEvent } from '@eventstore/db-client';
+import { EventStoreDBClient, START, StreamNotFoundError, jsonEvent } from '@eventstore/db-client';
+import type {
+  AppendResult,
+  EventStore,
+  ReadAllBatch,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamRetention,
+  SubscribeOptions,
+  Subscription,
+} from '../port/index.js';
+import { UnsupportedOperationError, assertValidAppend, comparePositions } from '../port/index.js';
+import { assertValidRetention } from '../retention/index.js';
+import {
+  matchesFilter,
+  toJsonData,
+  toRecordedEvent,
+  toWrongExpectedRevision,
+} from './eventstoredb-mapping.js';
+import { subscribeToEventStoreDb } from './eventstoredb-subscription.js';
+
+export interface EventStoreDbEventStoreOptions {
+  /** Events scanned per global read when the caller gives no `maxCount`. Default 1,000. */
+  readonly readBatchSize?: number;
+}
+
+/**
+ * An event store over EventStoreDB (`@eventstore/db-client` 6.x). Appends pass the caller's expectation through, so
+ * the server's idempotency rules apply as they are (strong for explicit revisions, a recent-id cache for `any`);
+ * `appendMulti` is not offered. Global reads and subscriptions skip system events and report `{commit, prepare}`.
+ *
+ * @param connection a client (left open on `close`) or a connection string (the client is closed on `close`)
+ * @param options global read batch size
+ * @example
+ * const store = createEventStoreDbEventStore('esdb://localhost:2113?tls=false');
+ * await store.appendToStream('invoice-1', [{ id: crypto.randomUUID(), type: 'InvoiceIssued', data: {} }], {
+ *   expectedRevision: 'no_stream',
+ * });
+ */
+export const createEventStoreDbEventStore = (
+  connection: EventStoreDBClient | string,
+  options: EventStoreDbEventStoreOptions = {},
+): EventStore => {
+  const ownsClient = typeof connection === 'string';
+  const client =
+    typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
+  const readBatchSize = options.readBatchSize ?? 1_000;
+
+  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision }) => {
+    assertValidAppend(stream, events, expectedRevision);
+    try {
+      const result = await client.appendToStream(
+        stream,
+        events.map((event) =>
+          jsonEvent({
+            id: event.id,
+            type: event.type,
+            data: toJsonData(event.data),
+            metadata: event.metadata ?? {},
+          }),
+        ),
+        { expectedRevision },
+      );
+      return {
+        nextExpectedRevision: result.nextExpectedRevision,
+        position: result.position
+          ? { commit: result.position.commit, prepare: result.position.prepare }
+          : { commit: 0n, prepare: 0n },
+      } satisfies AppendResult;
+    } catch (error) {
+      throw toWrongExpectedRevision(error, stream, expectedRevision) ?? error;
+    }
+  };
+
+  const appendMulti = async (): Promise<readonly AppendResult[]> => {
+    throw new UnsupportedOperationError('appendMulti on EventStoreDB 6.x');
+  };
+
+  const readStream = async (
+    stream: string,
+    readOptions: ReadStreamOptions = {},
+  ): Promise<readonly RecordedEvent[]> => {
+    if (readOptions.maxCount !== undefined && readOptions.maxCount <= 0) return [];
+    const events: RecordedEvent[] = [];
+    try {
+      const read = client.readStream(stream, {
+        direction: readOptions.direction ?? 'forwards',
+        fromRevision:
+          readOptions.fromRevision ??
+          ((readOptions.direction ?? 'forwards') === 'forwards' ? 'start' : 'end'),
+        ...(readOptions.maxCount === undefined ? {} : { maxCount: readOptions.maxCount }),
+      });
+      for await (const resolved of read as AsyncIterable<ResolvedEvent>) {
+        const event = toRecordedEvent(resolved);
+        if (event) events.push(event);
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return events;
+  };
+
+  const readAll = async (readOptions: ReadAllOptions = {}): Promise<ReadAllBatch> => {
+    const maxCount = readOptions.maxCount ?? readBatchSize;
+    const after = readOptions.after;
+    // A read of $all from a position includes that position: ask for one more and drop what is not after it.
+    const read = client.readAll({
+      fromPosition: after ? { commit: after.commit, prepare: after.prepare } : START,
+      maxCount: maxCount + (after ? 1 : 0),
+    });
+    const events: RecordedEvent[] = [];
+    let scanned = 0;
+    let checkpoint = after;
+    for await (const resolved of read as AsyncIterable<AllStreamResolvedEvent>) {
+      const event = toRecordedEvent(resolved);
+      if (event === undefined || (after && comparePositions(event.position, after) <= 0)) continue;
+      scanned += 1;
+      checkpoint = event.position;
+      if (matchesFilter(event, readOptions.filter)) events.push(event);
+      if (scanned >= maxCount) break;
+    }
+    return { events, checkpoint, caughtUp: scanned < maxCount };
+  };
+
+  const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription =>
+    subscribeToEventStoreDb(client, subscribeOptions);
+
+  const setStreamRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
+    assertValidRetention(retention);
+    await client.setStreamMetadata(
+      stream,
+      'truncateBefore' in retention
+        ? { truncateBefore: Number(retention.truncateBefore) }
+        : { maxAge: Math.ceil(retention.maxAgeSeconds) },
+    );
+  };
+
+  // The server removes expired events in its own scavenge (an admin operation the 6.x gRPC client does not offer).
+  const scavenge = async (): Promise<{ readonly removedEvents: number }> => ({ removedEvents: 0 });
+
+  const close = async (): Promise<void> => {
+    if (ownsClient) await client.dispose();
+  };
+
+  return {
+    capabilities: { atomicMultiStreamAppend: false, strictIdempotentAppend: false },
+    appendToStream,
+    appendMulti,
+    readStream,
+    readAll,
+    subscribeToAll,
+    setStreamRetention,
+    scavenge,
+    close,
+  };
+};

@@ -1,5 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { createInMemoryEventStore } from '@once/event-store';
+import { describe, expect, it } from 'vitest';
 import { describeEngineSuite } from '../testing/engine-suite.js';
+import { createManualClock, incrementCounterHandler, incrementRequest } from '../testing/index.js';
+import { createIdempotencyEngine } from './idempotency-engine.js';
+import type { ExecuteInput } from './idempotency-engine.js';
 
 const inMemory = (atomicMultiStreamAppend: boolean) => async (clock: { now(): number }) => ({
   store: createInMemoryEventStore({ atomicMultiStreamAppend, now: () => new Date(clock.now()) }),
@@ -22,4 +27,39 @@ describeEngineSuite('engine on the in-memory store with atomic appends, forced p
   createStore: inMemory(true),
   protocol: 'phased',
   expectedProtocol: 'phased',
+});
+
+describe('key retention', () => {
+  const setup = () => {
+    const clock = createManualClock();
+    const store = createInMemoryEventStore({ now: () => new Date(clock.now()) });
+    const engine = createIdempotencyEngine({ store, clock: clock.now });
+    const scope = { tenantId: randomUUID(), actorId: randomUUID() };
+    const input = (key: string, retentionSeconds?: number): ExecuteInput => ({
+      scope,
+      key,
+      request: incrementRequest('c1', 1),
+      handler: incrementCounterHandler(),
+      ...(retentionSeconds === undefined ? {} : { retentionSeconds }),
+    });
+    return { clock, store, engine, input };
+  };
+
+  it('keeps a key 24 hours by default; after that the same key is a new request', async () => {
+    const { clock, engine, input } = setup();
+    const key = randomUUID();
+    await engine.execute(input(key));
+    clock.advance(23 * 3600_000);
+    expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
+    clock.advance(3600_000 + 1_000);
+    expect(await engine.execute(input(key))).toMatchObject({ kind: 'first' });
+  });
+
+  it('honours a per-route retention', async () => {
+    const { clock, engine, input } = setup();
+    const key = randomUUID();
+    await engine.execute(input(key, 7 * 24 * 3600));
+    clock.advance(6 * 24 * 3600_000);
+    expect(await engine.execute(input(key, 7 * 24 * 3600))).toMatchObject({ kind: 'replay' });
+  });
 });

@@ -12,6 +12,11 @@ export type QueueEvent =
   | { readonly type: 'blocked'; readonly intent: Intent; readonly outcome: Rejected }
   /** No definitive answer this round: the intent stays first in line and is sent again later, same key. */
   | { readonly type: 'gave-up'; readonly intent: Intent; readonly outcome: GaveUp }
+  /**
+   * Older than `maxAgeMs`: the server may have forgotten its key, so sending it now could act twice. Taken off the
+   * queue unsent; enqueue it again (a new key) or drop it once you know what the server did.
+   */
+  | { readonly type: 'expired'; readonly intent: Intent }
   /** Storage failed; the queue tries again later. */
   | { readonly type: 'storage-error'; readonly error: unknown }
   /** Nothing is left to send. */
@@ -25,6 +30,10 @@ export interface OfflineQueueOptions {
   readonly online?: boolean;
   /** How long to wait before sending an intent again after the client gave up on it (default 30 s). */
   readonly retryIntervalMs?: number;
+  /** Keep below the server's key retention (at least 24 h): older intents are not sent but reported `expired`. */
+  readonly maxAgeMs?: number;
+  /** Milliseconds since the epoch, to age intents. */
+  readonly now?: () => number;
   readonly sleep?: Sleep;
 }
 
@@ -72,6 +81,7 @@ export const createOfflineQueue = (options: OfflineQueueOptions): OfflineQueue =
   const { client } = options;
   const retryIntervalMs = options.retryIntervalMs ?? 30_000;
   const sleep = options.sleep ?? platformSleep;
+  const now = options.now ?? Date.now;
   const listeners = new Set<(event: QueueEvent) => void>();
   let drainedWaiters: Array<() => void> = [];
   let drained = false;
@@ -100,6 +110,11 @@ export const createOfflineQueue = (options: OfflineQueueOptions): OfflineQueue =
   };
 
   const sendHead = async (head: Intent): Promise<void> => {
+    if (options.maxAgeMs !== undefined && now() - head.createdAt > options.maxAgeMs) {
+      await client.discard(head.key);
+      emit({ type: 'expired', intent: head });
+      return;
+    }
     inProgress = new AbortController();
     const outcome = await client.submit(head, { signal: inProgress.signal });
     inProgress = undefined;

@@ -3,11 +3,16 @@ import Fastify from 'fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DomainError, domainErrorCatalog } from '@once/domain';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
 import type { ProcessFaultHook } from './faults/index.js';
 import { healthRoutes } from './health/health.routes.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { docsPlugin } from './plugins/docs.plugin.js';
+import { invoicesRoutes } from './invoices/invoices.routes.js';
+import { eventStorePlugin } from './plugins/event-store.plugin.js';
+import { gatewayPlugin } from './plugins/gateway.plugin.js';
+import { idempotencyEnginePlugin } from './plugins/idempotency-engine.plugin.js';
 import { observabilityPlugin } from './plugins/observability.plugin.js';
 import { postgresPlugin } from './plugins/postgres.plugin.js';
 import { problemDetailsPlugin } from './plugins/problem-details.plugin.js';
@@ -28,6 +33,8 @@ export interface AppDeps {
   readonly idempotency?: 'on' | 'off';
   /** Test-only fault points (see `ONCE_FAULT`). */
   readonly faults?: ProcessFaultHook;
+  /** How long a crashed request holds its key before a retry may take it over (ms); 30 s by default. */
+  readonly leaseMs?: number;
   readonly logger?: FastifyServerOptions['logger'];
   /** Request body limit in bytes; 64 KiB by default. */
   readonly bodyLimit?: number;
@@ -61,8 +68,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     void reply.header('x-request-id', request.id);
   });
 
-  const catalog = createProblemCatalog({});
-  await app.register(problemDetailsPlugin, { catalog, isDomainError: (_error): _error is never => false });
+  const catalog = createProblemCatalog(domainErrorCatalog);
+  await app.register(problemDetailsPlugin, { catalog, isDomainError: (error) => error instanceof DomainError });
   await app.register(strictJsonPlugin, { bodyLimit });
   await app.register(observabilityPlugin);
   await app.register(docsPlugin, { catalog, version: '0.1.0' });
@@ -72,8 +79,13 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
   await app.register(healthRoutes);
 
+  await app.register(eventStorePlugin);
+  await app.register(idempotencyEnginePlugin, { faults: deps.faults, leaseMs: deps.leaseMs, mode: deps.idempotency });
+  await app.register(gatewayPlugin, { baseUrl: deps.gatewayUrl });
+
   await app.register(async (authenticated) => {
     await authenticated.register(authPlugin, { apiKeys: createApiKeyStore(app.pg) });
+    await authenticated.register(invoicesRoutes, { prefix: '/invoices' });
   });
   return app;
 };

@@ -87,6 +87,13 @@ export const httpProblems = {
       'The gateway failed or timed out before the outcome of the charge was known. Nothing was stored for this key; ' +
       'retry with the same key: the retry first asks the gateway what happened to this payment, so it never charges twice.',
   },
+  'card-declined': {
+    status: 402,
+    title: 'The card was declined',
+    description:
+      'The gateway declined the charge; nothing was paid and the reserved amount is free again. `payment` holds the ' +
+      'declined payment. The answer is stored with the key: a new attempt (another card) needs a new key.',
+  },
   'service-unavailable': {
     status: 503,
     title: 'The store is unavailable',

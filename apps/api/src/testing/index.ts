@@ -1,2 +1,4 @@
 export { startTestApi } from './test-api.js';
 export type { TestApi, TestTenant } from './test-api.js';
+export { createHttp } from './http.js';
+export type { Http, TextResponse } from './http.js';

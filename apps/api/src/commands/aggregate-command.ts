@@ -1,0 +1,74 @@
+import { DomainError, domainErrorCatalog } from '@once/domain';
+import type { Decider, Message } from '@once/domain';
+import { accept, defineDecideHandler, reject } from '@once/idempotency';
+import type { CommandContext, DecideCommandHandler, HandlerResponse, StreamSnapshot } from '@once/idempotency';
+import { problemTypeUri } from '../problems/problem-catalog.js';
+
+/** Folds a stream snapshot into an aggregate's state. */
+export const foldSnapshot = <Command extends Message, Event extends Message, State>(
+  decider: Decider<Command, Event, State>,
+  snapshot: StreamSnapshot | undefined,
+): State =>
+  (snapshot?.events ?? []).reduce(
+    (state, event) => decider.evolve(state, { type: event.type, data: event.data } as Event),
+    decider.initialState(),
+  );
+
+/**
+ * A domain rule's refusal as the stored response of a keyed command: its documented status and problem type, as
+ * `application/problem+json` text, so the first answer and every replay are the same bytes.
+ */
+export const domainProblemResponse = (error: DomainError): HandlerResponse => {
+  const documented = domainErrorCatalog[error.code];
+  return {
+    status: documented.status,
+    headers: { 'content-type': 'application/problem+json' },
+    body: JSON.stringify({
+      type: problemTypeUri(error.code),
+      title: documented.title,
+      status: documented.status,
+      detail: error.message,
+      data: error.data,
+    }),
+  };
+};
+
+/** Runs `decide`, turning a `DomainError` into a rejection value; anything else is a defect and propagates. */
+export const decideOrRefuse = <Result>(decide: () => Result): { ok: true; value: Result } | { ok: false; response: HandlerResponse } => {
+  try {
+    return { ok: true, value: decide() };
+  } catch (error) {
+    if (error instanceof DomainError) return { ok: false, response: domainProblemResponse(error) };
+    throw error;
+  }
+};
+
+export interface AggregateCommandSpec<Command extends Message, Event extends Message, State> {
+  readonly decider: Decider<Command, Event, State>;
+  readonly stream: (context: CommandContext) => string;
+  readonly command: (context: CommandContext) => Command;
+  /** The success response, from the state after the new events. */
+  readonly respond: (context: CommandContext, state: State, events: readonly Event[]) => HandlerResponse;
+}
+
+/**
+ * A keyed command on one aggregate: read its stream, decide with the domain's decider, append the events (atomically
+ * with the key where the store can) and answer; a rule violation is a stored problem with no events.
+ *
+ * @example
+ * const serve = aggregateCommand({ decider: orderDecider, stream, command, respond });
+ */
+export const aggregateCommand = <Command extends Message, Event extends Message, State>(
+  spec: AggregateCommandSpec<Command, Event, State>,
+): DecideCommandHandler =>
+  defineDecideHandler({
+    streams: (context) => [spec.stream(context)],
+    decide: (context, snapshots) => {
+      const stream = spec.stream(context);
+      const state = foldSnapshot(spec.decider, snapshots.get(stream));
+      const decided = decideOrRefuse(() => spec.decider.decide(spec.command(context), state));
+      if (!decided.ok) return reject(decided.response);
+      const after = decided.value.reduce(spec.decider.evolve, state);
+      return accept([{ stream, events: decided.value }], spec.respond(context, after, decided.value));
+    },
+  });

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '@once/postgres';
+import { createTestDatabase } from '@once/testing';
+import type { TestDatabase } from '@once/testing';
+import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
+import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
+import { createHttp, startTestApi } from '../testing/index.js';
+import type { Http, TestApi, TestTenant } from '../testing/index.js';
+
+let db: TestDatabase;
+let gateway: GatewaySimProcess;
+let api: TestApi;
+let http: Http;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  gateway = await startGatewaySimProcess({ port: await findFreePort() });
+  api = await startTestApi({ databaseUrl: db.connectionString, gatewayUrl: gateway.url, logger: false });
+  http = createHttp(api.url);
+  tenant = await api.tenant();
+});
+
+afterAll(async () => {
+  await api?.close();
+  await gateway?.stop();
+  await db?.release();
+});
+
+const issueInvoice = async (total = 1000, apiKey = tenant.alice) => {
+  const response = await http.post('/invoices', {
+    apiKey,
+    key: randomUUID(),
+    body: { customerRef: 'table-4', currency: 'EUR', lines: [{ description: 'Flat white', quantity: 2, unitPrice: total / 2 }] },
+  });
+  expect(response.status).toBe(201);
+  return response.json<{ id: string; total: number }>().id;
+};
+
+const payCash = (invoiceId: string, amount: number, key: string, apiKey = tenant.alice) =>
+  http.post(`/invoices/${invoiceId}/payments`, { apiKey, key, body: { method: 'cash', amount, currency: 'EUR' } });
+
+const invoice = async (invoiceId: string, apiKey = tenant.alice) =>
+  (await http.get(`/invoices/${invoiceId}`, apiKey)).json<{ paid: number; outstanding: number; payments: unknown[] }>();
+
+describe('the article suite', () => {
+  it('replays a duplicate with the same status and a byte-identical body', async () => {
+    const invoiceId = await issueInvoice();
+    const key = randomUUID();
+    const first = await payCash(invoiceId, 400, key);
+    const second = await payCash(invoiceId, 400, key);
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(first.status);
+    expect(second.text).toBe(first.text);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.headers.get('location')).toBe(first.headers.get('location'));
+    expect((await invoice(invoiceId)).payments).toHaveLength(1);
+  });
+
+  it('refuses the same key with a different body (422) and does nothing', async () => {
+    const invoiceId = await issueInvoice();
+    const key = randomUUID();
+    expect((await payCash(invoiceId, 400, key)).status).toBe(201);
+    const reused = await payCash(invoiceId, 500, key);
+    expect(reused.status).toBe(422);
+    expect(reused.json()).toMatchObject({ type: '/problems/idempotency-key-reused' });
+    expect(await invoice(invoiceId)).toMatchObject({ paid: 400, payments: [expect.anything()] });
+  });
+
+  it('turns 10 concurrent duplicates into one payment, answering only 201 or 409', async () => {
+    const invoiceId = await issueInvoice();
+    const key = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => payCash(invoiceId, 300, key)));
+    for (const answer of answers) expect([201, 409]).toContain(answer.status);
+    const created = answers.filter((answer) => answer.status === 201);
+    expect(created.length).toBeGreaterThan(0);
+    expect(new Set(created.map((answer) => answer.text)).size).toBe(1);
+    expect(await invoice(invoiceId)).toMatchObject({ paid: 300, payments: [expect.anything()] });
+  });
+
+  it("never replays user A's response to user B with the same key", async () => {
+    const invoiceId = await issueInvoice();
+    const key = randomUUID();
+    const byAlice = await payCash(invoiceId, 200, key, tenant.alice);
+    const byBob = await payCash(invoiceId, 200, key, tenant.bob);
+    expect(byAlice.status).toBe(201);
+    expect(byBob.status).toBe(201);
+    expect(byBob.headers.get('idempotent-replayed')).toBeNull();
+    expect(byBob.json()['id']).not.toBe(byAlice.json()['id']);
+    expect((await invoice(invoiceId)).payments).toHaveLength(2);
+  });
+});
+
+describe('state guards', () => {
+  it('refuses an overpayment with a stored 422 that is replayed', async () => {
+    const invoiceId = await issueInvoice(1000);
+    const key = randomUUID();
+    const first = await payCash(invoiceId, 1001, key);
+    expect(first.status).toBe(422);
+    expect(first.headers.get('content-type')).toContain('application/problem+json');
+    expect(first.json()).toMatchObject({ type: '/problems/payment-exceeds-balance', data: { outstanding: { amount: 1000 } } });
+    const again = await payCash(invoiceId, 1001, key);
+    expect(again.status).toBe(422);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await invoice(invoiceId)).toMatchObject({ paid: 0, payments: [] });
+  });
+
+  it('never lets two payments together exceed the balance', async () => {
+    const invoiceId = await issueInvoice(1000);
+    const answers = await Promise.all([payCash(invoiceId, 600, randomUUID()), payCash(invoiceId, 600, randomUUID())]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 422]);
+    expect(await invoice(invoiceId)).toMatchObject({ paid: 600, outstanding: 400 });
+  });
+});
+
+describe('tenancy', () => {
+  it("answers 404 for another tenant's invoice, for reads and writes", async () => {
+    const invoiceId = await issueInvoice();
+    const other = await api.tenant();
+    expect((await http.get(`/invoices/${invoiceId}`, other.alice)).status).toBe(404);
+    const payment = await payCash(invoiceId, 100, randomUUID(), other.alice);
+    expect(payment.status).toBe(404);
+    expect(payment.json()).toMatchObject({ type: '/problems/invoice-not-found' });
+    expect((await invoice(invoiceId)).payments).toHaveLength(0);
+  });
+
+  it('refuses a missing or unknown API key', async () => {
+    const missing = await http.get(`/invoices/${randomUUID()}`);
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toContain('Bearer');
+    expect((await http.get(`/invoices/${randomUUID()}`, 'once_not_a_key')).status).toBe(401);
+  });
+});
+
+describe('card payments through the gateway', () => {
+  const payCard = (invoiceId: string, amount: number, key: string, cardToken = 'tok_visa') =>
+    http.post(`/invoices/${invoiceId}/payments`, {
+      apiKey: tenant.alice,
+      key,
+      body: { method: 'card', amount, currency: 'EUR', cardToken },
+    });
+
+  it('captures a card payment once and replays it', async () => {
+    const invoiceId = await issueInvoice();
+    const key = randomUUID();
+    const first = await payCard(invoiceId, 700, key);
+    expect(first.status).toBe(201);
+    expect(first.json()).toMatchObject({ status: 'captured', method: 'card', amount: 700 });
+    const again = await payCard(invoiceId, 700, key);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const charges = (await (await fetch(`${gateway.url}/charges?reference=${first.json()['id'] as string}`)).json()) as {
+      charges: unknown[];
+    };
+    expect(charges.charges).toHaveLength(1);
+    expect(await invoice(invoiceId)).toMatchObject({ paid: 700, outstanding: 300 });
+  });
+
+  it('stores a decline as 402 and frees the reserved amount', async () => {
+    const invoiceId = await issueInvoice();
+    const declined = await payCard(invoiceId, 700, randomUUID(), 'tok_declined');
+    expect(declined.status).toBe(402);
+    expect(declined.json()).toMatchObject({ type: '/problems/card-declined', payment: { status: 'declined' } });
+    expect(await invoice(invoiceId)).toMatchObject({ paid: 0, reserved: 0, outstanding: 1000 });
+  });
+});

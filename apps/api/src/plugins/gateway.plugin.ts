@@ -1,0 +1,18 @@
+import fp from 'fastify-plugin';
+import { createGatewayClient } from '../gateway/gateway-client.js';
+import type { GatewayClient } from '../gateway/gateway-client.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The card gateway. */
+    gateway: GatewayClient;
+  }
+}
+
+/** The card gateway client (apps/gateway-sim, or a gateway with the same contract). */
+export const gatewayPlugin = fp<{ baseUrl: string; timeoutMs?: number }>(
+  async (app, { baseUrl, timeoutMs }) => {
+    app.decorate('gateway', createGatewayClient({ baseUrl, ...(timeoutMs === undefined ? {} : { timeoutMs }) }));
+  },
+  { name: 'once-gateway', fastify: '5.x' },
+);

@@ -1,0 +1,2 @@
+export { foldEvents } from './decider.js';
+export type { Decider, Message } from './decider.js';

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import * as invoiceErrors from '../invoices/invoice.errors.js';
+import * as orderErrors from '../orders/order.errors.js';
+import { asInvoiceId, asOrderId, asPaymentId, money } from '../shared/index.js';
+import * as stockCountErrors from '../stock-counts/stock-count.errors.js';
+import { DomainError } from './domain-error.js';
+import { domainErrorCatalog } from './domain-error-catalog.js';
+import * as moneyErrors from './money-errors.js';
+
+const errorClasses = Object.values({
+  ...moneyErrors,
+  ...invoiceErrors,
+  ...orderErrors,
+  ...stockCountErrors,
+}) as (new (data: never) => DomainError)[];
+
+// Enough data for any error's message; each class reads only its own fields.
+const sampleData = {
+  invoiceId: asInvoiceId('inv-1'),
+  paymentId: asPaymentId('p-1'),
+  orderId: asOrderId('o-1'),
+  stockCountId: 's-1',
+  saleId: 'sale-1',
+  amount: money(1, 'EUR'),
+  outstanding: money(0, 'EUR'),
+  expectedTotal: money(1, 'EUR'),
+  total: money(2, 'EUR'),
+  field: 'amount',
+  quantity: 0,
+  currency: 'eur',
+  expected: 'EUR',
+  given: 'USD',
+  recorded: 'captured',
+  gatewayReference: 'gw-1',
+} as never;
+
+describe('domain error catalog', () => {
+  const instances = errorClasses.map((ErrorClass) => new ErrorClass(sampleData));
+
+  it('documents every code an error class carries, and no code without a class', () => {
+    const codes = instances.map((error) => error.code).sort();
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(codes).toEqual(Object.keys(domainErrorCatalog).sort());
+  });
+
+  it('maps every code to 404, 409 or 422 with a title and a description', () => {
+    for (const [code, entry] of Object.entries(domainErrorCatalog)) {
+      expect([404, 409, 422], code).toContain(entry.status);
+      expect(entry.title.length, code).toBeGreaterThan(10);
+      expect(entry.description.length, code).toBeGreaterThan(20);
+    }
+  });
+
+  it('names each error after its class and keeps its data and the standard cause', () => {
+    for (const error of instances) {
+      expect(error).toBeInstanceOf(DomainError);
+      expect(error).toBeInstanceOf(Error);
+      expect(error.name).toBe(error.constructor.name);
+      expect(error.message).not.toBe('');
+    }
+    const cause = new Error('root');
+    const error = new orderErrors.OrderNotFound({ orderId: asOrderId('o-1') }, { cause });
+    expect(error.cause).toBe(cause);
+    expect(error.data).toEqual({ orderId: 'o-1' });
+  });
+});

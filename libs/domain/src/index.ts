@@ -1,0 +1,116 @@
+export { foldEvents } from './decider/index.js';
+export type { Decider, Message } from './decider/index.js';
+export {
+  CurrencyMismatch,
+  DomainError,
+  domainErrorCatalog,
+  InvalidAmount,
+  InvalidCurrency,
+  InvalidQuantity,
+} from './errors/index.js';
+export type { DomainErrorCode, DomainErrorDescription } from './errors/index.js';
+export {
+  CardChargeAlreadyRecorded,
+  CardReservationNotFound,
+  EmptyInvoice,
+  decider as invoiceDecider,
+  InvoiceAlreadyIssued,
+  InvoiceNotFound,
+  outstandingBalance,
+  PaymentAlreadyRecorded,
+  PaymentExceedsBalance,
+} from './invoices/index.js';
+export type {
+  CardChargeOutcome,
+  CardPaymentCaptured,
+  CardPaymentDeclined,
+  CardPaymentReserved,
+  InvoiceAmount,
+  InvoiceCommand,
+  InvoiceEvent,
+  InvoiceIssued,
+  InvoiceLine,
+  InvoicePayment,
+  InvoiceState,
+  IssuedInvoice,
+  IssueInvoice,
+  PaymentRecorded,
+  RecordCardCharge,
+  RecordPayment,
+  ReserveCardPayment,
+} from './invoices/index.js';
+export {
+  EmptyOrder,
+  OrderAlreadyCompleted,
+  OrderAlreadyPlaced,
+  OrderAlreadyServed,
+  OrderAwaitingReview,
+  decider as orderDecider,
+  OrderNotFound,
+  OrderNotHeld,
+  OrderNotServed,
+} from './orders/index.js';
+export type {
+  ApproveOrder,
+  CompleteOrder,
+  OrderApproved,
+  OrderCommand,
+  OrderCompleted,
+  OrderDetails,
+  OrderEvent,
+  OrderHeldForReview,
+  OrderLine,
+  OrderPlaced,
+  OrderServed,
+  OrderState,
+  PlaceOrder,
+  SaleRecorded,
+  ServeOrder,
+} from './orders/index.js';
+export {
+  asCustomerRef,
+  asInvoiceId,
+  asOrderId,
+  asPaymentId,
+  asSaleId,
+  asSku,
+  asStockCountId,
+  asTenantId,
+  isCurrencyCode,
+  isMinorUnits,
+  money,
+} from './shared/index.js';
+export type {
+  Brand,
+  CurrencyCode,
+  CustomerRef,
+  InvoiceId,
+  Money,
+  OrderId,
+  PaymentId,
+  SaleId,
+  Sku,
+  StockCountId,
+  TenantId,
+  Timestamp,
+} from './shared/index.js';
+export {
+  EmptyStockCount,
+  StockCountAlreadyOpened,
+  StockCountAlreadyPosted,
+  decider as stockCountDecider,
+  StockCountNotFound,
+} from './stock-counts/index.js';
+export type {
+  CountLine,
+  OpenStockCount,
+  PostStockCount,
+  RecordCountLine,
+  StockCountCommand,
+  StockCountEvent,
+  StockCountLineRecorded,
+  StockCountOpened,
+  StockCountPosted,
+  StockCountState,
+} from './stock-counts/index.js';
+export { invoiceStream, orderStream, stockCountStream, streamPrefixes } from './streams/index.js';

@@ -1,0 +1,8 @@
+export {
+  requireCurrency,
+  requireNonNegativeAmount,
+  requirePositiveAmount,
+  requireQuantity,
+  requireSameCurrency,
+  sumLines,
+} from './money-rules.js';

@@ -1,0 +1,24 @@
+export type { Brand } from './brand.js';
+export {
+  asCustomerRef,
+  asInvoiceId,
+  asOrderId,
+  asPaymentId,
+  asSaleId,
+  asSku,
+  asStockCountId,
+  asTenantId,
+} from './ids.js';
+export type {
+  CustomerRef,
+  InvoiceId,
+  OrderId,
+  PaymentId,
+  SaleId,
+  Sku,
+  StockCountId,
+  TenantId,
+  Timestamp,
+} from './ids.js';
+export { isCurrencyCode, isMinorUnits, money } from './money.js';
+export type { CurrencyCode, Money } from './money.js';

@@ -1,0 +1,1 @@
+export { invoiceStream, orderStream, stockCountStream, streamPrefixes } from './stream-names.js';

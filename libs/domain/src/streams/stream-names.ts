@@ -1,0 +1,29 @@
+import type { InvoiceId, OrderId, StockCountId, TenantId } from '../shared/index.js';
+
+/** The prefix of each aggregate's streams, for global reads filtered by stream prefix. */
+export const streamPrefixes = {
+  invoice: 'invoice-',
+  order: 'order-',
+  stockCount: 'stock-count-',
+} as const;
+
+/**
+ * The stream of one invoice (its payments included).
+ * @example invoiceStream(tenantId, invoiceId) // 'invoice-<tenant>-<invoice>'
+ */
+export const invoiceStream = (tenantId: TenantId, invoiceId: InvoiceId): string =>
+  `${streamPrefixes.invoice}${tenantId}-${invoiceId}`;
+
+/**
+ * The stream of one order (its sale included).
+ * @example orderStream(tenantId, orderId) // 'order-<tenant>-<order>'
+ */
+export const orderStream = (tenantId: TenantId, orderId: OrderId): string =>
+  `${streamPrefixes.order}${tenantId}-${orderId}`;
+
+/**
+ * The stream of one stock count.
+ * @example stockCountStream(tenantId, stockCountId) // 'stock-count-<tenant>-<count>'
+ */
+export const stockCountStream = (tenantId: TenantId, stockCountId: StockCountId): string =>
+  `${streamPrefixes.stockCount}${tenantId}-${stockCountId}`;

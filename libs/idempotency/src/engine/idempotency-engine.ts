@@ -271,10 +271,12 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     for (;;) {
       const now = clock();
       const context = commandContext(input, now);
-      const [key, snapshots] = await Promise.all([readKeyLog(keyStream), readSnapshots(handler.streams(context))]);
+      // The key first, alone: a replay costs one read; only a claim reads the aggregates.
+      const key = await readKeyLog(keyStream);
       const arrival = decideArrival(key.state, request, now);
       if (arrival.kind === 'take-over') return runPhased(input, request, keyStream);
       if (arrival.kind !== 'claim') return arrivalOutcome(arrival);
+      const snapshots = await readSnapshots(handler.streams(context));
 
       let decision;
       let writes: PlannedWrite[];

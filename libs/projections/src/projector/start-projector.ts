@@ -7,6 +7,9 @@ import { startProjectionRunner } from '../runner/projection-runner.js';
 import { rebuildProjection } from '../rebuild/rebuild-projection.js';
 import { migrateProjectionsSchema } from '../schema/projections-schema.js';
 import { ensureLiveVersion, getLiveVersion } from '../versions/projection-versions.js';
+import { completeAbandonedKeysOnce } from './abandoned-key-completer.js';
+import type { CompleterOptions } from './abandoned-key-completer.js';
+import { abortableSleep } from '../runner/abortable-sleep.js';
 
 export interface ProjectorOptions {
   readonly pool: Pool;
@@ -20,6 +23,11 @@ export interface ProjectorOptions {
   readonly leaseRetryMs?: number;
   /** Pause before restarting a projection whose batch failed. Default 2,000 ms. */
   readonly restartDelayMs?: number;
+  /**
+   * Finish keys left in flight by clients that went away (the engine and handlers come from the api). Without it,
+   * abandoned keys wait for their client's retry.
+   */
+  readonly completer?: CompleterOptions;
 }
 
 /** The projections of one process: each a leader or a standby. */
@@ -81,7 +89,7 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
       } catch (error) {
         if (stopController.signal.aborted) break;
         logger.error({ projection: projection.name, err: error }, 'projection failed; restarting');
-        await sleep(restartDelayMs, stopController.signal);
+        await abortableSleep(restartDelayMs, stopController.signal);
       }
     }
     states[projection.name] = 'stopped';
@@ -89,13 +97,26 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
 
   const untilLiveVersionChanges = async (name: string, version: number, runner: ProjectionRunner): Promise<void> => {
     while (!stopController.signal.aborted && runner.state() !== 'stopped') {
-      await sleep(leaseRetryMs, stopController.signal);
+      await abortableSleep(leaseRetryMs, stopController.signal);
       const live = await getLiveVersion(pool, name).catch(() => undefined);
       if (live && live.version !== version) return;
     }
   };
 
-  const supervisors = options.projections.map((projection) => supervise(projection));
+  const complete = async (completer: CompleterOptions): Promise<void> => {
+    while (!stopController.signal.aborted) {
+      await abortableSleep(completer.intervalMs ?? 5000, stopController.signal);
+      if (stopController.signal.aborted) break;
+      await completeAbandonedKeysOnce(pool, completer, logger).catch((error: unknown) =>
+        logger.error({ err: error }, 'completer round failed'),
+      );
+    }
+  };
+
+  const supervisors = [
+    ...options.projections.map((projection) => supervise(projection)),
+    ...(options.completer ? [complete(options.completer)] : []),
+  ];
   return {
     states: () => ({ ...states }),
     stop: async () => {
@@ -105,16 +126,3 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
   };
 };
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });

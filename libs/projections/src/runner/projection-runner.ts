@@ -4,6 +4,7 @@ import { comparePositions, formatPosition, parsePosition } from '@once/event-sto
 import { BatchUnitOfWork } from '../tables/unit-of-work.js';
 import type { ProjectionDefinition, ProjectionLogger } from './projection-definition.js';
 import { silentLogger } from './projection-definition.js';
+import { abortableSleep } from './abortable-sleep.js';
 
 /** Another writer moved the checkpoint of this (projection, version) under us: this runner must not write on. */
 export class CheckpointConflictError extends Error {
@@ -156,7 +157,7 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
         batch.checkpoint !== undefined && (checkpoint === undefined || comparePositions(batch.checkpoint, checkpoint) > 0);
       if (!moved || batch.checkpoint === undefined) {
         if (batch.caughtUp && options.stopWhenCaughtUp) return;
-        await sleep(pollIntervalMs, stopController.signal);
+        await abortableSleep(pollIntervalMs, stopController.signal);
         pending = read(checkpoint);
         continue;
       }
@@ -177,7 +178,7 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
       });
       if (batch.caughtUp) {
         if (options.stopWhenCaughtUp) return;
-        await sleep(pollIntervalMs, stopController.signal);
+        await abortableSleep(pollIntervalMs, stopController.signal);
         pending = read(checkpoint);
       }
     }
@@ -191,7 +192,7 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
       } catch (error) {
         if (!isConnectionLoss(error)) throw error;
         logger.warn({ projection: leaseName, err: error }, 'cannot reach the read-model database; retrying');
-        await sleep(leaseRetryMs, stopController.signal);
+        await abortableSleep(leaseRetryMs, stopController.signal);
         continue;
       }
       client.on('error', (error) => logger.warn({ projection: leaseName, err: error }, 'lease connection failed'));
@@ -216,7 +217,7 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
         client.release(failure === undefined ? undefined : asError(failure));
       }
       setState('standby');
-      await sleep(leaseRetryMs, stopController.signal);
+      await abortableSleep(leaseRetryMs, stopController.signal);
     }
   };
 
@@ -228,7 +229,7 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
       );
       if (result.rows[0]?.acquired) return true;
       setState('standby');
-      await sleep(leaseRetryMs, stopController.signal);
+      await abortableSleep(leaseRetryMs, stopController.signal);
     }
     return false;
   };
@@ -250,19 +251,6 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
   };
 };
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 
 const connectionErrorCodes = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED']);
 

@@ -22,7 +22,7 @@ export const getIdempotencyKey = async (
 };
 
 /**
- * Keys in flight whose lease ended before `now`, oldest first: the work list of the completer.
+ * Keys in flight whose lease has ended by `now`, oldest first: the work list of the completer.
  *
  * @example
  * const abandoned = await listAbandonedKeys(pool, { now: new Date(), limit: 100 });
@@ -32,7 +32,7 @@ export const listAbandonedKeys = async (
   options: { readonly now: Date; readonly limit?: number },
 ): Promise<readonly IdempotencyKeyRow[]> => {
   const result = await pool.query<Record<string, unknown>>(
-    `SELECT * FROM idempotency_keys WHERE status = 'inFlight' AND locked_until < $1
+    `SELECT * FROM idempotency_keys WHERE status = 'inFlight' AND locked_until <= $1
       ORDER BY locked_until LIMIT $2`,
     [options.now.toISOString(), options.limit ?? 100],
   );

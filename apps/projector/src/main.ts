@@ -1,0 +1,54 @@
+import pg from 'pg';
+import { z } from 'zod';
+import { allProjections, startProjector } from '@once/projections';
+import { resolveDatabase } from './database.js';
+import { createEventStoreFromEnv } from './event-store.js';
+import { createJsonLogger } from './json-logger.js';
+
+const env = z
+  .object({
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//).optional(),
+    EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//).optional(),
+    ONCE_DATA_DIR: z.string().min(1).optional(),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
+    PROJECTOR_POLL_MS: z.coerce.number().int().min(1).max(60_000).default(100),
+    PROJECTOR_LEASE_RETRY_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  })
+  .parse(process.env);
+
+const logger = createJsonLogger(env.LOG_LEVEL);
+const database = await resolveDatabase({ databaseUrl: env.DATABASE_URL, dataDirectory: env.ONCE_DATA_DIR });
+const pool = new pg.Pool({ connectionString: database.connectionString, max: allProjections.length * 2 + 4 });
+pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection failed'));
+const store = createEventStoreFromEnv({ pool, eventStoreUrl: env.EVENTSTORE_URL });
+
+const projector = await startProjector({
+  pool,
+  store,
+  logger,
+  projections: allProjections,
+  batchSize: env.PROJECTOR_BATCH_SIZE,
+  pollIntervalMs: env.PROJECTOR_POLL_MS,
+  leaseRetryMs: env.PROJECTOR_LEASE_RETRY_MS,
+});
+logger.info({ database: database.source, projections: allProjections.map((projection) => projection.name) }, 'projector started');
+
+let stopping = false;
+const shutdown = async (signal: string): Promise<void> => {
+  if (stopping) process.exit(1);
+  stopping = true;
+  logger.info({ signal }, 'stopping: finishing the batches in hand and giving the leases back');
+  try {
+    await projector.stop();
+    await store.close();
+    await pool.end();
+    await database.stop();
+    process.exit(0);
+  } catch (error) {
+    logger.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
+};
+process.on('SIGTERM', (signal) => void shutdown(signal));
+process.on('SIGINT', (signal) => void shutdown(signal));

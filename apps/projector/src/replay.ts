@@ -1,0 +1,86 @@
+import pg from 'pg';
+import { z } from 'zod';
+import { allProjections, rebuildProjection } from '@once/projections';
+import { resolveDatabase } from './database.js';
+import { createEventStoreFromEnv } from './event-store.js';
+import { createProgressDisplay } from './progress-display.js';
+
+const usage = `usage: npm run replay -- <projection>... | --all
+
+Rebuilds read models blue/green: a new version fills its own tables from the start of the log while the live one
+keeps serving, then becomes live in one transaction. Safe to interrupt (Ctrl-C) and rerun: it resumes.
+
+projections: ${allProjections.map((projection) => projection.name).join(', ')}
+environment: DATABASE_URL (default: the embedded database in .once/postgres or ONCE_DATA_DIR), EVENTSTORE_URL,
+             REPLAY_BATCH_SIZE (default 2000)`;
+
+const env = z
+  .object({
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//).optional(),
+    EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//).optional(),
+    ONCE_DATA_DIR: z.string().min(1).optional(),
+    REPLAY_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
+  })
+  .parse(process.env);
+
+const args = process.argv.slice(2).filter((arg) => arg !== '--');
+if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
+  console.log(usage);
+  process.exit(args.length === 0 ? 2 : 0);
+}
+const names = args.includes('--all') ? allProjections.map((projection) => projection.name) : args;
+const unknown = names.filter((name) => !allProjections.some((projection) => projection.name === name));
+if (unknown.length > 0) {
+  console.error(`unknown projection: ${unknown.join(', ')}\n\n${usage}`);
+  process.exit(2);
+}
+
+const interrupt = new AbortController();
+process.on('SIGINT', () => {
+  if (interrupt.signal.aborted) process.exit(130);
+  interrupt.abort();
+});
+process.on('SIGTERM', () => interrupt.abort());
+
+const database = await resolveDatabase({ databaseUrl: env.DATABASE_URL, dataDirectory: env.ONCE_DATA_DIR });
+const pool = new pg.Pool({ connectionString: database.connectionString, max: 6 });
+const store = createEventStoreFromEnv({ pool, eventStoreUrl: env.EVENTSTORE_URL });
+const display = createProgressDisplay(process.stdout);
+console.log(`replay: ${names.join(', ')} on ${database.source}`);
+
+let exitCode = 0;
+try {
+  for (const name of names) {
+    const projection = allProjections.find((candidate) => candidate.name === name);
+    if (!projection) continue;
+    const startedAt = Date.now();
+    const outcome = await rebuildProjection({
+      pool,
+      store,
+      projection,
+      batchSize: env.REPLAY_BATCH_SIZE,
+      signal: interrupt.signal,
+      onProgress: (progress) => display.update(progress),
+    });
+    display.finish();
+    const seconds = (Date.now() - startedAt) / 1000;
+    if (outcome.status === 'interrupted') {
+      console.log(`${name}: interrupted at v${outcome.version} after ${outcome.events} events; rerun to resume`);
+      exitCode = 130;
+      break;
+    }
+    console.log(
+      `${name}: v${outcome.version} is live (was ${outcome.previous === undefined ? 'none' : `v${outcome.previous}`}); ` +
+        `${outcome.events} events in ${seconds.toFixed(1)} s (${Math.round(outcome.events / Math.max(seconds, 0.001))} events/s)`,
+    );
+  }
+} catch (error) {
+  display.finish();
+  console.error('replay failed:', error);
+  exitCode = 1;
+} finally {
+  await store.close();
+  await pool.end();
+  await database.stop();
+}
+process.exit(exitCode);

@@ -1,0 +1,68 @@
+import type { Pool } from 'pg';
+import { completeAbandonedKeys } from '@once/idempotency';
+import type { AbandonedKeyResult, CompleteAbandonedKeysOptions } from '@once/idempotency';
+import { listAbandonedKeys } from '../read-models/idempotency-keys/index.js';
+import type { ProjectionLogger } from '../runner/projection-definition.js';
+
+/** What the projector needs to finish abandoned keys: the api's engine and its route handlers. */
+export interface CompleterOptions {
+  readonly engine: CompleteAbandonedKeysOptions['engine'];
+  readonly handlerFor: CompleteAbandonedKeysOptions['handlerFor'];
+  /** Pause between rounds. Default 5,000 ms. */
+  readonly intervalMs?: number;
+  /** Keys per round. Default 100. */
+  readonly batchSize?: number;
+  /** Clock (epoch ms) for "the lease has ended". Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+const completerLock = 'once:abandoned-key-completer';
+
+/**
+ * One round of the completer: takes the keys that the live `idempotency_keys` table says are in flight with an
+ * expired lease and lets the engine finish them from their recovery point. One process at a time runs a round
+ * (a session advisory lock, so no transaction stays open while the engine works); others skip it.
+ *
+ * @returns the engine's results, or undefined when another process holds the round
+ * @example
+ * await completeAbandonedKeysOnce(pool, { engine, handlerFor }, logger);
+ */
+export const completeAbandonedKeysOnce = async (
+  pool: Pool,
+  options: CompleterOptions,
+  logger: ProjectionLogger,
+): Promise<readonly AbandonedKeyResult[] | undefined> => {
+  const client = await pool.connect();
+  let failed: Error | undefined;
+  try {
+    const lock = await client.query<{ acquired: boolean }>(
+      'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS acquired',
+      [completerLock],
+    );
+    if (!lock.rows[0]?.acquired) return undefined;
+    try {
+      const table = await client.query<{ ready: boolean }>(`SELECT to_regclass('idempotency_keys') IS NOT NULL AS ready`);
+      // Before the key table's first version exists there is nothing to look at yet.
+      if (!table.rows[0]?.ready) return [];
+      const now = options.now?.() ?? Date.now();
+      const rows = await listAbandonedKeys(pool, { now: new Date(now), limit: options.batchSize ?? 100 });
+      if (rows.length === 0) return [];
+      const results = await completeAbandonedKeys({
+        engine: options.engine,
+        handlerFor: options.handlerFor,
+        candidates: rows.map((row) => row.stream),
+        now,
+      });
+      const finished = results.filter((result) => 'outcome' in result).length;
+      logger.info({ candidates: rows.length, finished }, 'completed abandoned idempotency keys');
+      return results;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [completerLock]);
+    }
+  } catch (error) {
+    failed = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.release(failed);
+  }
+};

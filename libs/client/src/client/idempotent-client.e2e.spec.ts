@@ -80,7 +80,7 @@ describe('submitting an intent to a server that misbehaves', () => {
   });
 
   it('aborts an attempt the server never answers and retries it under the same key', async () => {
-    const { client } = newClient({ retry: { attemptTimeoutMs: 150 } });
+    const { client } = newClient({ retry: { attemptTimeoutMs: 400 } });
     const intent = await client.createIntent({
       method: 'POST',
       path: '/stock-counts',
@@ -90,8 +90,14 @@ describe('submitting an intent to a server that misbehaves', () => {
 
     const outcome = await client.submit(intent);
 
-    expect(outcome).toMatchObject({ kind: 'succeeded', attempts: 3 });
-    expect(arrivalsOf(intent.key)).toHaveLength(3);
+    expect(outcome.kind).toBe('succeeded');
+    expect(outcome.attempts).toBeGreaterThanOrEqual(3);
+    expect(
+      arrivalsOf(intent.key)
+        .map((arrival) => arrival.fault)
+        .slice(0, 2),
+    ).toEqual(['hang', 'hang']);
+    expect(arrivalsOf(intent.key)).toHaveLength(outcome.attempts);
     expect(effectsOf(intent.key)).toHaveLength(1);
   });
 

@@ -29,7 +29,7 @@ const startProcess = (storage: IntentStorage, options: { online?: boolean; token
     storage,
     baseUrl: server.url,
     sleep: createRecordingSleep().sleep,
-    retry: { attemptTimeoutMs: 300, maxRetries: 3 },
+    retry: { attemptTimeoutMs: 1_000, maxRetries: 3 },
     ...(options.token === undefined
       ? {}
       : { headers: () => ({ authorization: `Bearer ${options.token?.() ?? ''}` }) }),

@@ -10,6 +10,8 @@ import { healthRoutes } from './health/health.routes.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { docsPlugin } from './plugins/docs.plugin.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
+import { ordersRoutes } from './orders/orders.routes.js';
+import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
 import { eventStorePlugin } from './plugins/event-store.plugin.js';
 import { gatewayPlugin } from './plugins/gateway.plugin.js';
 import { idempotencyEnginePlugin } from './plugins/idempotency-engine.plugin.js';
@@ -86,6 +88,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(async (authenticated) => {
     await authenticated.register(authPlugin, { apiKeys: createApiKeyStore(app.pg) });
     await authenticated.register(invoicesRoutes, { prefix: '/invoices' });
+    await authenticated.register(ordersRoutes, { prefix: '/orders' });
+    await authenticated.register(stockCountsRoutes, { prefix: '/stock-counts' });
   });
   return app;
 };

@@ -56,8 +56,3 @@ export const invoiceView = z.object({
   payments: z.array(paymentView),
 });
 export type InvoiceView = z.infer<typeof invoiceView>;
-
-export const problemView = z
-  .object({ type: z.string(), title: z.string(), status: z.number(), detail: z.string().optional() })
-  .loose()
-  .describe('RFC 9457 problem details (application/problem+json)');

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { asInvoiceId, asTenantId, invoiceDecider, invoiceStream } from '@once/domain';
+import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
 import { runKeyedCommand } from '../commands/keyed-command.js';
-import { foldSnapshot } from '../commands/aggregate-command.js';
+import { readAggregate } from '../commands/aggregate-command.js';
 import { HttpProblem } from '../problems/problem.js';
 import { cardPaymentHandler, cashPaymentHandler, issueInvoiceHandler } from './invoice.handlers.js';
 import {
@@ -10,19 +10,10 @@ import {
   invoiceView,
   issueInvoiceBody,
   paymentView,
-  problemView,
   recordPaymentBody,
 } from './invoice.schemas.js';
 import { toInvoiceView } from './invoice.view.js';
 
-const idempotencyKeyHeader = z.object({
-  'idempotency-key': z
-    .string()
-    .optional()
-    .describe('One key per intent (8–255 visible ASCII, sf-string or bare); required. Retries reuse it.'),
-});
-
-const commandProblems = { 400: problemView, 401: problemView, 404: problemView, 409: problemView, 422: problemView, 503: problemView };
 
 /** Invoices and their payments: `POST /invoices`, `GET /invoices/:id`, `POST /invoices/:id/payments`. */
 export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -54,8 +45,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const stream = invoiceStream(asTenantId(request.principal.tenantId), asInvoiceId(request.params.id));
-      const events = await app.eventStore.readStream(stream);
-      const state = foldSnapshot(invoiceDecider, { stream, events, revision: 'no_stream' });
+      const state = await readAggregate(app.eventStore, invoiceDecider, stream);
       if (state.status === 'none') throw new HttpProblem('not-found', `no invoice ${request.params.id}`);
       return toInvoiceView(state);
     },

@@ -1,0 +1,57 @@
+import { asOrderId, asSaleId, asSku, asTenantId, orderDecider, orderStream } from '@once/domain';
+import type { CompleteOrder, OrderState, PlaceOrder, ServeOrder } from '@once/domain';
+import type { CommandContext, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
+import { aggregateCommand } from '../commands/aggregate-command.js';
+import { orderIdParams, placeOrderBody } from './order.schemas.js';
+import { toOrderView } from './order.view.js';
+
+const tenantOf = (context: CommandContext) => asTenantId(context.scope.tenantId);
+const orderIdOf = (context: CommandContext) => asOrderId(orderIdParams.parse(context.request.params).id);
+const at = (context: CommandContext) => context.requestedAt.toISOString();
+
+const orderResponse = (status: number, state: OrderState): HandlerResponse => {
+  const view = toOrderView(state);
+  if (!view) throw new Error('the order decider accepted a command but left no order');
+  return { status, headers: { location: `/orders/${view.id}` }, body: view };
+};
+
+/** `POST /orders`: places an order whose id is derived from the key. */
+export const placeOrderHandler: DecideCommandHandler = aggregateCommand({
+  decider: orderDecider,
+  stream: (context) => orderStream(tenantOf(context), asOrderId(context.ids.next('order'))),
+  command: (context) => {
+    const body = placeOrderBody.parse(context.request.body);
+    const command: PlaceOrder = {
+      type: 'PlaceOrder',
+      data: {
+        tenantId: tenantOf(context),
+        orderId: asOrderId(context.ids.next('order')),
+        currency: body.currency,
+        lines: body.lines.map((line) => ({ ...line, sku: asSku(line.sku) })),
+        ...(body.expectedTotal === undefined ? {} : { expectedTotal: body.expectedTotal }),
+        placedAt: at(context),
+      },
+    };
+    return command;
+  },
+  respond: (_context, state) => orderResponse(201, state),
+});
+
+/** `POST /orders/:id/serve`. */
+export const serveOrderHandler: DecideCommandHandler = aggregateCommand({
+  decider: orderDecider,
+  stream: (context) => orderStream(tenantOf(context), orderIdOf(context)),
+  command: (context): ServeOrder => ({ type: 'ServeOrder', data: { orderId: orderIdOf(context), servedAt: at(context) } }),
+  respond: (_context, state) => orderResponse(200, state),
+});
+
+/** `POST /orders/:id/complete`: the order becomes a sale, once, only from `served`. */
+export const completeOrderHandler: DecideCommandHandler = aggregateCommand({
+  decider: orderDecider,
+  stream: (context) => orderStream(tenantOf(context), orderIdOf(context)),
+  command: (context): CompleteOrder => ({
+    type: 'CompleteOrder',
+    data: { orderId: orderIdOf(context), saleId: asSaleId(context.ids.next('sale')), completedAt: at(context) },
+  }),
+  respond: (_context, state) => orderResponse(200, state),
+});

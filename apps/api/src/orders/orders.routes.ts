@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { asOrderId, asTenantId, orderDecider, orderStream } from '@once/domain';
+import { readAggregate } from '../commands/aggregate-command.js';
+import { commandProblems, emptyBody, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
+import { runKeyedCommand } from '../commands/keyed-command.js';
+import { HttpProblem } from '../problems/problem.js';
+import { completeOrderHandler, placeOrderHandler, serveOrderHandler } from './order.handlers.js';
+import { orderIdParams, orderView, placeOrderBody } from './order.schemas.js';
+import { toOrderView } from './order.view.js';
+
+/** Orders: place, serve, complete (the sale, once), read. */
+export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/',
+    {
+      schema: {
+        summary: 'Place an order (its id is derived from the Idempotency-Key)',
+        tags: ['orders'],
+        headers: idempotencyKeyHeader,
+        body: placeOrderBody,
+        response: { 201: orderView, ...commandProblems },
+      },
+    },
+    async (request, reply) => runKeyedCommand(request, reply, placeOrderHandler),
+  );
+
+  app.post(
+    '/:id/serve',
+    {
+      schema: {
+        summary: 'Mark an order served',
+        tags: ['orders'],
+        headers: idempotencyKeyHeader,
+        params: orderIdParams,
+        body: emptyBody,
+        response: { 200: orderView, ...commandProblems },
+      },
+    },
+    async (request, reply) => runKeyedCommand(request, reply, serveOrderHandler),
+  );
+
+  app.post(
+    '/:id/complete',
+    {
+      schema: {
+        summary: 'Complete a served order: it becomes a sale, exactly once',
+        tags: ['orders'],
+        headers: idempotencyKeyHeader,
+        params: orderIdParams,
+        body: emptyBody,
+        response: { 200: orderView, ...commandProblems },
+      },
+    },
+    async (request, reply) => runKeyedCommand(request, reply, completeOrderHandler),
+  );
+
+  app.get(
+    '/:id',
+    {
+      schema: { summary: 'An order', tags: ['orders'], params: orderIdParams, response: { 200: orderView, 404: problemView } },
+    },
+    async (request) => {
+      const stream = orderStream(asTenantId(request.principal.tenantId), asOrderId(request.params.id));
+      const view = toOrderView(await readAggregate(app.eventStore, orderDecider, stream));
+      if (!view) throw new HttpProblem('not-found', `no order ${request.params.id}`);
+      return view;
+    },
+  );
+};

@@ -1,0 +1,49 @@
+import { asSku, asStockCountId, asTenantId, stockCountDecider, stockCountStream } from '@once/domain';
+import type { OpenStockCount, PostStockCount, RecordCountLine, StockCountState } from '@once/domain';
+import type { CommandContext, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
+import { aggregateCommand } from '../commands/aggregate-command.js';
+import { recordCountLineBody, stockCountIdParams } from './stock-count.schemas.js';
+import { toStockCountView } from './stock-count.view.js';
+
+const tenantOf = (context: CommandContext) => asTenantId(context.scope.tenantId);
+const countIdOf = (context: CommandContext) => asStockCountId(stockCountIdParams.parse(context.request.params).id);
+const at = (context: CommandContext) => context.requestedAt.toISOString();
+
+const countResponse = (status: number, state: StockCountState): HandlerResponse => {
+  const view = toStockCountView(state);
+  if (!view) throw new Error('the stock count decider accepted a command but left no count');
+  return { status, headers: { location: `/stock-counts/${view.id}` }, body: view };
+};
+
+/** `POST /stock-counts`: opens a count whose id is derived from the key. */
+export const openStockCountHandler: DecideCommandHandler = aggregateCommand({
+  decider: stockCountDecider,
+  stream: (context) => stockCountStream(tenantOf(context), asStockCountId(context.ids.next('stock-count'))),
+  command: (context): OpenStockCount => ({
+    type: 'OpenStockCount',
+    data: { tenantId: tenantOf(context), stockCountId: asStockCountId(context.ids.next('stock-count')), openedAt: at(context) },
+  }),
+  respond: (_context, state) => countResponse(201, state),
+});
+
+/** `POST /stock-counts/:id/lines`: records (or replaces) the counted quantity of a sku. */
+export const recordCountLineHandler: DecideCommandHandler = aggregateCommand({
+  decider: stockCountDecider,
+  stream: (context) => stockCountStream(tenantOf(context), countIdOf(context)),
+  command: (context): RecordCountLine => {
+    const body = recordCountLineBody.parse(context.request.body);
+    return {
+      type: 'RecordCountLine',
+      data: { stockCountId: countIdOf(context), sku: asSku(body.sku), countedQuantity: body.countedQuantity, recordedAt: at(context) },
+    };
+  },
+  respond: (_context, state) => countResponse(200, state),
+});
+
+/** `POST /stock-counts/:id/post`: posts the count, once. */
+export const postStockCountHandler: DecideCommandHandler = aggregateCommand({
+  decider: stockCountDecider,
+  stream: (context) => stockCountStream(tenantOf(context), countIdOf(context)),
+  command: (context): PostStockCount => ({ type: 'PostStockCount', data: { stockCountId: countIdOf(context), postedAt: at(context) } }),
+  respond: (_context, state) => countResponse(200, state),
+});

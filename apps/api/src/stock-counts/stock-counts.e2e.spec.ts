@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '@once/testing';
+import type { TestDatabase } from '@once/testing';
+import { createHttp, startTestApi } from '../testing/index.js';
+import type { Http, TestApi, TestTenant } from '../testing/index.js';
+
+let db: TestDatabase;
+let api: TestApi;
+let http: Http;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  api = await startTestApi({ databaseUrl: db.connectionString, gatewayUrl: 'http://127.0.0.1:9', logger: false });
+  http = createHttp(api.url);
+  tenant = await api.tenant();
+});
+
+afterAll(async () => {
+  await api?.close();
+  await db?.release();
+});
+
+const command = (path: string, body: unknown, key = randomUUID()) => http.post(path, { apiKey: tenant.alice, key, body });
+
+describe('stock counts', () => {
+  it('is posted once, however often and under whichever keys it is posted', async () => {
+    const opened = await command('/stock-counts', {});
+    expect(opened.status).toBe(201);
+    const { id } = opened.json<{ id: string }>();
+    expect((await command(`/stock-counts/${id}/lines`, { sku: 'beans-1kg', countedQuantity: 12 })).status).toBe(200);
+    expect((await command(`/stock-counts/${id}/lines`, { sku: 'milk-1l', countedQuantity: 30 })).status).toBe(200);
+
+    const postKey = randomUUID();
+    const posted = await command(`/stock-counts/${id}/post`, {}, postKey);
+    expect(posted.status).toBe(200);
+    expect(posted.json()).toMatchObject({ status: 'posted', lines: [{ sku: 'beans-1kg', countedQuantity: 12 }, { sku: 'milk-1l' }] });
+    const replay = await command(`/stock-counts/${id}/post`, {}, postKey);
+    expect(replay.text).toBe(posted.text);
+
+    const concurrent = await Promise.all([1, 2, 3].map(() => command(`/stock-counts/${id}/post`, {})));
+    for (const answer of concurrent) {
+      expect(answer.status).toBe(409);
+      expect(answer.json()).toMatchObject({ type: '/problems/stock-count-already-posted' });
+    }
+    expect((await command(`/stock-counts/${id}/lines`, { sku: 'beans-1kg', countedQuantity: 1 })).status).toBe(409);
+    expect((await http.get(`/stock-counts/${id}`, tenant.alice)).json()).toMatchObject({ status: 'posted', postedAt: expect.any(String) });
+  });
+
+  it('refuses to post a count with no lines', async () => {
+    const { id } = (await command('/stock-counts', {})).json<{ id: string }>();
+    const posted = await command(`/stock-counts/${id}/post`, {});
+    expect(posted.status).toBe(422);
+    expect(posted.json()).toMatchObject({ type: '/problems/empty-stock-count' });
+  });
+});

@@ -27,7 +27,11 @@ describe('migrate', () => {
   });
   afterAll(async () => {
     await db.pool.end();
-    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    // The server sees the pool's clients leave a moment after end() resolves; dropping earlier would kill them.
+    while ((await admin.query('SELECT 1 FROM pg_stat_activity WHERE datname = $1', [name])).rowCount) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await admin.query(`DROP DATABASE ${name}`);
     await admin.end();
   });
 

@@ -32,7 +32,7 @@ export const createTestDatabase = async (options: { poolSize?: number } = {}): P
     pool,
     release: async () => {
       await pool.end();
-      await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await withAdminClient(serverUrl, (client) => dropDatabase(client, name));
     },
   };
 };
@@ -45,6 +45,20 @@ const withAdminClient = async <T>(connectionString: string, work: (client: pg.Cl
   } finally {
     await client.end();
   }
+};
+
+/**
+ * Drops a database once its last connection has gone. `pool.end()` resolves before the server has seen every
+ * client leave, and forcing the drop then kills those clients mid-goodbye (an uncaught error in the test worker),
+ * so the drop waits a little for them and forces only the stragglers.
+ */
+const dropDatabase = async (client: pg.Client, name: string): Promise<void> => {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_stat_activity WHERE datname = $1', [name]);
+    if (!rowCount) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 };
 
 /** A fresh tenant id, so tests sharing one database isolate by identity instead of truncating. */

@@ -6,7 +6,6 @@ import type {
   ReadStreamOptions,
   RecordedEvent,
 } from '../port/index.js';
-import { comparePositions } from '../port/index.js';
 
 interface EventRow {
   event_id: string;
@@ -78,35 +77,31 @@ export const readStreamRows = async (
   return rows.map(toRecordedEvent);
 };
 
-// Only transactions below the snapshot's xmin are final: none of them can still commit an earlier event. Reading
-// in (transaction_id, global_position) order below it never skips a late commit. `frontier` is the last final event
-// overall, so a read that returns a partial page (filtered or not) can move the checkpoint past everything it scanned.
+// Only transactions below the snapshot's xmin are final: none of them can still commit an earlier event. Scanning
+// in (transaction_id, global_position) order below it never skips a late commit. A page scans at most `$3` rows in
+// index order and flags those the filters and retention let through; the checkpoint is the last row scanned, so a
+// sparse filter still moves it.
 const readAllStatement = {
   name: 'once_event_store_read_all',
-  text: `WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
-  page AS MATERIALIZED (
-    SELECT ${eventColumns} FROM events e, horizon h
-     WHERE e.transaction_id < h.xmin
-       AND (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
-       AND ($4::text[] IS NULL OR e.type = ANY($4::text[]))
-       AND ($5::text[] IS NULL OR e.stream LIKE ANY($5::text[]))
-       AND ${visible('$6::timestamptz')}
-     ORDER BY e.transaction_id, e.global_position
-     LIMIT $3
-  ),
-  frontier AS (
-    SELECT e.transaction_id::text AS transaction_id, e.global_position FROM events e, horizon h
-     WHERE e.transaction_id < h.xmin
-     ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1
-  )
-  SELECT p.*, f.transaction_id AS frontier_transaction_id, f.global_position AS frontier_global_position
-    FROM frontier f LEFT JOIN page p ON true
-   ORDER BY p.transaction_id::xid8, p.global_position`,
+  text: `SELECT e.transaction_id::text AS transaction_id, e.global_position, m.matches,
+                e.event_id, e.stream, e.revision, e.type, e.recorded_at,
+                CASE WHEN m.matches THEN e.data END AS data,
+                CASE WHEN m.matches THEN e.metadata END AS metadata
+           FROM (SELECT * FROM events e
+                  WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+                    AND (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
+                  ORDER BY e.transaction_id, e.global_position
+                  LIMIT $3) e
+           CROSS JOIN LATERAL (
+             SELECT ($4::text[] IS NULL OR e.type = ANY($4::text[]))
+                AND ($5::text[] IS NULL OR e.stream LIKE ANY($5::text[]))
+                AND ${visible('$6::timestamptz')} AS matches
+             OFFSET 0) m
+          ORDER BY e.transaction_id, e.global_position`,
 };
 
-interface ReadAllRow extends Partial<EventRow> {
-  frontier_transaction_id: string;
-  frontier_global_position: string;
+interface ReadAllRow extends EventRow {
+  matches: boolean;
 }
 
 const likePrefix = (prefix: string): string => `${prefix.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
@@ -125,39 +120,17 @@ export const readAllRows = async (
 ): Promise<ReadAllBatch> => {
   const maxCount = options.maxCount ?? defaultMaxCount;
   const after = options.after;
+  if (maxCount <= 0) return { events: [], checkpoint: after, caughtUp: false };
   const [types, prefixes] = filterValues(options.filter);
   const { rows } = await pool.query<ReadAllRow>({
     ...readAllStatement,
-    values: [
-      after?.commit.toString() ?? '0',
-      after?.prepare.toString() ?? '0',
-      maxCount,
-      types,
-      prefixes,
-      now,
-    ],
+    values: [after?.commit.toString() ?? '0', after?.prepare.toString() ?? '0', maxCount, types, prefixes, now],
   });
-  const events = rows
-    .filter((row) => row.event_id !== null && row.event_id !== undefined)
-    .map((row) => toRecordedEvent(row as EventRow));
-  const last = events.at(-1);
-  if (events.length >= maxCount && last !== undefined) {
-    return { events, checkpoint: last.position, caughtUp: false };
-  }
-  const frontierRow = rows[0];
-  const frontier =
-    frontierRow === undefined
-      ? undefined
-      : {
-          commit: BigInt(frontierRow.frontier_transaction_id),
-          prepare: BigInt(frontierRow.frontier_global_position),
-        };
-  const furthest = [after, last?.position, frontier].reduce<ReadAllBatch['checkpoint']>(
-    (best, candidate) =>
-      candidate !== undefined && (best === undefined || comparePositions(candidate, best) > 0)
-        ? candidate
-        : best,
-    undefined,
-  );
-  return { events, checkpoint: furthest, caughtUp: true };
+  const events = rows.filter((row) => row.matches).map(toRecordedEvent);
+  const last = rows.at(-1);
+  return {
+    events,
+    checkpoint: last ? { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) } : after,
+    caughtUp: rows.length < maxCount,
+  };
 };

@@ -1,0 +1,308 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dumbo, endAllPools } from '@event-driven-io/dumbo';
+import { getPostgreSQLEventStore, readMessagesBatch } from '@event-driven-io/emmett-postgresql';
+import type { ExpectedRevision } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store';
+import { startEmbeddedPostgres } from '@once/postgres';
+import pg from 'pg';
+
+/*
+ * Single-event appends to 1,000 streams with 8 concurrent writers, on one embedded PostgreSQL with fsync on:
+ * (a) our adapter, (b) Emmett's appendToStream, (c) the ceiling, a bare BEGIN; INSERT; COMMIT loop. Then the global
+ * read from the start, ours against Emmett's readMessagesBatch. Runs are interleaved, round after round, so machine
+ * noise hits all contenders alike; the table reports medians.
+ */
+
+const streamCount = 1_000;
+const writers = 8;
+const defaultRounds = 5;
+const defaultSecondsPerRun = 4;
+const readBatchSize = 1_000;
+const readDatasetStreams = 400;
+const readDatasetEventsPerStream = 100;
+
+interface RoundResult {
+  round: number;
+  ours_appends_per_s: number;
+  emmett_appends_per_s: number;
+  ceiling_tx_per_s: number;
+  ours_read_events_per_s: number;
+  emmett_read_events_per_s: number;
+}
+
+type AppendOnce = (writer: number, streamIndex: number) => Promise<void>;
+
+/** Runs `writers` loops for `seconds`; each loop appends to its own share of the streams, round robin. */
+const measureAppends = async (seconds: number, append: AppendOnce): Promise<number> => {
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  let completed = 0;
+  await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      let turn = 0;
+      while (performance.now() < deadline) {
+        const streamIndex = writer + writers * (turn % Math.floor(streamCount / writers));
+        await append(writer, streamIndex);
+        completed += 1;
+        turn += 1;
+      }
+    }),
+  );
+  return completed / ((performance.now() - started) / 1000);
+};
+
+const payload = (streamIndex: number) => ({ amount: 1250, currency: 'EUR', note: `stream ${streamIndex}` });
+
+const oursAppender = (store: ReturnType<typeof createPostgresEventStore>, prefix: string): AppendOnce => {
+  const revisions = new Map<number, bigint>();
+  return async (_writer, streamIndex) => {
+    const expectedRevision: ExpectedRevision = revisions.get(streamIndex) ?? 'no_stream';
+    const result = await store.appendToStream(
+      `${prefix}-${streamIndex}`,
+      [{ id: randomUUID(), type: 'PaymentRecorded', data: payload(streamIndex) }],
+      { expectedRevision },
+    );
+    revisions.set(streamIndex, result.nextExpectedRevision);
+  };
+};
+
+const emmettAppender = (store: ReturnType<typeof getPostgreSQLEventStore>, prefix: string): AppendOnce => {
+  const versions = new Map<number, bigint>();
+  return async (_writer, streamIndex) => {
+    const result = await store.appendToStream(
+      `${prefix}-${streamIndex}`,
+      [{ type: 'PaymentRecorded', data: payload(streamIndex) }],
+      { expectedStreamVersion: versions.get(streamIndex) ?? 0n },
+    );
+    versions.set(streamIndex, result.nextExpectedStreamVersion);
+  };
+};
+
+const ceilingAppender = (clients: readonly pg.PoolClient[]): AppendOnce => {
+  return async (writer, streamIndex) => {
+    const client = clients[writer] as pg.PoolClient;
+    await client.query('BEGIN');
+    await client.query({
+      name: 'ceiling_insert',
+      text: 'INSERT INTO ceiling_events (stream, data) VALUES ($1, $2)',
+      values: [`ceiling-${streamIndex}`, JSON.stringify(payload(streamIndex))],
+    });
+    await client.query('COMMIT');
+  };
+};
+
+const measureOursRead = async (
+  store: ReturnType<typeof createPostgresEventStore>,
+  limit: number,
+): Promise<number> => {
+  const started = performance.now();
+  let read = 0;
+  let after;
+  while (read < limit) {
+    const batch = await store.readAll({ maxCount: readBatchSize, ...(after ? { after } : {}) });
+    read += batch.events.length;
+    after = batch.checkpoint;
+    if (batch.caughtUp) break;
+  }
+  return read / ((performance.now() - started) / 1000);
+};
+
+const measureEmmettRead = async (
+  execute: Parameters<typeof readMessagesBatch>[0],
+  limit: number,
+): Promise<number> => {
+  const started = performance.now();
+  let read = 0;
+  let after: bigint | undefined;
+  while (read < limit) {
+    const batch = await readMessagesBatch(
+      execute,
+      after === undefined ? { from: 0n, batchSize: readBatchSize } : { after, batchSize: readBatchSize },
+    );
+    read += batch.messages.length;
+    after = batch.currentGlobalPosition;
+    if (!batch.areMessagesLeft) break;
+  }
+  return read / ((performance.now() - started) / 1000);
+};
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+const createDatabase = async (serverUrl: string, name: string): Promise<string> => {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+const numberArgument = (args: readonly string[], flag: string, fallback: number): number => {
+  const index = args.indexOf(flag);
+  const value = index >= 0 ? Number(args[index + 1]) : Number.NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
+/** `npm run bench -- event-store [--rounds 5] [--seconds 4]` */
+export const run = async (args: readonly string[]): Promise<void> => {
+  const rounds = numberArgument(args, '--rounds', defaultRounds);
+  const seconds = numberArgument(args, '--seconds', defaultSecondsPerRun);
+  console.log(
+    `event-store bench: ${streamCount} streams, ${writers} writers, ${rounds} rounds of ${seconds}s, fsync on`,
+  );
+  const server = await startEmbeddedPostgres();
+  try {
+    const oursUrl = await createDatabase(server.connectionString, 'bench_ours');
+    const emmettUrl = await createDatabase(server.connectionString, 'bench_emmett');
+    const ceilingUrl = await createDatabase(server.connectionString, 'bench_ceiling');
+
+    const oursPool = new pg.Pool({ connectionString: oursUrl, max: writers });
+    const ours = createPostgresEventStore(oursPool);
+    const emmett = getPostgreSQLEventStore(emmettUrl);
+    const emmettReader = dumbo({ connectionString: emmettUrl });
+    const ceilingPool = new pg.Pool({ connectionString: ceilingUrl, max: writers });
+    // Idle clients see the server stop at the end; that is not an error of the benchmark.
+    for (const pool of [oursPool, ceilingPool]) pool.on('error', () => undefined);
+    await ceilingPool.query(
+      'CREATE TABLE ceiling_events (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, stream text NOT NULL, data jsonb NOT NULL)',
+    );
+    const ceilingClients = await Promise.all(Array.from({ length: writers }, () => ceilingPool.connect()));
+
+    // Warm-up: schemas, prepared statements, and each store's first event per stream.
+    await measureAppends(1, oursAppender(ours, 'warmup'));
+    await measureAppends(1, emmettAppender(emmett, 'warmup'));
+    await measureAppends(1, ceilingAppender(ceilingClients));
+
+    const runs = [
+      {
+        key: 'ours_appends_per_s',
+        run: () => measureAppends(seconds, oursAppender(ours, `ours-${randomUUID()}`)),
+      },
+      {
+        key: 'emmett_appends_per_s',
+        run: () => measureAppends(seconds, emmettAppender(emmett, `emmett-${randomUUID()}`)),
+      },
+      { key: 'ceiling_tx_per_s', run: () => measureAppends(seconds, ceilingAppender(ceilingClients)) },
+    ] as const;
+
+    const results: RoundResult[] = [];
+    for (let round = 1; round <= rounds; round += 1) {
+      const result: RoundResult = {
+        round,
+        ours_appends_per_s: 0,
+        emmett_appends_per_s: 0,
+        ceiling_tx_per_s: 0,
+        ours_read_events_per_s: 0,
+        emmett_read_events_per_s: 0,
+      };
+      const order = [...runs.slice(round % runs.length), ...runs.slice(0, round % runs.length)];
+      for (const { key, run: measure } of order) result[key] = await measure();
+      results.push(result);
+      console.log(
+        `round ${round}: appends/s ours ${result.ours_appends_per_s.toFixed(0)}, emmett ${result.emmett_appends_per_s.toFixed(0)}, ceiling ${result.ceiling_tx_per_s.toFixed(0)}`,
+      );
+    }
+
+    // The read dataset: the same 40,000 events in both stores (on top of what the append rounds wrote).
+    const seedPayload = Array.from({ length: readDatasetEventsPerStream }, (_, index) => payload(index));
+    for (let stream = 0; stream < readDatasetStreams; stream += 1) {
+      await ours.appendToStream(
+        `read-${stream}`,
+        seedPayload.map((data) => ({ id: randomUUID(), type: 'PaymentRecorded', data })),
+        { expectedRevision: 'no_stream' },
+      );
+      await emmett.appendToStream(
+        `read-${stream}`,
+        seedPayload.map((data) => ({ type: 'PaymentRecorded', data })),
+        { expectedStreamVersion: 0n },
+      );
+    }
+    const countEvents = async (url: string, table: string): Promise<number> => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ count: string }>(`SELECT count(*) FROM ${table}`);
+        return Number(rows[0]?.count ?? 0);
+      } finally {
+        await client.end();
+      }
+    };
+    const readLimit = Math.min(
+      await countEvents(oursUrl, 'events'),
+      await countEvents(emmettUrl, 'emt_messages'),
+    );
+    for (const result of results) {
+      const readFirst = result.round % 2 === 0;
+      if (readFirst) result.ours_read_events_per_s = await measureOursRead(ours, readLimit);
+      result.emmett_read_events_per_s = await measureEmmettRead(emmettReader.execute, readLimit);
+      if (!readFirst) result.ours_read_events_per_s = await measureOursRead(ours, readLimit);
+      console.log(
+        `round ${result.round}: read events/s ours ${result.ours_read_events_per_s.toFixed(0)}, emmett ${result.emmett_read_events_per_s.toFixed(0)} (${readLimit} events)`,
+      );
+    }
+
+    const summary = {
+      ours_appends_per_s: median(results.map((result) => result.ours_appends_per_s)),
+      emmett_appends_per_s: median(results.map((result) => result.emmett_appends_per_s)),
+      ceiling_tx_per_s: median(results.map((result) => result.ceiling_tx_per_s)),
+      ours_read_events_per_s: median(results.map((result) => result.ours_read_events_per_s)),
+      emmett_read_events_per_s: median(results.map((result) => result.emmett_read_events_per_s)),
+    };
+    const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
+    console.table({
+      'appends/s (median)': {
+        ours: Math.round(summary.ours_appends_per_s),
+        emmett: Math.round(summary.emmett_appends_per_s),
+        ceiling: Math.round(summary.ceiling_tx_per_s),
+        'ours/emmett': ratio(summary.ours_appends_per_s, summary.emmett_appends_per_s),
+        'ours/ceiling': ratio(summary.ours_appends_per_s, summary.ceiling_tx_per_s),
+      },
+      'read events/s (median)': {
+        ours: Math.round(summary.ours_read_events_per_s),
+        emmett: Math.round(summary.emmett_read_events_per_s),
+        ceiling: '',
+        'ours/emmett': ratio(summary.ours_read_events_per_s, summary.emmett_read_events_per_s),
+        'ours/ceiling': '',
+      },
+    });
+
+    const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'event-store.json');
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(
+      file,
+      `${JSON.stringify(
+        {
+          ...summary,
+          setup: {
+            streams: streamCount,
+            writers,
+            rounds,
+            seconds_per_run: seconds,
+            fsync: true,
+            read_events: readLimit,
+          },
+          rounds: results,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`wrote ${file}`);
+
+    for (const client of ceilingClients) client.release();
+    await Promise.all([ours.close(), emmett.close(), emmettReader.close()]);
+    await Promise.all([oursPool.end(), ceilingPool.end(), endAllPools()]);
+  } finally {
+    await server.stop();
+  }
+};

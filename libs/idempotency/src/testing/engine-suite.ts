@@ -208,6 +208,19 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
 
+    it('concurrent retries after a lease expiry: one takes the lease, the others wait or replay', async () => {
+      const faults = createFaultInjector();
+      const engine = engineWith({ faults: faults.hook, protocol: 'phased' });
+      const { input, counterId, key } = fresh();
+      faults.arm('after-plan');
+      await expect(engine.execute(input())).rejects.toBeInstanceOf(InjectedCrash);
+      clock.advance(LEASE_MS);
+      const outcomes = await Promise.all(Array.from({ length: 5 }, () => engine.execute(input())));
+      expect(outcomes.filter((outcome) => outcome.kind === 'first')).toEqual([expect.objectContaining({ resumed: true })]);
+      for (const outcome of outcomes) expect(['first', 'in-flight', 'replay']).toContain(outcome.kind);
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    });
+
     it('a stalled holder that wakes after the takeover completed cannot complete again', async () => {
       const faults = createFaultInjector();
       const engine = engineWith({ faults: faults.hook, protocol: 'phased' });

@@ -20,7 +20,8 @@ export interface StrictJsonOptions {
 export const strictJsonPlugin = fp<StrictJsonOptions>(
   async (app, { bodyLimit }) => {
     app.decorateRequest('rawBody', undefined);
-    app.removeContentTypeParser(['application/json']);
+    // JSON only: text/plain and everything else is 415 unsupported-media-type.
+    app.removeAllContentTypeParsers();
     app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
       request.rawBody = text;

@@ -2,3 +2,4 @@ export { startTestApi } from './test-api.js';
 export type { TestApi, TestTenant } from './test-api.js';
 export { createHttp } from './http.js';
 export type { Http, TextResponse } from './http.js';
+export { rawRequest } from './raw-request.js';

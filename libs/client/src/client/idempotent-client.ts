@@ -91,7 +91,10 @@ export const createIdempotentClient = (options: IdempotentClientOptions): Idempo
     const key = intentOptions?.key ?? generateKey();
     if (!isValidIdempotencyKey(key))
       throw new TypeError('An idempotency key has 8 to 255 visible ASCII characters');
-    const intent: Intent = { key, request: toStoredRequest(request), createdAt: now() };
+    const stored = toStoredRequest(request);
+    // Fail on a path that cannot become a URL now, not after the intent is stored and queued.
+    new URL(stored.path, baseUrl);
+    const intent: Intent = { key, request: stored, createdAt: now() };
     await storage.save(intent);
     return intent;
   };

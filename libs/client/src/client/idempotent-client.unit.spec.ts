@@ -197,4 +197,11 @@ describe('createIdempotentClient', () => {
     await expect(client.createIntent(payment, { key: 'short' })).rejects.toThrow(TypeError);
     await expect(client.createIntent(payment, { key: 'has space inside' })).rejects.toThrow(TypeError);
   });
+
+  it('refuses a relative path when there is no base URL to resolve it against, before storing anything', async () => {
+    const storage = createMemoryIntentStorage();
+    const client = createIdempotentClient({ storage });
+    await expect(client.createIntent(payment)).rejects.toThrow(TypeError);
+    expect(await storage.list()).toEqual([]);
+  });
 });

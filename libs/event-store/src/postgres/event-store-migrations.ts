@@ -111,9 +111,109 @@ END
 $fn$;
 `;
 
+// Version 2 adds fast paths to the append: a new stream at no_stream inserts its row directly, and an explicit
+// revision whose ids are not in the stream yet moves the head with one conditional UPDATE instead of a row lock
+// followed by an UPDATE. Anything else (a conflict, a re-append, any / stream_exists) takes the locked path of v1.
+// A re-append racing its original past the unlocked id probe is stopped by UNIQUE (stream, event_id); the adapter
+// retries such a statement once, and the locked path then answers it.
+const appendFastPaths = `
+CREATE OR REPLACE FUNCTION event_store_append(p_stream text, p_expected bigint, p_events jsonb, p_now timestamptz)
+RETURNS TABLE (outcome text, revision bigint, transaction_id text, global_position bigint)
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_count bigint := jsonb_array_length(p_events);
+  v_current bigint;
+  v_found bigint;
+  v_aligned boolean;
+  v_last bigint;
+  v_tx xid8;
+  v_gp bigint;
+BEGIN
+  -- Fast paths, taken when nothing unusual is going on: a new stream at no_stream, or an explicit revision that
+  -- matches and none of the ids in the stream yet. Anything else falls through to the locked path below.
+  IF v_count > 0 AND p_expected = -1 THEN
+    INSERT INTO streams (stream, revision) VALUES (p_stream, v_count - 1) ON CONFLICT DO NOTHING;
+    IF FOUND THEN
+      v_current := -1;
+    END IF;
+  ELSIF v_count > 0 AND p_expected >= 0 THEN
+    PERFORM 1 FROM events e
+      WHERE e.stream = p_stream
+        AND e.event_id IN (SELECT (i.value->>'id')::uuid FROM jsonb_array_elements(p_events) AS i(value));
+    IF NOT FOUND THEN
+      UPDATE streams s SET revision = p_expected + v_count WHERE s.stream = p_stream AND s.revision = p_expected;
+      IF FOUND THEN
+        v_current := p_expected;
+      END IF;
+    END IF;
+  END IF;
+
+  WHILE v_current IS NULL LOOP
+    SELECT s.revision INTO v_current FROM streams s WHERE s.stream = p_stream FOR UPDATE;
+    IF FOUND THEN
+      IF v_count > 0 THEN
+        SELECT count(*), coalesce(min(e.revision - i.ord) = max(e.revision - i.ord), false), max(e.revision)
+          INTO v_found, v_aligned, v_last
+          FROM jsonb_array_elements(p_events) WITH ORDINALITY AS i(value, ord)
+          JOIN events e ON e.stream = p_stream AND e.event_id = (i.value->>'id')::uuid;
+        IF v_found > 0 THEN
+          IF v_found = v_count AND v_aligned THEN
+            SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
+              FROM events e WHERE e.stream = p_stream AND e.revision = v_last;
+            RETURN QUERY SELECT 'idempotent'::text, v_last, v_tx::text, v_gp;
+          ELSE
+            RETURN QUERY SELECT 'wrong'::text, v_current, NULL::text, NULL::bigint;
+          END IF;
+          RETURN;
+        END IF;
+      END IF;
+      IF p_expected = -1 OR (p_expected >= 0 AND p_expected <> v_current) THEN
+        RETURN QUERY SELECT 'wrong'::text, v_current, NULL::text, NULL::bigint;
+        RETURN;
+      END IF;
+      IF v_count = 0 THEN
+        SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
+          FROM events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1;
+        RETURN QUERY SELECT 'ok'::text, v_current, coalesce(v_tx::text, '0'), coalesce(v_gp, 0::bigint);
+        RETURN;
+      END IF;
+      UPDATE streams s SET revision = v_current + v_count WHERE s.stream = p_stream;
+    ELSE
+      IF p_expected >= 0 OR p_expected = -4 THEN
+        RETURN QUERY SELECT 'wrong'::text, NULL::bigint, NULL::text, NULL::bigint;
+        RETURN;
+      END IF;
+      IF v_count = 0 THEN
+        RETURN QUERY SELECT 'ok'::text, -1::bigint, '0'::text, 0::bigint;
+        RETURN;
+      END IF;
+      INSERT INTO streams (stream, revision) VALUES (p_stream, v_count - 1) ON CONFLICT DO NOTHING;
+      IF FOUND THEN
+        v_current := -1;
+      END IF;
+      -- Not found: another writer created the stream meanwhile; its row is committed now: decide again.
+    END IF;
+  END LOOP;
+
+  WITH inserted AS (
+    INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
+    SELECT p_stream, v_current + i.ord, (i.value->>'id')::uuid, i.value->>'type', i.value->'data',
+           coalesce(i.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
+      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS i(value, ord)
+     ORDER BY i.ord
+    RETURNING events.global_position
+  )
+  SELECT max(inserted.global_position) INTO v_gp FROM inserted;
+  RETURN QUERY SELECT 'ok'::text, v_current + v_count, pg_current_xact_id()::text, v_gp;
+END
+$fn$;
+`;
+
 /** The event store's schema, version by version. */
 export const eventStoreMigrations: readonly Migration[] = [
   { version: 1, name: 'streams, events, retention and the append function', sql: schema },
+  { version: 2, name: 'append fast paths for new streams and explicit revisions', sql: appendFastPaths },
 ];
 
 /**

@@ -63,12 +63,18 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
   const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision }) => {
     assertValidAppend(stream, events, expectedRevision);
     await whenReady();
-    return settle(await appendOnClient(pool, stream, events, expectedRevision, now()));
+    return settle(
+      await retryOnceOnDuplicateEventId(() => appendOnClient(pool, stream, events, expectedRevision, now())),
+    );
   };
 
   const appendMulti = async (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> => {
     assertValidMultiAppend(appends);
     await whenReady();
+    return retryOnceOnDuplicateEventId(() => appendMultiOnce(appends));
+  };
+
+  const appendMultiOnce = async (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> => {
     // Lock streams in one global order, so two multi-stream appends never deadlock.
     const order = appends
       .map((append, index) => ({ stream: append.stream, index }))
@@ -181,5 +187,24 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     close,
   };
 };
+
+/**
+ * A re-append that races its original past the append's unlocked id probe is stopped by UNIQUE (stream, event_id)
+ * and nothing of it is kept; run once more, the locked path answers it (the original result or a wrong revision).
+ */
+const retryOnceOnDuplicateEventId = async <T>(attempt: () => Promise<T>): Promise<T> => {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (isDuplicateEventId(error)) return attempt();
+    throw error;
+  }
+};
+
+const isDuplicateEventId = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: unknown }).code === '23505' &&
+  (error as { constraint?: unknown }).constraint === 'events_stream_event_id';
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -124,7 +124,14 @@ export const readAllRows = async (
   const [types, prefixes] = filterValues(options.filter);
   const { rows } = await pool.query<ReadAllRow>({
     ...readAllStatement,
-    values: [after?.commit.toString() ?? '0', after?.prepare.toString() ?? '0', maxCount, types, prefixes, now],
+    values: [
+      after?.commit.toString() ?? '0',
+      after?.prepare.toString() ?? '0',
+      maxCount,
+      types,
+      prefixes,
+      now,
+    ],
   });
   const events = rows.filter((row) => row.matches).map(toRecordedEvent);
   const last = rows.at(-1);

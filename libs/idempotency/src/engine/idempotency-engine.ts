@@ -276,7 +276,13 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       const arrival = decideArrival(key.state, request, now);
       if (arrival.kind === 'take-over') return runPhased(input, request, keyStream);
       if (arrival.kind !== 'claim') return arrivalOutcome(arrival);
-      const snapshots = await readSnapshots(handler.streams(context));
+      let streams: readonly string[];
+      try {
+        streams = handler.streams(context);
+      } catch (error) {
+        return { kind: 'released', reason: 'handler-error', error };
+      }
+      const snapshots = await readSnapshots(streams);
 
       let decision;
       let writes: PlannedWrite[];
@@ -338,9 +344,15 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     for (;;) {
       const now = clock();
       const context = commandContext(input, now);
+      let streams: readonly string[] | undefined;
+      try {
+        streams = handler.kind === 'decide' ? handler.streams(context) : undefined;
+      } catch (error) {
+        return { kind: 'released', reason: 'handler-error', error };
+      }
       const [key, snapshots] = await Promise.all([
         readKeyLog(keyStream),
-        handler.kind === 'decide' ? readSnapshots(handler.streams(context)) : undefined,
+        streams === undefined ? undefined : readSnapshots(streams),
       ]);
       const arrival = decideArrival(key.state, request, now);
       switch (arrival.kind) {
@@ -670,7 +682,11 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     readKeyState: async (keyStream) => (await readKeyLog(keyStream)).state,
     execute: async (input) => {
       const outcome = await run(input);
-      options.onOutcome?.(outcome, { method: input.request.method.toUpperCase(), route: input.request.route });
+      try {
+        options.onOutcome?.(outcome, { method: input.request.method.toUpperCase(), route: input.request.route });
+      } catch {
+        // A failing metrics callback must not turn a done command into an error.
+      }
       return outcome;
     },
   };

@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { findFreePort } from '@once/postgres';
+import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
 import { createApiKeyStore } from './auth/index.js';
 import { demoBanner } from './embedded/banner.js';
 import { seedDemoTenant } from './embedded/demo-tenant.js';
-import { startEmbeddedRuntime } from './embedded/embedded-runtime.js';
-import type { EmbeddedRuntime } from './embedded/embedded-runtime.js';
+import { startEmbeddedDefaultPostgres } from './embedded/embedded-runtime.js';
+import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
+import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
 import { createProcessFaultHook, parseProcessFault } from './faults/index.js';
 
 const env = z
@@ -31,27 +35,41 @@ const env = z
       .enum(['0', '1', 'true', 'false', ''])
       .optional()
       .transform((flag) => flag === '1' || flag === 'true'),
+    /** How long a crashed request holds its key before a retry may take it over (ms). */
+    IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
     /** Where the embedded default keeps PostgreSQL's data (default `.once/postgres`). */
     ONCE_DATA_DIR: z.string().min(1).optional(),
   })
   .parse(process.env);
 
-const embedded: EmbeddedRuntime | undefined =
-  env.DATABASE_URL && env.GATEWAY_URL
-    ? undefined
-    : await startEmbeddedRuntime({
-        ...(env.ONCE_DATA_DIR ? { dataDirectory: env.ONCE_DATA_DIR } : {}),
-        ...(env.GATEWAY_URL ? {} : { gateway: { apiPort: env.PORT } }),
-      });
+// Nothing configured: PostgreSQL and the gateway simulator start here, beside the api.
+const embeddedPostgres = env.DATABASE_URL
+  ? undefined
+  : await startEmbeddedDefaultPostgres(env.ONCE_DATA_DIR ? { dataDirectory: env.ONCE_DATA_DIR } : {});
+const webhookSecret = env.GATEWAY_WEBHOOK_SECRET ?? (env.GATEWAY_URL ? undefined : randomBytes(24).toString('base64url'));
+const embeddedGateway = env.GATEWAY_URL
+  ? undefined
+  : await startGatewaySimProcess({
+      port: await findFreePort(),
+      ...(webhookSecret ? { webhook: { url: `http://127.0.0.1:${String(env.PORT)}/webhooks/gateway`, secret: webhookSecret } } : {}),
+    }).catch(async (error: unknown) => {
+      await embeddedPostgres?.stop();
+      throw error;
+    });
+const stopEmbedded = async (): Promise<void> => {
+  await embeddedGateway?.stop();
+  await embeddedPostgres?.stop();
+};
 
-const databaseUrl = env.DATABASE_URL ?? (embedded as EmbeddedRuntime).postgres.connectionString;
-const gatewayUrl = env.GATEWAY_URL ?? (embedded?.gateway?.url as string);
+const databaseUrl = env.DATABASE_URL ?? (embeddedPostgres as EmbeddedPostgresServer).connectionString;
+const gatewayUrl = env.GATEWAY_URL ?? (embeddedGateway as GatewaySimProcess).url;
 
 const app = await buildApp({
   databaseUrl,
   ...(env.EVENTSTORE_URL ? { eventStoreUrl: env.EVENTSTORE_URL } : {}),
   gatewayUrl,
-  gatewayWebhookSecret: env.GATEWAY_WEBHOOK_SECRET ?? embedded?.gateway?.webhookSecret,
+  gatewayWebhookSecret: webhookSecret,
+  ...(env.IDEMPOTENCY_LEASE_MS === undefined ? {} : { leaseMs: env.IDEMPOTENCY_LEASE_MS }),
   idempotency: env.ONCE_BENCH_PLAIN ? 'off' : 'on',
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   logger: { level: env.LOG_LEVEL },
@@ -67,7 +85,7 @@ const shutdown = async (signal: string): Promise<void> => {
   app.log.info({ signal }, 'shutting down: finishing requests in flight');
   try {
     await app.close();
-    await embedded?.stop();
+    await stopEmbedded();
     process.exit(0);
   } catch (error) {
     app.log.error({ err: error }, 'shutdown failed');
@@ -82,11 +100,11 @@ try {
 } catch (error) {
   app.log.error({ err: error }, 'could not listen');
   await app.close();
-  await embedded?.stop();
+  await stopEmbedded();
   process.exit(1);
 }
 
-if (embedded && !env.DATABASE_URL) {
+if (embeddedPostgres) {
   const demo = await seedDemoTenant(createApiKeyStore(app.pg));
-  console.log(demoBanner({ url: `http://${env.HOST}:${String(env.PORT)}`, demo, dataDirectory: embedded.postgres.dataDirectory }));
+  console.log(demoBanner({ url: `http://${env.HOST}:${String(env.PORT)}`, demo, dataDirectory: embeddedPostgres.dataDirectory }));
 }

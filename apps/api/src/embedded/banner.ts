@@ -29,7 +29,7 @@ INVOICE=$(curl -s -X POST $API/invoices -H "$AUTH" -H 'Content-Type: application
   | sed -E 's/.*"id":"([^"]+)".*/\\1/')
 for attempt in 1 2; do
   curl -s -i -X POST $API/invoices/$INVOICE/payments -H "$AUTH" -H 'Content-Type: application/json' \\
-    -H 'Idempotency-Key: demo-payment-${run}' -d '{"method":"cash","amount":900}'
+    -H 'Idempotency-Key: demo-payment-${run}' -d '{"method":"cash","amount":900,"currency":"EUR"}'
   echo; echo
 done
 curl -s $API/invoices/$INVOICE -H "$AUTH"; echo

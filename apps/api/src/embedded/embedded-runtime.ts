@@ -1,28 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { findFreePort, startEmbeddedPostgres } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
-import { startGatewaySimProcess } from './gateway-sim-process.js';
-import type { GatewaySimProcess } from './gateway-sim-process.js';
 
 /** The preferred port of the embedded PostgreSQL (a free one is used when it is taken). */
 export const embeddedPostgresPort = 54329;
-
-export interface EmbeddedRuntimeOptions {
-  /** Where PostgreSQL keeps its data; kept between runs. */
-  readonly dataDirectory?: string;
-  /** Start the gateway simulator too, its webhooks pointed at the api on this port. */
-  readonly gateway?: { readonly apiPort: number; readonly onOutput?: (line: string) => void };
-  readonly onLog?: (line: string) => void;
-}
-
-/** What the embedded default runs beside the api, and how to stop it. */
-export interface EmbeddedRuntime {
-  readonly postgres: EmbeddedPostgresServer;
-  readonly gateway: (GatewaySimProcess & { readonly webhookSecret: string }) | undefined;
-  stop(): Promise<void>;
-}
 
 const portIsFree = (port: number): Promise<boolean> =>
   new Promise((resolvePort) => {
@@ -32,38 +14,17 @@ const portIsFree = (port: number): Promise<boolean> =>
   });
 
 /**
- * Starts embedded PostgreSQL with its data in `.once/postgres` (fsync on: this is the user's data), and the gateway
- * simulator as a child process.
+ * Starts the embedded default's PostgreSQL: data in `.once/postgres` (kept between runs, fsync on: this is the
+ * user's data), on port 54329 when free.
  *
  * @example
- * const runtime = await startEmbeddedRuntime({ gateway: { apiPort: 3000 } });
- * await runtime.stop();
+ * const postgres = await startEmbeddedDefaultPostgres();
+ * await postgres.stop();
  */
-export const startEmbeddedRuntime = async (options: EmbeddedRuntimeOptions = {}): Promise<EmbeddedRuntime> => {
+export const startEmbeddedDefaultPostgres = async (
+  options: { dataDirectory?: string; onLog?: (line: string) => void } = {},
+): Promise<EmbeddedPostgresServer> => {
   const dataDirectory = options.dataDirectory ?? resolve(process.cwd(), '.once', 'postgres');
   const port = (await portIsFree(embeddedPostgresPort)) ? embeddedPostgresPort : await findFreePort();
-  const postgres = await startEmbeddedPostgres({ dataDirectory, port, ...(options.onLog ? { onLog: options.onLog } : {}) });
-  let gateway: EmbeddedRuntime['gateway'];
-  try {
-    if (options.gateway) {
-      const webhookSecret = randomBytes(24).toString('base64url');
-      const child = await startGatewaySimProcess({
-        port: await findFreePort(),
-        webhook: { url: `http://127.0.0.1:${String(options.gateway.apiPort)}/webhooks/gateway`, secret: webhookSecret },
-        ...(options.gateway.onOutput ? { onOutput: options.gateway.onOutput } : {}),
-      });
-      gateway = Object.assign(child, { webhookSecret });
-    }
-  } catch (error) {
-    await postgres.stop();
-    throw error;
-  }
-  return {
-    postgres,
-    gateway,
-    stop: async () => {
-      await gateway?.stop();
-      await postgres.stop();
-    },
-  };
+  return startEmbeddedPostgres({ dataDirectory, port, ...(options.onLog ? { onLog: options.onLog } : {}) });
 };

@@ -3,3 +3,5 @@ export type { TestApi, TestTenant } from './test-api.js';
 export { createHttp } from './http.js';
 export type { Http, TextResponse } from './http.js';
 export { rawRequest } from './raw-request.js';
+export { startApiProcess } from './api-process.js';
+export type { ApiProcess } from './api-process.js';

@@ -29,3 +29,9 @@ export type { CompleterOptions, Projector, ProjectorOptions } from './projector/
 export { getIdempotencyKey, idempotencyKeysProjection, idempotencyKeysTable, listAbandonedKeys } from './read-models/idempotency-keys/index.js';
 export type { IdempotencyKeyRow, IdempotencyKeyStatus } from './read-models/idempotency-keys/index.js';
 export { allProjections } from './read-models/index.js';
+export { getInvoice, getPayment, invoicesProjection, invoicesTable, paymentsTable } from './read-models/invoices/index.js';
+export type { InvoiceReadModel, InvoiceRow, PaymentReadModel, PaymentRow } from './read-models/invoices/index.js';
+export { getOrder, getSaleByOrder, ordersProjection, ordersTable, salesTable } from './read-models/orders/index.js';
+export type { OrderReadModel, OrderRow, SaleReadModel, SaleRow } from './read-models/orders/index.js';
+export { getStockCount, stockCountLinesTable, stockCountsProjection, stockCountsTable } from './read-models/stock-counts/index.js';
+export type { StockCountLineRow, StockCountReadModel, StockCountRow } from './read-models/stock-counts/index.js';

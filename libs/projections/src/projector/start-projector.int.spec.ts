@@ -65,7 +65,8 @@ describe('projector', () => {
       ).rejects.toBeInstanceOf(InjectedCrash);
       faults.disarm();
       const [last] = await store.readStream(keyStreamName(scope, key), { direction: 'backwards', maxCount: 1 });
-      expect((await waitForPosition(db.pool, 'idempotency_keys', last!.position, { timeoutMs: 10_000 })).reached).toBe(true);
+      if (!last) throw new Error('the crashed request left no key events');
+      expect((await waitForPosition(db.pool, 'idempotency_keys', last.position, { timeoutMs: 10_000 })).reached).toBe(true);
       expect(await getIdempotencyKey(db.pool, { ...scope, key })).toMatchObject({ status: 'inFlight' });
 
       clock.advance(10_000);

@@ -195,7 +195,9 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
         await abortableSleep(leaseRetryMs, stopController.signal);
         continue;
       }
-      client.on('error', (error) => logger.warn({ projection: leaseName, err: error }, 'lease connection failed'));
+      const onConnectionError = (error: Error): void =>
+        logger.warn({ projection: leaseName, err: error }, 'lease connection failed');
+      client.on('error', onConnectionError);
       let leading = false;
       let failure: unknown;
       try {
@@ -213,6 +215,7 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
         if (failure === undefined && leading) {
           await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [leaseName]).catch(() => undefined);
         }
+        client.off('error', onConnectionError);
         // A failed connection is destroyed, which also ends any transaction and frees the lease.
         client.release(failure === undefined ? undefined : asError(failure));
       }

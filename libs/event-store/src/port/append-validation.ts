@@ -49,7 +49,3 @@ export const assertValidMultiAppend = (appends: readonly StreamAppend[]): void =
     assertValidAppend(append.stream, append.events, append.expectedRevision);
   }
 };
-
-/** The revision number an explicit expectation stands for: -1 for `no_stream`. */
-export const explicitRevision = (expected: ExpectedRevision): bigint | undefined =>
-  expected === 'no_stream' ? -1n : typeof expected === 'bigint' ? expected : undefined;

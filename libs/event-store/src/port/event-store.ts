@@ -116,6 +116,7 @@ export interface EventStore {
   /**
    * Appends events if the stream is at `expectedRevision`; throws `WrongExpectedRevisionError` otherwise.
    * Appending the same event ids again with the original expectation returns the original result and writes nothing.
+   * Event ids must be UUIDs (`TypeError` otherwise); a negative bigint expectation is a `RangeError`.
    */
   appendToStream(
     stream: string,
@@ -123,7 +124,11 @@ export interface EventStore {
     options: AppendOptions,
   ): Promise<AppendResult>;
 
-  /** Appends to several streams in one atomic write. Only where `capabilities.atomicMultiStreamAppend`. */
+  /**
+   * Appends to several streams in one atomic write. Only where `capabilities.atomicMultiStreamAppend`
+   * (`UnsupportedOperationError` elsewhere). Each stream at most once. A repeat of a whole earlier write returns the
+   * original results; a write that repeats one stream's events but is new for another is a wrong revision.
+   */
   appendMulti(appends: readonly StreamAppend[]): Promise<readonly AppendResult[]>;
 
   /** Reads one stream. An absent (or fully expired) stream reads as empty. */
@@ -135,7 +140,11 @@ export interface EventStore {
   /** Delivers the global order in batches from a checkpoint, then keeps following new events. */
   subscribeToAll(options: SubscribeOptions): Subscription;
 
-  /** Sets how long a stream's events are kept. Expired events stop being read at once and are removed by `scavenge`. */
+  /**
+   * Sets how long a stream's events are kept (replacing any earlier setting). Expired events stop being read at once
+   * and are removed by `scavenge`. The stream's revision outlives its events: appends still expect the last revision
+   * ever written, as in EventStoreDB.
+   */
   setStreamRetention(stream: string, retention: StreamRetention): Promise<void>;
 
   /** Physically removes events that retention has expired. Returns how many were removed. */

@@ -19,4 +19,4 @@ export type {
 } from './event-store.js';
 export { WrongExpectedRevisionError, UnsupportedOperationError } from './errors.js';
 export { comparePositions, formatPosition, parsePosition } from './position.js';
-export { assertValidAppend, assertValidMultiAppend, explicitRevision } from './append-validation.js';
+export { assertValidAppend, assertValidMultiAppend } from './append-validation.js';

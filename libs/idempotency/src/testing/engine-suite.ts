@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WrongExpectedRevisionError } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeAbandonedKeys, createIdempotencyEngine, faultPoints } from '../engine/index.js';
@@ -8,6 +9,7 @@ import {
   chargedIncrementHandler,
   COUNTER_ROUTE,
   countIncrementsByKey,
+  counterStream as counterStreamOf,
   createFakeGateway,
   incrementCounterHandler,
   incrementRequest,
@@ -164,6 +166,31 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       expect(keys.map((key) => counts.get(key))).toEqual(keys.map(() => 1));
       const values = outcomes.map((outcome) => JSON.parse(body(outcome) ?? '{}').value as number).sort();
       expect(values).toEqual([1, 2, 3, 4, 5, 6]);
+    });
+
+    it('gives up on endless aggregate conflicts with a retryable unavailable that stores nothing', async () => {
+      const { input, counterId, key, scope } = fresh();
+      const conflicting = counterStreamOf(counterId);
+      const always = (stream: string) => {
+        if (stream === conflicting) throw new WrongExpectedRevisionError(stream, 'no_stream', 99n);
+      };
+      const hostile: EventStore = {
+        ...store,
+        capabilities: store.capabilities,
+        appendToStream: async (stream, events, options) => {
+          always(stream);
+          return store.appendToStream(stream, events, options);
+        },
+        appendMulti: async (appends) => {
+          for (const append of appends) always(append.stream);
+          return store.appendMulti(appends);
+        },
+      };
+      const engine = engineWith({ store: hostile, maxConflictRetries: 2 });
+      expect(await engine.execute(input())).toMatchObject({ kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 });
+      expect(['absent', 'released']).toContain((await engine.readKeyState(keyStreamName(scope, key))).status);
+      expect(await engineWith().execute(input())).toMatchObject({ kind: 'first' });
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
 
     it.each(faultPoints)('a crash at %s followed by retries ends in one effect and one completed key', async (point: FaultPoint) => {

@@ -5,6 +5,8 @@
 const benchmarks: Record<string, () => Promise<{ run(args: readonly string[]): Promise<void> }>> = {
   'event-store': () => import('./event-store.bench.js'),
   engine: () => import('./engine.bench.js'),
+  projections: () => import('./projections.bench.js'),
+  http: () => import('./http.bench.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -120,6 +120,10 @@ const arrivalOutcome = (arrival: Exclude<ArrivalDecision, { kind: 'claim' | 'tak
 /**
  * Creates the command engine over an event store (DESIGN.md "The key log"): the atomic protocol where the store
  * appends to several streams in one commit and the handler has no external calls, the phased protocol otherwise.
+ * The atomic protocol reads the key stream before the aggregates (not beside them, as DESIGN.md sketches): a replay
+ * then costs one read, and only a claim pays for the aggregate reads.
+ * `execute` answers every store failure as an outcome; it throws only a crash injected at a fault point, and a
+ * `CanonicalJsonError` when params or body are not JSON values.
  *
  * @example
  * const engine = createIdempotencyEngine({ store: createInMemoryEventStore() });

@@ -128,7 +128,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
         stream,
         revision,
         type: event.type,
-        data: structuredClone(event.data),
+        data: structuredClone(event.data ?? null),
         metadata: structuredClone(event.metadata ?? {}),
         position,
         recordedAt: new Date(recordedAt.getTime()),

@@ -47,7 +47,7 @@ export const appendOnClient = async (
     events.map((event) => ({
       id: event.id,
       type: event.type,
-      data: event.data,
+      data: event.data ?? null,
       metadata: event.metadata ?? {},
     })),
   );

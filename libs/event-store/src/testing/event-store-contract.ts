@@ -388,9 +388,14 @@ const describeReadStream = (store: () => EventStore): void => {
     it('accepts unicode stream names, and filters by a unicode prefix', async () => {
       const prefix = `ストリーム-ünïcödé-🚀-${randomUUID()}`;
       const stream = `${prefix}-請求書`;
-      const events = someEvents(2, 'Überweisung');
+      const events = someEvents(2, 'Überweisung').map((event) => ({
+        ...event,
+        data: { text: 'Zahlung für 請求書 🚀', quote: '"\\', nested: [null, 'ß'] },
+      }));
       await store().appendToStream(stream, events, { expectedRevision: 'no_stream' });
-      expect(ids(await store().readStream(stream))).toEqual(ids(events));
+      const read = await store().readStream(stream);
+      expect(ids(read)).toEqual(ids(events));
+      expect(read.map((event) => event.data)).toEqual(events.map((event) => event.data));
       const { events: global } = await readAllUntil(
         store().readAll,
         { filter: { streamPrefixes: [prefix] } },

@@ -10,6 +10,9 @@ import { healthRoutes } from './health/health.routes.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { docsPlugin } from './plugins/docs.plugin.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
+import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
+import { paymentsRoutes } from './invoices/payments.routes.js';
+import { projectorPlugin } from './plugins/projector.plugin.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
 import { eventStorePlugin } from './plugins/event-store.plugin.js';
@@ -38,6 +41,8 @@ export interface AppDeps {
   /** How long a crashed request holds its key before a retry may take it over (ms); 30 s by default. */
   readonly leaseMs?: number;
   readonly logger?: FastifyServerOptions['logger'];
+  /** `in-process` (default) runs the read-model projections here; `external` leaves them to apps/projector. */
+  readonly projector?: 'in-process' | 'external';
   /** Request body limit in bytes; 64 KiB by default. */
   readonly bodyLimit?: number;
 }
@@ -84,12 +89,15 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(eventStorePlugin);
   await app.register(idempotencyEnginePlugin, { faults: deps.faults, leaseMs: deps.leaseMs, mode: deps.idempotency });
   await app.register(gatewayPlugin, { baseUrl: deps.gatewayUrl });
+  if (deps.projector !== 'external') await app.register(projectorPlugin);
 
   await app.register(async (authenticated) => {
     await authenticated.register(authPlugin, { apiKeys: createApiKeyStore(app.pg) });
     await authenticated.register(invoicesRoutes, { prefix: '/invoices' });
     await authenticated.register(ordersRoutes, { prefix: '/orders' });
     await authenticated.register(stockCountsRoutes, { prefix: '/stock-counts' });
+    await authenticated.register(paymentsRoutes, { prefix: '/payments' });
+    await authenticated.register(idempotencyKeysRoutes, { prefix: '/idempotency-keys' });
   });
   return app;
 };

@@ -167,3 +167,24 @@ describe('card payments through the gateway', () => {
     expect(await invoice(invoiceId)).toMatchObject({ paid: 0, reserved: 0, outstanding: 1000 });
   });
 });
+
+describe('reads', () => {
+  it('finds a payment by id once the read model has it, only for its own tenant', async () => {
+    const invoiceId = await issueInvoice();
+    const paid = await payCash(invoiceId, 250, randomUUID());
+    const paymentId = paid.json<{ id: string }>().id;
+    await expect.poll(async () => (await http.get(`/payments/${paymentId}`, tenant.alice)).status).toBe(200);
+    expect((await http.get(`/payments/${paymentId}`, tenant.alice)).json()).toEqual(paid.json());
+    const other = await api.tenant();
+    expect((await http.get(`/payments/${paymentId}`, other.alice)).status).toBe(404);
+  });
+
+  it("shows the caller's own key and nobody else's", async () => {
+    const invoiceId = await issueInvoice();
+    const key = randomUUID();
+    await payCash(invoiceId, 100, key);
+    const own = await http.get(`/idempotency-keys/${key}`, tenant.alice);
+    expect(own.json()).toEqual({ key, status: 'completed', method: 'POST', route: '/invoices/:id/payments', responseStatus: 201 });
+    expect((await http.get(`/idempotency-keys/${key}`, tenant.bob)).status).toBe(404);
+  });
+});

@@ -13,6 +13,7 @@ import { invoicesRoutes } from './invoices/invoices.routes.js';
 import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
 import { paymentsRoutes } from './invoices/payments.routes.js';
 import { projectorPlugin } from './plugins/projector.plugin.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
 import { eventStorePlugin } from './plugins/event-store.plugin.js';
@@ -90,6 +91,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(idempotencyEnginePlugin, { faults: deps.faults, leaseMs: deps.leaseMs, mode: deps.idempotency });
   await app.register(gatewayPlugin, { baseUrl: deps.gatewayUrl });
   if (deps.projector !== 'external') await app.register(projectorPlugin);
+
+  await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
 
   await app.register(async (authenticated) => {
     await authenticated.register(authPlugin, { apiKeys: createApiKeyStore(app.pg) });

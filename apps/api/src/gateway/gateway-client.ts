@@ -8,6 +8,7 @@ const chargeSchema = z.object({
   currency: z.string(),
   status: z.enum(['succeeded', 'declined']),
   declineCode: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
 });
 /** A charge as the gateway reports it. */
 export type GatewayCharge = z.infer<typeof chargeSchema>;
@@ -19,6 +20,8 @@ export interface ChargeInput {
   readonly amount: number;
   readonly currency: string;
   readonly cardToken: string;
+  /** Echoed back on the charge and on the gateway's webhooks (tenant and invoice, to route them). */
+  readonly metadata?: Readonly<Record<string, string>>;
 }
 
 /** The card gateway as the payment handler uses it: a keyed charge and the inquiry by reference. */

@@ -141,6 +141,7 @@ export const cardPaymentHandler = (deps: { gateway: GatewayClient; faultPoint: P
           amount: body.amount,
           currency: body.currency,
           cardToken: body.cardToken,
+          metadata: { tenantId: context.scope.tenantId, invoiceId },
         });
         deps.faultPoint('after-gateway-charge');
         return toChargeResult(charged);

@@ -10,6 +10,11 @@ export const chargeRequestSchema = z.strictObject({
     .min(1)
     .max(100)
     .describe('A tokenised card; `tok_declined` is declined, `tok_insufficient_funds` too, every other token succeeds'),
+  metadata: z
+    .record(z.string().max(40), z.string().max(200))
+    .refine((entries) => Object.keys(entries).length <= 20, 'at most 20 entries')
+    .optional()
+    .describe('Merchant data echoed back on the charge and its webhooks'),
 });
 export type ChargeRequest = z.infer<typeof chargeRequestSchema>;
 
@@ -20,6 +25,7 @@ export const chargeSchema = z.object({
   currency: z.string(),
   status: z.enum(['succeeded', 'declined']),
   declineCode: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
   createdAt: z.string(),
 });
 /** A charge as the gateway recorded it. */
@@ -45,6 +51,7 @@ export const decideCharge = (id: string, request: ChargeRequest, now: Date): Cha
     currency: request.currency,
     status: declineCode ? 'declined' : 'succeeded',
     ...(declineCode ? { declineCode } : {}),
+    ...(request.metadata ? { metadata: request.metadata } : {}),
     createdAt: now.toISOString(),
   };
 };

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { problemView } from '../commands/command-schemas.js';
+import { HttpProblem } from '../problems/problem.js';
+import { receiveGatewayEvent } from './gateway-inbox.js';
+import { verifyWebhookSignature } from './webhook-signature.js';
+import { gatewayEventSchema, webhookHeaders } from './webhook.schemas.js';
+
+/**
+ * `POST /webhooks/gateway`: the gateway's signed events (Standard Webhooks). The signature is checked over the raw
+ * body before anything else; each event is applied once through the inbox, whatever the number of deliveries.
+ */
+export const webhooksRoutes: FastifyPluginAsyncZod<{ secret: string | undefined }> = async (app, { secret }) => {
+  app.post(
+    '/gateway',
+    {
+      schema: {
+        summary: 'Gateway events (signed; applied once per event id)',
+        tags: ['webhooks'],
+        security: [],
+        headers: webhookHeaders,
+        body: gatewayEventSchema,
+        response: { 200: z.object({ outcome: z.enum(['applied', 'duplicate', 'ignored']) }), 401: problemView },
+      },
+    },
+    async (request) => {
+      const headers = request.headers;
+      const valid =
+        secret !== undefined &&
+        request.rawBody !== undefined &&
+        headers['webhook-id'] === request.body.id &&
+        verifyWebhookSignature({
+          secret,
+          id: headers['webhook-id'],
+          timestamp: Number(headers['webhook-timestamp']),
+          body: request.rawBody,
+          signatureHeader: headers['webhook-signature'],
+          nowSeconds: Date.now() / 1000,
+        });
+      if (!valid) throw new HttpProblem('invalid-signature');
+      const outcome = await receiveGatewayEvent(app.eventStore, request.body, new Date());
+      request.log.info({ eventId: request.body.id, outcome }, 'gateway webhook');
+      return { outcome: outcome.kind };
+    },
+  );
+};

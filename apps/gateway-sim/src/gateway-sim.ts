@@ -2,14 +2,15 @@ import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { chargesRoutes, createInMemoryChargeLedger } from './charges/index.js';
+import { createInMemoryEventStore } from '@once/event-store';
+import { chargesRoutes, createEventSourcedChargeLedger } from './charges/index.js';
 import type { ChargeLedger } from './charges/index.js';
 import { createFaultPlan, faultsRoutes } from './faults/index.js';
 import type { FaultPlan } from './faults/index.js';
 import { createWebhookSender } from './webhooks/index.js';
 import type { WebhookSender } from './webhooks/index.js';
 
-/** What the gateway simulator is built from; every part has an in-memory default. */
+/** What the gateway simulator is built from; every part has an in-memory default (the ledger: the idempotency engine over an in-memory event store). */
 export interface GatewaySimDeps {
   readonly ledger?: ChargeLedger;
   readonly faults?: FaultPlan;
@@ -35,7 +36,7 @@ export interface GatewaySim {
  */
 export const buildGatewaySim = (deps: GatewaySimDeps = {}): GatewaySim => {
   const faults = deps.faults ?? createFaultPlan();
-  const ledger = deps.ledger ?? createInMemoryChargeLedger();
+  const ledger = deps.ledger ?? createEventSourcedChargeLedger(createInMemoryEventStore({ atomicMultiStreamAppend: true }));
   const webhooks: WebhookSender | undefined = deps.webhook
     ? createWebhookSender({
         ...deps.webhook,

@@ -1,4 +1,7 @@
+import pg from 'pg';
 import { z } from 'zod';
+import { createPostgresEventStore } from '@once/event-store';
+import { createEventSourcedChargeLedger } from './charges/index.js';
 import { buildGatewaySim } from './gateway-sim.js';
 
 const env = z
@@ -8,24 +11,38 @@ const env = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEBHOOK_URL: z.url().optional(),
     WEBHOOK_SECRET: z.string().min(16).optional(),
+    /** Keep charges and keys in PostgreSQL (a database of the gateway's own); in memory when omitted. */
+    GATEWAY_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//)
+      .optional(),
   })
   .parse(process.env);
 
+const pool = env.GATEWAY_DATABASE_URL
+  ? new pg.Pool({ connectionString: env.GATEWAY_DATABASE_URL })
+  : undefined;
 const { app } = buildGatewaySim({
   logger: { level: env.LOG_LEVEL },
-  ...(env.WEBHOOK_URL && env.WEBHOOK_SECRET ? { webhook: { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET } } : {}),
+  ...(pool ? { ledger: createEventSourcedChargeLedger(createPostgresEventStore(pool)) } : {}),
+  ...(env.WEBHOOK_URL && env.WEBHOOK_SECRET
+    ? { webhook: { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET } }
+    : {}),
 });
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => pool?.end())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   });
 }
 

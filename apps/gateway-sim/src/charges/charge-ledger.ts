@@ -7,7 +7,8 @@ import type { Charge, ChargeRequest } from './charge.js';
 export type ChargeOutcome =
   | { readonly kind: 'created'; readonly charge: Charge }
   | { readonly kind: 'replayed'; readonly charge: Charge }
-  | { readonly kind: 'key-reused' };
+  | { readonly kind: 'key-reused' }
+  | { readonly kind: 'in-flight'; readonly retryAfterSeconds: number };
 
 /** Where the gateway keeps its charges and its own idempotency keys. */
 export interface ChargeLedger {

@@ -64,6 +64,10 @@ export const chargesRoutes: FastifyPluginAsyncZod<ChargesRoutesOptions> = async 
       if (outcome.kind === 'key-reused') {
         return problem(reply, 422, 'idempotency-key-reused', 'this key was used for a different charge');
       }
+      if (outcome.kind === 'in-flight') {
+        void reply.header('retry-after', String(outcome.retryAfterSeconds));
+        return problem(reply, 409, 'idempotency-key-in-flight', 'a charge with this key is still running');
+      }
       if (outcome.kind === 'created') webhooks?.chargeRecorded(outcome.charge);
       request.log.info({ chargeId: outcome.charge.id, outcome: outcome.kind, key }, 'charge');
       if (fault?.kind === 'lost-response') {

@@ -210,10 +210,63 @@ END
 $fn$;
 `;
 
+// Version 3 makes appendMulti one statement (one round trip, its own transaction): streams are appended in name
+// order, so concurrent multi-stream appends lock rows in one order; a wrong revision, or a write that repeats some
+// streams and is new for others, raises and rolls the whole statement back. The raise carries the stream's index
+// and actual revision as JSON in DETAIL.
+const appendMulti = `
+CREATE FUNCTION event_store_append_multi(p_appends jsonb, p_now timestamptz)
+RETURNS TABLE (ord integer, outcome text, revision bigint, transaction_id text, global_position bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_item record;
+  v_result record;
+  v_ords integer[] := '{}';
+  v_outcomes text[] := '{}';
+  v_revisions bigint[] := '{}';
+  v_transactions text[] := '{}';
+  v_positions bigint[] := '{}';
+  v_repeated integer;
+  v_wrote boolean := false;
+  v_actual bigint;
+BEGIN
+  FOR v_item IN
+    SELECT a.value, a.ordinality::integer AS ord
+      FROM jsonb_array_elements(p_appends) WITH ORDINALITY AS a
+     ORDER BY a.value->>'stream' COLLATE "C"
+  LOOP
+    SELECT * INTO v_result
+      FROM event_store_append(v_item.value->>'stream', (v_item.value->>'expected')::bigint, v_item.value->'events', p_now);
+    IF v_result.outcome = 'wrong' THEN
+      RAISE EXCEPTION 'event_store_wrong_expected_revision'
+        USING DETAIL = jsonb_build_object('index', v_item.ord - 1, 'actual', v_result.revision::text)::text;
+    END IF;
+    IF v_result.outcome = 'idempotent' THEN
+      v_repeated := coalesce(v_repeated, v_item.ord);
+    ELSIF jsonb_array_length(v_item.value->'events') > 0 THEN
+      v_wrote := true;
+    END IF;
+    v_ords := v_ords || v_item.ord;
+    v_outcomes := v_outcomes || v_result.outcome;
+    v_revisions := v_revisions || v_result.revision;
+    v_transactions := v_transactions || v_result.transaction_id;
+    v_positions := v_positions || v_result.global_position;
+  END LOOP;
+  IF v_repeated IS NOT NULL AND v_wrote THEN
+    SELECT s.revision INTO v_actual FROM streams s WHERE s.stream = (p_appends->(v_repeated - 1))->>'stream';
+    RAISE EXCEPTION 'event_store_wrong_expected_revision'
+      USING DETAIL = jsonb_build_object('index', v_repeated - 1, 'actual', v_actual::text)::text;
+  END IF;
+  RETURN QUERY SELECT * FROM unnest(v_ords, v_outcomes, v_revisions, v_transactions, v_positions);
+END
+$fn$;
+`;
+
 /** The event store's schema, version by version. */
 export const eventStoreMigrations: readonly Migration[] = [
   { version: 1, name: 'streams, events, retention and the append function', sql: schema },
   { version: 2, name: 'append fast paths for new streams and explicit revisions', sql: appendFastPaths },
+  { version: 3, name: 'appendMulti as one statement', sql: appendMulti },
 ];
 
 /**

@@ -11,12 +11,12 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../port/index.js';
-import { WrongExpectedRevisionError, assertValidAppend, assertValidMultiAppend } from '../port/index.js';
+import { assertValidAppend, assertValidMultiAppend } from '../port/index.js';
 import { assertValidRetention } from '../retention/index.js';
 import { subscribeByPolling } from '../subscription/index.js';
 import { migrateEventStore } from './event-store-migrations.js';
 import type { AppendOutcome } from './postgres-append.js';
-import { appendOnClient } from './postgres-append.js';
+import { appendMultiOnClient, appendOnClient } from './postgres-append.js';
 import { readAllRows, readStreamRows } from './postgres-read.js';
 
 export interface PostgresEventStoreOptions {
@@ -74,55 +74,8 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     return retryOnceOnDuplicateEventId(() => appendMultiOnce(appends));
   };
 
-  const appendMultiOnce = async (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> => {
-    // Lock streams in one global order, so two multi-stream appends never deadlock.
-    const order = appends
-      .map((append, index) => ({ stream: append.stream, index }))
-      .sort((a, b) => compareText(a.stream, b.stream))
-      .map(({ index }) => index);
-    const client = await pool.connect();
-    let failed = true;
-    try {
-      await client.query('BEGIN');
-      const outcomes = new Array<AppendOutcome>(appends.length);
-      for (const index of order) {
-        const append = appends[index] as StreamAppend;
-        const outcome = await appendOnClient(
-          client,
-          append.stream,
-          append.events,
-          append.expectedRevision,
-          now(),
-        );
-        if (outcome.kind === 'wrong') throw outcome.error;
-        outcomes[index] = outcome;
-      }
-      const idempotent = outcomes.findIndex((outcome) => outcome.kind === 'idempotent');
-      const wrote = outcomes.some(
-        (outcome, index) => outcome.kind === 'ok' && (appends[index]?.events.length ?? 0) > 0,
-      );
-      if (idempotent >= 0 && wrote) {
-        // Idempotent only when every stream is: a half-repeated write is a conflict, as in KurrentDB.
-        const append = appends[idempotent] as StreamAppend;
-        const head = await client.query<{ revision: string }>(
-          'SELECT revision FROM streams WHERE stream = $1',
-          [append.stream],
-        );
-        const revision = head.rows[0]?.revision;
-        throw new WrongExpectedRevisionError(
-          append.stream,
-          append.expectedRevision,
-          revision === undefined ? 'no_stream' : BigInt(revision),
-        );
-      }
-      await client.query('COMMIT');
-      failed = false;
-      return outcomes.map(settle);
-    } finally {
-      if (failed) await client.query('ROLLBACK').catch(() => undefined);
-      client.release();
-    }
-  };
+  const appendMultiOnce = (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> =>
+    appendMultiOnClient(pool, appends, now());
 
   const readStream = async (
     stream: string,
@@ -206,5 +159,3 @@ const isDuplicateEventId = (error: unknown): boolean =>
   error !== null &&
   (error as { code?: unknown }).code === '23505' &&
   (error as { constraint?: unknown }).constraint === 'events_stream_event_id';
-
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -32,6 +32,12 @@ export interface ContractOptions {
   readonly clock?: 'injected' | 'real';
   /** Whether `scavenge` removes events itself (false where the server scavenges on its own, as EventStoreDB). */
   readonly scavengeRemovesEvents?: boolean;
+  /**
+   * Whether an append reports exactly the global position of its last event, and an idempotent re-append exactly
+   * the original's (default true). Unverified for EventStoreDB, which answers with commit/prepare positions of the
+   * write and builds a re-append's from the original's log position.
+   */
+  readonly exactAppendPosition?: boolean;
   /** When set, the whole suite is skipped and this says why. */
   readonly skipReason?: string | undefined;
   /** Runs of the late-commit property test. Default 12. */

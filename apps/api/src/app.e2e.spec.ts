@@ -35,8 +35,17 @@ describe('operations endpoints', () => {
   });
 
   it('serves the OpenAPI document and the docs page', async () => {
-    const spec = (await (await fetch(`${api.url}/docs/json`)).json()) as { openapi: string; paths: object };
+    const spec = (await (await fetch(`${api.url}/docs/json`)).json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+    };
     expect(spec.openapi).toMatch(/^3\./);
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/invoices/', '/invoices/{id}/payments', '/orders/{id}/complete', '/stock-counts/{id}/post']),
+    );
+    expect(spec.paths['/invoices/{id}/payments']?.['post']?.parameters).toContainEqual(
+      expect.objectContaining({ name: 'idempotency-key', in: 'header' }),
+    );
     expect((await fetch(`${api.url}/docs`, { redirect: 'follow' })).status).toBe(200);
   });
 

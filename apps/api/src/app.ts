@@ -87,7 +87,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
   await app.register(healthRoutes);
 
-  await app.register(eventStorePlugin);
+  await app.register(eventStorePlugin, { eventStoreUrl: deps.eventStoreUrl });
   await app.register(idempotencyEnginePlugin, { faults: deps.faults, leaseMs: deps.leaseMs, mode: deps.idempotency });
   await app.register(gatewayPlugin, { baseUrl: deps.gatewayUrl });
   if (deps.projector !== 'external') await app.register(projectorPlugin);

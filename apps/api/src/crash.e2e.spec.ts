@@ -80,6 +80,7 @@ describe('crash between the effect and the response', () => {
     expect(invoice.paid).toBe(1200);
     expect(invoice.payments).toEqual([retried.json()]);
     await restarted.stop();
+    expect(await restarted.exited).toEqual({ code: 0, signal: null });
     running.delete(restarted);
   });
 
@@ -110,5 +111,24 @@ describe('crash between the effect and the response', () => {
     expect((await http.get(`/invoices/${invoiceId}`, apiKey)).json()).toMatchObject({ paid: 3000, reserved: 0 });
     await restarted.stop();
     running.delete(restarted);
+  });
+
+  it('SIGTERM lets a request in flight finish before the process exits', async () => {
+    const api = await startApi();
+    const invoiceId = await setUp(api);
+    await fetch(`${gateway.url}/admin/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ target: 'charge', fault: { kind: 'latency', ms: 1500 } }),
+    });
+    const body = { method: 'card', amount: 100, currency: 'EUR', cardToken: 'tok_visa' };
+    const inFlight = createHttp(api.url).post(`/invoices/${invoiceId}/payments`, { apiKey, key: randomUUID(), body });
+    await sleep(500);
+    const stopping = api.stop();
+    const answer = await inFlight;
+    expect(answer.status).toBe(201);
+    await stopping;
+    expect(await api.exited).toEqual({ code: 0, signal: null });
+    running.delete(api);
   });
 });

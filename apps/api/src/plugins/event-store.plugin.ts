@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { createPostgresEventStore, migrateEventStore } from '@once/event-store';
+import { createEventStoreDbEventStore, createPostgresEventStore, migrateEventStore } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
 
 declare module 'fastify' {
@@ -10,13 +10,18 @@ declare module 'fastify' {
 }
 
 /**
- * The event store: PostgreSQL over the app's pool (migrated at start). Closed when the app closes; the pool stays
- * the postgres plugin's.
+ * The event store: EventStoreDB when `eventStoreUrl` is given, otherwise PostgreSQL over the app's pool (migrated at
+ * start). Closed when the app closes; the pool stays the postgres plugin's.
  */
-export const eventStorePlugin = fp(
-  async (app) => {
-    await migrateEventStore(app.pg);
-    const store = createPostgresEventStore(app.pg, { migrate: false });
+export const eventStorePlugin = fp<{ eventStoreUrl?: string | undefined }>(
+  async (app, { eventStoreUrl }) => {
+    let store: EventStore;
+    if (eventStoreUrl) {
+      store = createEventStoreDbEventStore(eventStoreUrl);
+    } else {
+      await migrateEventStore(app.pg);
+      store = createPostgresEventStore(app.pg, { migrate: false });
+    }
     app.decorate('eventStore', store);
     app.addHook('onClose', async () => store.close());
   },

@@ -62,19 +62,23 @@ export const receiveGatewayEvent = async (store: EventStore, event: GatewayEvent
       type: 'GatewayWebhookReceived',
       data: { eventId: event.id, type: event.type, paymentId: event.data.reference, refusal: refusal ?? null },
     };
+    const effect =
+      events.length === 0
+        ? undefined
+        : {
+            stream,
+            expectedRevision: revision,
+            events: events.map((domainEvent, index) => ({ id: deriveId(scope, event.id, stream, index), ...domainEvent })),
+          };
     try {
-      await store.appendMulti([
-        { stream: inbox, events: [claim], expectedRevision: 'no_stream' },
-        ...(events.length === 0
-          ? []
-          : [
-              {
-                stream,
-                expectedRevision: revision,
-                events: events.map((domainEvent, index) => ({ id: deriveId(scope, event.id, stream, index), ...domainEvent })),
-              },
-            ]),
-      ]);
+      if (store.capabilities.atomicMultiStreamAppend) {
+        await store.appendMulti([{ stream: inbox, events: [claim], expectedRevision: 'no_stream' }, ...(effect ? [effect] : [])]);
+      } else {
+        // No atomic multi-stream append (EventStoreDB): the effect first, under ids derived from the event, then the
+        // claim. A crash between them leaves the claim unwritten; the redelivery finds the outcome recorded and claims.
+        if (effect) await store.appendToStream(effect.stream, effect.events, { expectedRevision: effect.expectedRevision });
+        await store.appendToStream(inbox, [claim], { expectedRevision: 'no_stream' });
+      }
       return refusal ? { kind: 'ignored', reason: refusal } : { kind: 'applied', events: events.length };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;

@@ -38,7 +38,7 @@ export const createProgressDisplay = (
         const bar = fraction === undefined ? '?'.repeat(width) : `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
         const percent = fraction === undefined ? '  ?%' : `${String(Math.floor(fraction * 100)).padStart(3)}%`;
         stream.write(
-          `\r${progress.projection} v${progress.version} ${bar} ${percent} ${progress.events.toLocaleString('en-US')} events ${formatRate(progress.eventsPerSecond)} ETA ${formatDuration(progress.etaSeconds)}\u001b[K`,
+          `\r${progress.label} ${bar} ${percent} ${progress.events.toLocaleString('en-US')} events ${formatRate(progress.eventsPerSecond)} ETA ${formatDuration(progress.etaSeconds)}\u001b[K`,
         );
         drawn = true;
       },
@@ -55,7 +55,7 @@ export const createProgressDisplay = (
       lastLine = at;
       const percent = progress.fraction === undefined ? '?' : `${(progress.fraction * 100).toFixed(1)}%`;
       stream.write(
-        `${progress.projection} v${progress.version}: ${progress.events} events, ${percent}, ${formatRate(progress.eventsPerSecond)}, ETA ${formatDuration(progress.etaSeconds)}\n`,
+        `${progress.label}: ${progress.events} events, ${percent}, ${formatRate(progress.eventsPerSecond)}, ETA ${formatDuration(progress.etaSeconds)}\n`,
       );
     },
     finish: () => undefined,

@@ -1,13 +1,15 @@
 export { defineTable, physicalTableName, rowRef } from './tables/index.js';
 export type { ColumnDefinition, ColumnType, ColumnValue, ProjectionTransaction, RowRef, TableDefinition } from './tables/index.js';
-export { CheckpointConflictError, silentLogger, startProjectionRunner } from './runner/index.js';
+export { CheckpointConflictError, silentLogger, startProjectionGroupRunner, startProjectionRunner } from './runner/index.js';
 export type {
   BatchReport,
   ProjectionDefinition,
   ProjectionLogger,
   ProjectionRunner,
+  ProjectionGroupRunnerOptions,
   ProjectionRunnerOptions,
   RunnerFaults,
+  RunnerTarget,
   RunnerState,
 } from './runner/index.js';
 export { migrateProjectionsSchema } from './schema/index.js';
@@ -22,8 +24,8 @@ export {
 export type { ProjectionVersion } from './versions/index.js';
 export { readLiveCheckpoint, waitForPosition } from './consistency/index.js';
 export type { WaitForPositionOptions, WaitForPositionResult } from './consistency/index.js';
-export { rebuildProjection } from './rebuild/index.js';
-export type { RebuildOptions, RebuildOutcome, RebuildProgress } from './rebuild/index.js';
+export { rebuildProjection, rebuildProjections } from './rebuild/index.js';
+export type { RebuildManyOptions, RebuildOptions, RebuildOutcome, RebuildProgress } from './rebuild/index.js';
 export { completeAbandonedKeysOnce, startProjector } from './projector/index.js';
 export type { CompleterOptions, Projector, ProjectorOptions } from './projector/index.js';
 export { getIdempotencyKey, idempotencyKeysProjection, idempotencyKeysTable, listAbandonedKeys } from './read-models/idempotency-keys/index.js';

@@ -1,2 +1,2 @@
-export { rebuildProjection } from './rebuild-projection.js';
-export type { RebuildOptions, RebuildOutcome, RebuildProgress } from './rebuild-projection.js';
+export { rebuildProjection, rebuildProjections } from './rebuild-projection.js';
+export type { RebuildManyOptions, RebuildOptions, RebuildOutcome, RebuildProgress } from './rebuild-projection.js';

@@ -1,4 +1,12 @@
 export { silentLogger } from './projection-definition.js';
 export type { ProjectionDefinition, ProjectionLogger } from './projection-definition.js';
-export { CheckpointConflictError, startProjectionRunner } from './projection-runner.js';
-export type { BatchReport, ProjectionRunner, ProjectionRunnerOptions, RunnerFaults, RunnerState } from './projection-runner.js';
+export { CheckpointConflictError, startProjectionGroupRunner, startProjectionRunner } from './projection-runner.js';
+export type {
+  BatchReport,
+  ProjectionGroupRunnerOptions,
+  ProjectionRunner,
+  ProjectionRunnerOptions,
+  RunnerFaults,
+  RunnerState,
+  RunnerTarget,
+} from './projection-runner.js';

@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
-import type { EventStore, GlobalPosition, ReadAllBatch, RecordedEvent } from '@once/event-store';
+import type { EventStore, GlobalFilter, GlobalPosition, ReadAllBatch, RecordedEvent } from '@once/event-store';
 import { comparePositions, formatPosition, parsePosition } from '@once/event-store';
-import { BatchUnitOfWork } from '../tables/unit-of-work.js';
+import { physicalTableName } from '../tables/table-definition.js';
+import { BatchUnitOfWork, RowCache } from '../tables/unit-of-work.js';
 import type { ProjectionDefinition, ProjectionLogger } from './projection-definition.js';
 import { silentLogger } from './projection-definition.js';
 import { abortableSleep } from './abortable-sleep.js';
@@ -42,14 +43,20 @@ export interface BatchReport {
 
 export type RunnerState = 'starting' | 'standby' | 'leading' | 'stopped';
 
-export interface ProjectionRunnerOptions {
+/** One projection version a runner writes. */
+export interface RunnerTarget {
+  readonly projection: ProjectionDefinition;
+  /** The physical version whose tables and checkpoint are written. */
+  readonly version: number;
+}
+
+interface RunnerSettings {
   readonly pool: Pool;
   readonly store: EventStore;
-  readonly projection: ProjectionDefinition;
-  /** The physical version whose tables and checkpoint this runner writes. */
-  readonly version: number;
   /** Events per read and per transaction. Default 2,000. */
   readonly batchSize?: number;
+  /** Rows per table kept in memory across batches while leading. Default 100,000. */
+  readonly rowCacheSize?: number;
   /** Pause between reads once caught up. Default 100 ms. */
   readonly pollIntervalMs?: number;
   /** Pause between attempts to take the lease while another runner holds it. Default 1,000 ms. */
@@ -61,6 +68,16 @@ export interface ProjectionRunnerOptions {
   readonly onStateChange?: (state: RunnerState) => void;
   readonly faults?: RunnerFaults;
   readonly signal?: AbortSignal;
+}
+
+export interface ProjectionRunnerOptions extends RunnerSettings {
+  readonly projection: ProjectionDefinition;
+  /** The physical version whose tables and checkpoint this runner writes. */
+  readonly version: number;
+}
+
+export interface ProjectionGroupRunnerOptions extends RunnerSettings {
+  readonly targets: readonly RunnerTarget[];
 }
 
 /** A running projection: a standby until it holds the lease, then the single writer of its version. */
@@ -82,20 +99,61 @@ export interface ProjectionRunner {
  * const runner = startProjectionRunner({ pool, store, projection: invoicesProjection, version: 1 });
  * await runner.stop();
  */
-export const startProjectionRunner = (options: ProjectionRunnerOptions): ProjectionRunner => {
-  const { pool, store, projection, version } = options;
+export const startProjectionRunner = (options: ProjectionRunnerOptions): ProjectionRunner =>
+  startProjectionGroupRunner({ ...options, targets: [{ projection: options.projection, version: options.version }] });
+
+interface TargetState {
+  readonly target: RunnerTarget;
+  readonly leaseName: string;
+  readonly matches: (event: RecordedEvent) => boolean;
+  checkpointText: string | null;
+  checkpoint: GlobalPosition | undefined;
+  totalEvents: number;
+}
+
+const matcherOf = (projection: ProjectionDefinition): ((event: RecordedEvent) => boolean) => {
+  const types = projection.eventTypes ? new Set(projection.eventTypes) : undefined;
+  const prefixes = projection.streamPrefixes;
+  return (event) =>
+    (types === undefined || types.has(event.type)) &&
+    (prefixes === undefined || prefixes.some((prefix) => event.stream.startsWith(prefix)));
+};
+
+/** The smallest filter that lets through every event any target wants (each target then picks its own). */
+const unionFilter = (targets: readonly RunnerTarget[]): GlobalFilter => {
+  const projections = targets.map((target) => target.projection);
+  const everyTyped = projections.every((projection) => projection.eventTypes !== undefined);
+  const everyPrefixed = projections.every((projection) => projection.streamPrefixes !== undefined);
+  return {
+    ...(everyTyped ? { eventTypes: [...new Set(projections.flatMap((projection) => projection.eventTypes ?? []))] } : {}),
+    ...(everyPrefixed
+      ? { streamPrefixes: [...new Set(projections.flatMap((projection) => projection.streamPrefixes ?? []))] }
+      : {}),
+  };
+};
+
+/**
+ * Runs several projection versions over ONE read of the log (a rebuild of everything reads the log once): each
+ * batch applies every target's share and moves every target's checkpoint (compare-and-set) in one transaction.
+ * The runner leads only when it holds every target's lease. Targets may start from different checkpoints: each
+ * skips what it has already applied.
+ *
+ * @example
+ * const runner = startProjectionGroupRunner({ pool, store, targets, stopWhenCaughtUp: true });
+ * await runner.done;
+ */
+export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions): ProjectionRunner => {
+  const { pool, store, targets } = options;
+  if (targets.length === 0) throw new Error('a projection runner needs at least one target');
   const batchSize = options.batchSize ?? 2000;
   const pollIntervalMs = options.pollIntervalMs ?? 100;
   const leaseRetryMs = options.leaseRetryMs ?? 1000;
   const logger = options.logger ?? silentLogger;
-  const leaseName = `projection:${projection.name}:v${version}`;
-  const filter = {
-    ...(projection.eventTypes ? { eventTypes: projection.eventTypes } : {}),
-    ...(projection.streamPrefixes ? { streamPrefixes: projection.streamPrefixes } : {}),
-  };
+  const leaseNames = targets.map((target) => `projection:${target.projection.name}:v${target.version}`);
+  const label = leaseNames.join(', ');
+  const filter = unionFilter(targets);
   const stopController = new AbortController();
   let state: RunnerState = 'starting';
-  let totalEvents = 0;
 
   const setState = (next: RunnerState): void => {
     if (state === next) return;
@@ -109,24 +167,37 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
     return pending;
   };
 
+  const isAfter = (position: GlobalPosition, checkpoint: GlobalPosition | undefined): boolean =>
+    checkpoint === undefined || comparePositions(position, checkpoint) > 0;
+
   const commitBatch = async (
     client: PoolClient,
     batch: ReadAllBatch,
-    previous: string | null,
-    next: string,
-  ): Promise<void> => {
+    next: GlobalPosition,
+    states: readonly TargetState[],
+    cache: RowCache,
+  ): Promise<Map<TargetState, number>> => {
+    const nextText = formatPosition(next);
+    const applied = new Map<TargetState, number>();
+    const works: BatchUnitOfWork[] = [];
     await client.query('BEGIN');
     try {
-      const moved = await client.query(
-        `UPDATE projection_checkpoints SET position = $3, updated_at = now()
-          WHERE name = $1 AND version = $2 AND position IS NOT DISTINCT FROM $4`,
-        [projection.name, version, next, previous],
-      );
-      if (moved.rowCount !== 1) throw new CheckpointConflictError(projection.name, version, previous);
-      if (batch.events.length > 0) {
-        const work = new BatchUnitOfWork(client, version);
-        if (projection.reads) await work.prefetch(batch.events.flatMap((event) => projection.reads?.(event) ?? []));
-        for (const event of batch.events) await projection.apply(work, event);
+      for (const member of states) {
+        if (!isAfter(next, member.checkpoint)) continue;
+        const { projection, version } = member.target;
+        const moved = await client.query(
+          `UPDATE projection_checkpoints SET position = $3, updated_at = now()
+            WHERE name = $1 AND version = $2 AND position IS NOT DISTINCT FROM $4`,
+          [projection.name, version, nextText, member.checkpointText],
+        );
+        if (moved.rowCount !== 1) throw new CheckpointConflictError(projection.name, version, member.checkpointText);
+        const events = batch.events.filter((event) => member.matches(event) && isAfter(event.position, member.checkpoint));
+        applied.set(member, events.length);
+        if (events.length === 0) continue;
+        const work = new BatchUnitOfWork(client, version, cache);
+        works.push(work);
+        if (projection.reads) await work.prefetch(events.flatMap((event) => projection.reads?.(event) ?? []));
+        for (const event of events) await projection.apply(work, event);
         await work.flush();
       }
       await options.faults?.beforeCommit?.({ events: batch.events, client });
@@ -135,51 +206,87 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
+    for (const work of works) work.publish();
+    for (const member of applied.keys()) {
+      member.checkpointText = nextText;
+      member.checkpoint = next;
+    }
+    return applied;
   };
 
-  /** Applies batches while holding the lease; returns when stopped, or caught up with `stopWhenCaughtUp`. */
+  const loadStates = async (client: PoolClient): Promise<TargetState[]> => {
+    const states: TargetState[] = [];
+    for (const [index, target] of targets.entries()) {
+      const { name } = target.projection;
+      await client.query(
+        'INSERT INTO projection_checkpoints (name, version, position) VALUES ($1, $2, NULL) ON CONFLICT DO NOTHING',
+        [name, target.version],
+      );
+      const stored = await client.query<{ position: string | null }>(
+        'SELECT position FROM projection_checkpoints WHERE name = $1 AND version = $2',
+        [name, target.version],
+      );
+      const checkpointText = stored.rows[0]?.position ?? null;
+      const checkpoint = checkpointText === null ? undefined : parsePosition(checkpointText);
+      if (checkpointText !== null && !checkpoint) throw new Error(`${leaseNames[index]}: unreadable checkpoint ${checkpointText}`);
+      states.push({
+        target,
+        leaseName: leaseNames[index] as string,
+        matches: matcherOf(target.projection),
+        checkpointText,
+        checkpoint,
+        totalEvents: 0,
+      });
+    }
+    return states;
+  };
+
+  /** Applies batches while holding the leases; returns when stopped, or caught up with `stopWhenCaughtUp`. */
   const lead = async (client: PoolClient): Promise<void> => {
-    await client.query(
-      'INSERT INTO projection_checkpoints (name, version, position) VALUES ($1, $2, NULL) ON CONFLICT DO NOTHING',
-      [projection.name, version],
-    );
-    const stored = await client.query<{ position: string | null }>(
-      'SELECT position FROM projection_checkpoints WHERE name = $1 AND version = $2',
-      [projection.name, version],
-    );
-    let checkpointText = stored.rows[0]?.position ?? null;
-    let checkpoint = checkpointText === null ? undefined : parsePosition(checkpointText);
-    if (checkpointText !== null && !checkpoint) throw new Error(`${leaseName}: unreadable checkpoint ${checkpointText}`);
-    let pending = read(checkpoint);
+    const states = await loadStates(client);
+    // Rows of committed batches stay in memory while this runner is the only writer; empty tables need no lookups.
+    const cache = new RowCache(options.rowCacheSize ?? 100_000);
+    for (const { target } of states) {
+      for (const table of target.projection.tables) {
+        const physical = physicalTableName(table, target.version);
+        const empty = await client.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM "${physical}") AS empty`);
+        if (empty.rows[0]?.empty) cache.markEmpty(physical);
+      }
+    }
+    // The group reads from the least advanced member; the others skip what they already have.
+    const lowest = (): GlobalPosition | undefined =>
+      states.some((member) => member.checkpoint === undefined)
+        ? undefined
+        : states.map((member) => member.checkpoint as GlobalPosition).reduce((a, b) => (comparePositions(a, b) <= 0 ? a : b));
+    let position = lowest();
+    let pending = read(position);
     while (!stopController.signal.aborted) {
       const batch = await pending;
-      const moved =
-        batch.checkpoint !== undefined && (checkpoint === undefined || comparePositions(batch.checkpoint, checkpoint) > 0);
-      if (!moved || batch.checkpoint === undefined) {
+      const next = batch.checkpoint;
+      if (next === undefined || !isAfter(next, position)) {
         if (batch.caughtUp && options.stopWhenCaughtUp) return;
         await abortableSleep(pollIntervalMs, stopController.signal);
-        pending = read(checkpoint);
+        pending = read(position);
         continue;
       }
-      const nextCheckpoint = batch.checkpoint;
-      if (!batch.caughtUp) pending = read(nextCheckpoint);
-      const nextText = formatPosition(nextCheckpoint);
-      await commitBatch(client, batch, checkpointText, nextText);
-      checkpointText = nextText;
-      checkpoint = nextCheckpoint;
-      totalEvents += batch.events.length;
-      options.onBatch?.({
-        projection: projection.name,
-        version,
-        events: batch.events.length,
-        checkpoint: nextCheckpoint,
-        caughtUp: batch.caughtUp,
-        totalEvents,
-      });
+      if (!batch.caughtUp) pending = read(next);
+      const applied = await commitBatch(client, batch, next, states, cache);
+      position = next;
+      for (const [member, events] of applied) {
+        member.totalEvents += events;
+        options.onBatch?.({
+          projection: member.target.projection.name,
+          version: member.target.version,
+          events,
+          checkpoint: next,
+          caughtUp: batch.caughtUp,
+          totalEvents: member.totalEvents,
+        });
+      }
       if (batch.caughtUp) {
         if (options.stopWhenCaughtUp) return;
         await abortableSleep(pollIntervalMs, stopController.signal);
-        pending = read(checkpoint);
+        pending = read(position);
       }
     }
   };
@@ -191,12 +298,12 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
         client = await pool.connect();
       } catch (error) {
         if (!isConnectionLoss(error)) throw error;
-        logger.warn({ projection: leaseName, err: error }, 'cannot reach the read-model database; retrying');
+        logger.warn({ projection: label, err: error }, 'cannot reach the read-model database; retrying');
         await abortableSleep(leaseRetryMs, stopController.signal);
         continue;
       }
       const onConnectionError = (error: Error): void =>
-        logger.warn({ projection: leaseName, err: error }, 'lease connection failed');
+        logger.warn({ projection: label, err: error }, 'lease connection failed');
       client.on('error', onConnectionError);
       let leading = false;
       let failure: unknown;
@@ -204,17 +311,15 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
         leading = await waitForLease(client);
         if (!leading) return;
         setState('leading');
-        logger.info({ projection: leaseName }, 'took the projection lease');
+        logger.info({ projection: label }, 'took the projection lease');
         await lead(client);
         if (options.stopWhenCaughtUp) return;
       } catch (error) {
         failure = error;
         if (!isConnectionLoss(error) || stopController.signal.aborted) throw error;
-        logger.warn({ projection: leaseName, err: error }, 'lost the projection lease; back to standby');
+        logger.warn({ projection: label, err: error }, 'lost the projection lease; back to standby');
       } finally {
-        if (failure === undefined && leading) {
-          await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [leaseName]).catch(() => undefined);
-        }
+        if (failure === undefined && leading) await unlockAll(client, leaseNames);
         client.off('error', onConnectionError);
         // A failed connection is destroyed, which also ends any transaction and frees the lease.
         client.release(failure === undefined ? undefined : asError(failure));
@@ -226,11 +331,18 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
 
   const waitForLease = async (client: PoolClient): Promise<boolean> => {
     while (!stopController.signal.aborted) {
-      const result = await client.query<{ acquired: boolean }>(
-        'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS acquired',
-        [leaseName],
-      );
-      if (result.rows[0]?.acquired) return true;
+      const held: string[] = [];
+      for (const name of leaseNames) {
+        const result = await client.query<{ acquired: boolean }>(
+          'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS acquired',
+          [name],
+        );
+        if (!result.rows[0]?.acquired) break;
+        held.push(name);
+      }
+      if (held.length === leaseNames.length) return true;
+      // All or nothing: a runner that holds some leases would block the one that holds the others.
+      await unlockAll(client, held);
       setState('standby');
       await abortableSleep(leaseRetryMs, stopController.signal);
     }
@@ -254,6 +366,12 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
   };
 };
 
+
+const unlockAll = async (client: PoolClient, names: readonly string[]): Promise<void> => {
+  for (const name of names) {
+    await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name]).catch(() => undefined);
+  }
+};
 
 const connectionErrorCodes = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED']);
 

@@ -42,6 +42,58 @@ interface TableState {
   readonly dirty: Set<string>;
 }
 
+interface CachedTable {
+  readonly rows: Map<string, AnyRow | null>;
+  /** Every row of the table is in `rows` (it was empty when the writer took over, and nothing was evicted). */
+  complete: boolean;
+}
+
+/**
+ * Rows kept across the batches of one writer's session, so a batch reads from memory what earlier batches wrote.
+ * Sound only while that writer holds the lease (nobody else writes the tables) and only with rows of committed
+ * batches; a failed batch ends the session and its cache.
+ */
+export class RowCache {
+  private readonly tables = new Map<string, CachedTable>();
+
+  constructor(private readonly capacityPerTable: number) {}
+
+  /** Records that a physical table holds no rows, so a miss means "absent" without asking the database. */
+  markEmpty(physical: string): void {
+    this.tableOf(physical).complete = true;
+  }
+
+  /** The cached row (null: known absent), or undefined when the cache does not know. */
+  lookup(physical: string, id: string): AnyRow | null | undefined {
+    const table = this.tables.get(physical);
+    if (!table) return undefined;
+    const row = table.rows.get(id);
+    if (row !== undefined) return row;
+    return table.complete ? null : undefined;
+  }
+
+  /** Takes a committed batch's rows. */
+  remember(physical: string, rows: ReadonlyMap<string, AnyRow | null>): void {
+    const table = this.tableOf(physical);
+    for (const [id, row] of rows) {
+      table.rows.delete(id);
+      table.rows.set(id, row);
+    }
+    if (table.rows.size <= this.capacityPerTable) return;
+    table.complete = false;
+    for (const id of table.rows.keys()) {
+      if (table.rows.size <= this.capacityPerTable * 0.8) break;
+      table.rows.delete(id);
+    }
+  }
+
+  private tableOf(physical: string): CachedTable {
+    let table = this.tables.get(physical);
+    if (!table) this.tables.set(physical, (table = { rows: new Map(), complete: false }));
+    return table;
+  }
+}
+
 /** The batch-scoped implementation of `ProjectionTransaction` over one PostgreSQL connection. */
 export class BatchUnitOfWork implements ProjectionTransaction {
   private readonly tables = new Map<string, TableState>();
@@ -49,7 +101,22 @@ export class BatchUnitOfWork implements ProjectionTransaction {
   constructor(
     private readonly client: PoolClient,
     private readonly version: number,
+    private readonly cache?: RowCache,
   ) {}
+
+  /** Hands this batch's rows to the session cache; call only after the batch committed. */
+  publish(): void {
+    if (!this.cache) return;
+    for (const state of this.tables.values()) this.cache.remember(state.physical, state.rows);
+  }
+
+  /** Copies what the session cache knows into the batch; true when the row is now known. */
+  private fromCache(state: TableState, id: string): boolean {
+    const cached = this.cache?.lookup(state.physical, id);
+    if (cached === undefined) return false;
+    state.rows.set(id, cached);
+    return true;
+  }
 
   /** Loads the given rows (those not already cached) with one query per table. */
   async prefetch(refs: readonly RowRef[]): Promise<void> {
@@ -57,7 +124,7 @@ export class BatchUnitOfWork implements ProjectionTransaction {
     for (const ref of refs) {
       const state = this.stateOf(ref.table);
       const id = keyOf(ref.table, ref.key);
-      if (state.rows.has(id)) continue;
+      if (state.rows.has(id) || this.fromCache(state, id)) continue;
       let keys = missing.get(state);
       if (!keys) missing.set(state, (keys = new Map()));
       keys.set(id, ref.key);
@@ -69,7 +136,7 @@ export class BatchUnitOfWork implements ProjectionTransaction {
     const anyTable = table as unknown as AnyTable;
     const state = this.stateOf(anyTable);
     const id = keyOf(anyTable, key as Record<string, ColumnValue>);
-    if (!state.rows.has(id)) await this.load(state, [key as Record<string, ColumnValue>]);
+    if (!state.rows.has(id) && !this.fromCache(state, id)) await this.load(state, [key as Record<string, ColumnValue>]);
     return (state.rows.get(id) ?? undefined) as Row | undefined;
   }
 

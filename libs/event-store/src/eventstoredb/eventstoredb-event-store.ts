@@ -19,6 +19,7 @@ import {
   toRecordedEvent,
   toWrongExpectedRevision,
 } from './eventstoredb-mapping.js';
+import { createSubscriptionRegistry } from '../subscription/index.js';
 import { subscribeToEventStoreDb } from './eventstoredb-subscription.js';
 
 export interface EventStoreDbEventStoreOptions {
@@ -47,6 +48,7 @@ export const createEventStoreDbEventStore = (
   const client =
     typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
   const readBatchSize = options.readBatchSize ?? 1_000;
+  const subscriptions = createSubscriptionRegistry();
 
   const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision }) => {
     assertValidAppend(stream, events, expectedRevision);
@@ -126,7 +128,7 @@ export const createEventStoreDbEventStore = (
   };
 
   const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription =>
-    subscribeToEventStoreDb(client, subscribeOptions);
+    subscriptions.track(subscribeToEventStoreDb(client, subscribeOptions));
 
   const setStreamRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
     assertValidRetention(retention);
@@ -142,6 +144,7 @@ export const createEventStoreDbEventStore = (
   const scavenge = async (): Promise<{ readonly removedEvents: number }> => ({ removedEvents: 0 });
 
   const close = async (): Promise<void> => {
+    await subscriptions.stopAll();
     if (ownsClient) await client.dispose();
   };
 

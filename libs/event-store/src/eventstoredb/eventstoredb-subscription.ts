@@ -48,6 +48,8 @@ export const subscribeToEventStoreDb = (
   client: EventStoreDBClient,
   options: SubscribeOptions,
 ): Subscription => {
+  if (options.maxCount !== undefined && !(options.maxCount >= 1))
+    throw new RangeError('maxCount must be at least 1');
   const maxCount = options.maxCount ?? 500;
   const queue: Item[] = [];
   let last: GlobalPosition | undefined = options.after;

@@ -22,7 +22,7 @@ import {
   comparePositions,
 } from '../port/index.js';
 import { assertValidRetention, isExpired } from '../retention/index.js';
-import { subscribeByPolling } from '../subscription/index.js';
+import { createSubscriptionRegistry, subscribeByPolling } from '../subscription/index.js';
 import type { CommitDecision, StreamForCheck } from './commit-check.js';
 import { checkCommit } from './commit-check.js';
 import { RecentEventIds } from './recent-event-ids.js';
@@ -72,6 +72,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
   let lastSequence = 0n;
   let closed = false;
   const appendListeners = new Set<() => void>();
+  const subscriptions = createSubscriptionRegistry();
 
   const assertOpen = (): void => {
     if (closed) throw new Error('the event store is closed');
@@ -251,12 +252,14 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
 
   const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription => {
     assertOpen();
-    return subscribeByPolling(readAll, subscribeOptions, {
-      onNextAppend: (listener) => {
-        appendListeners.add(listener);
-        return () => appendListeners.delete(listener);
-      },
-    });
+    return subscriptions.track(
+      subscribeByPolling(readAll, subscribeOptions, {
+        onNextAppend: (listener) => {
+          appendListeners.add(listener);
+          return () => appendListeners.delete(listener);
+        },
+      }),
+    );
   };
 
   const setStreamRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
@@ -284,6 +287,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
   };
 
   const close = async (): Promise<void> => {
+    await subscriptions.stopAll();
     closed = true;
     notifyAppend();
   };

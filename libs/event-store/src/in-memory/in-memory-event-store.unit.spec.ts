@@ -91,4 +91,11 @@ describe('in-memory event store: EventStoreDB rules beyond the shared contract',
     expect(error.stream).toBe('key');
     expect(await store.readStream('aggregate')).toEqual([]);
   });
+
+  it('closing the store ends its subscriptions cleanly', async () => {
+    const store = createInMemoryEventStore();
+    const subscription = store.subscribeToAll({ onBatch: async () => undefined, pollIntervalMs: 5 });
+    await store.close();
+    await expect(subscription.done).resolves.toBeUndefined();
+  });
 });

@@ -75,4 +75,13 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       await held.end();
     }
   });
+
+  it('closing the store ends its subscriptions cleanly and leaves the pool open', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const subscription = store.subscribeToAll({ onBatch: async () => undefined, pollIntervalMs: 5 });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await store.close();
+    await expect(subscription.done).resolves.toBeUndefined();
+    expect((await db.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
 });

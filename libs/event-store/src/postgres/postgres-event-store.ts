@@ -13,7 +13,7 @@ import type {
 } from '../port/index.js';
 import { assertValidAppend, assertValidMultiAppend } from '../port/index.js';
 import { assertValidRetention } from '../retention/index.js';
-import { subscribeByPolling } from '../subscription/index.js';
+import { createSubscriptionRegistry, subscribeByPolling } from '../subscription/index.js';
 import { migrateEventStore } from './event-store-migrations.js';
 import type { AppendOutcome } from './postgres-append.js';
 import { appendMultiOnClient, appendOnClient } from './postgres-append.js';
@@ -49,6 +49,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
   const ready: Promise<unknown> = options.migrate === false ? Promise.resolve() : migrateEventStore(pool);
   ready.catch(() => undefined);
   let closed = false;
+  const subscriptions = createSubscriptionRegistry();
 
   const whenReady = async (): Promise<void> => {
     if (closed) throw new Error('the event store is closed');
@@ -91,7 +92,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
   };
 
   const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription =>
-    subscribeByPolling(readAll, subscribeOptions);
+    subscriptions.track(subscribeByPolling(readAll, subscribeOptions));
 
   const setStreamRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
     assertValidRetention(retention);
@@ -124,6 +125,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
   };
 
   const close = async (): Promise<void> => {
+    await subscriptions.stopAll();
     closed = true;
     await ready.catch(() => undefined);
   };

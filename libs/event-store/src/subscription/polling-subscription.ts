@@ -30,6 +30,8 @@ export const subscribeByPolling = (
   options: SubscribeOptions,
   appendSignal?: AppendSignal,
 ): Subscription => {
+  if (options.maxCount !== undefined && !(options.maxCount >= 1))
+    throw new RangeError('maxCount must be at least 1');
   const pollIntervalMs = options.pollIntervalMs ?? 50;
   let stopped = false;
   let wake: (() => void) | undefined;

@@ -1,0 +1,173 @@
+import { PassThrough, Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import type { AllStreamResolvedEvent, EventStoreDBClient, Position } from '@eventstore/db-client';
+import { StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
+import { describe, expect, it, vi } from 'vitest';
+import type { ReadAllBatch } from '../port/index.js';
+import { WrongExpectedRevisionError } from '../port/index.js';
+import { createEventStoreDbEventStore } from './eventstoredb-event-store.js';
+
+// A stand-in for the gRPC client, shaped like @eventstore/db-client 6.x, so the adapter's own logic (mapping,
+// skipping, batching, checkpoints) is tested without a server. The contract suite covers the real server.
+
+const resolved = (stream: string, type: string, position: bigint, revision = 0n): AllStreamResolvedEvent =>
+  ({
+    event: {
+      streamId: stream,
+      id: randomUUID(),
+      revision,
+      type,
+      created: new Date(),
+      data: { position: position.toString() },
+      metadata: {},
+      isJson: true,
+      position: { commit: position, prepare: position },
+    },
+    commitPosition: position,
+  }) as unknown as AllStreamResolvedEvent;
+
+interface FakeSubscription extends PassThrough {
+  unsubscribe: () => Promise<void>;
+}
+
+const fakeClient = (log: AllStreamResolvedEvent[]) => {
+  const subscriptions: { stream: FakeSubscription; options: Record<string, unknown> }[] = [];
+  const client = {
+    appendToStream: vi.fn(async () => {
+      throw new WrongExpectedVersionError(undefined, { streamName: 's', expected: 0n, current: 'no_stream' });
+    }),
+    readStream: vi.fn((stream: string) =>
+      Readable.from(
+        (async function* () {
+          const events = log.filter((entry) => entry.event?.streamId === stream);
+          if (events.length === 0) throw new StreamNotFoundError(undefined, stream);
+          yield* events;
+        })(),
+      ),
+    ),
+    readAll: vi.fn(({ fromPosition, maxCount }: { fromPosition: 'start' | Position; maxCount: number }) =>
+      Readable.from(
+        log
+          .filter(
+            (entry) =>
+              fromPosition === 'start' || (entry.event?.position.commit ?? 0n) >= fromPosition.commit,
+          )
+          .slice(0, maxCount),
+      ),
+    ),
+    subscribeToAll: vi.fn((options: Record<string, unknown>) => {
+      const stream = new PassThrough({ objectMode: true }) as FakeSubscription;
+      stream.unsubscribe = vi.fn(async () => {
+        stream.destroy();
+      });
+      subscriptions.push({ stream, options });
+      return stream;
+    }),
+    dispose: vi.fn(async () => undefined),
+  };
+  return { client: client as unknown as EventStoreDBClient, fake: client, subscriptions };
+};
+
+describe('EventStoreDB adapter logic (fake client)', () => {
+  it("maps a wrong expected version with actual 'no_stream'", async () => {
+    const { client } = fakeClient([]);
+    const store = createEventStoreDbEventStore(client);
+    const error = await store
+      .appendToStream('s', [{ id: randomUUID(), type: 'T', data: {} }], { expectedRevision: 0n })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(error).toMatchObject({ stream: 's', expected: 0n, actual: 'no_stream' });
+  });
+
+  it('reads an absent stream as empty', async () => {
+    const { client } = fakeClient([resolved('other', 'T', 1n)]);
+    expect(await createEventStoreDbEventStore(client).readStream('absent')).toEqual([]);
+  });
+
+  it('global read: drops the position it starts from and system events, moves the checkpoint past both', async () => {
+    const log = [
+      resolved('a', 'T', 10n),
+      resolved('$$a', '$metadata', 20n),
+      resolved('b', 'T', 30n),
+      resolved('a', 'U', 40n),
+    ];
+    const { client } = fakeClient(log);
+    const store = createEventStoreDbEventStore(client);
+    const first = await store.readAll({ maxCount: 2 });
+    expect(first.events.map((event) => event.stream)).toEqual(['a']);
+    expect(first).toMatchObject({ checkpoint: { commit: 20n, prepare: 20n }, caughtUp: false });
+    const second = await store.readAll({
+      maxCount: 2,
+      after: first.checkpoint as Position,
+      filter: { eventTypes: ['U'] },
+    });
+    expect(second.events.map((event) => event.type)).toEqual(['U']);
+    expect(second).toMatchObject({ checkpoint: { commit: 40n, prepare: 40n }, caughtUp: false });
+    const third = await store.readAll({ maxCount: 2, after: second.checkpoint as Position });
+    expect(third).toMatchObject({ events: [], checkpoint: { commit: 40n, prepare: 40n }, caughtUp: true });
+  });
+
+  it('subscription: batches events, turns checkpointReached into an empty batch, skips what is not after the start', async () => {
+    const { client, subscriptions } = fakeClient([]);
+    const store = createEventStoreDbEventStore(client);
+    const batches: ReadAllBatch[] = [];
+    let notify: () => void = () => undefined;
+    const subscription = store.subscribeToAll({
+      after: { commit: 10n, prepare: 10n },
+      filter: { streamPrefixes: ['a'] },
+      onBatch: async (batch) => {
+        batches.push(batch);
+        notify();
+      },
+    });
+    const waitFor = (count: number) =>
+      new Promise<void>((resolve) => {
+        notify = () => batches.length >= count && resolve();
+        notify();
+      });
+    const [{ stream, options }] = subscriptions as [(typeof subscriptions)[number]];
+    expect(options['fromPosition']).toEqual({ commit: 10n, prepare: 10n });
+    const filter = options['filter'] as {
+      prefixes: string[];
+      checkpointReached: (s: unknown, p: Position) => void;
+    };
+    expect(filter.prefixes).toEqual(['a']);
+
+    stream.write(resolved('a', 'T', 10n));
+    stream.write(resolved('a', 'T', 11n));
+    stream.write(resolved('a', 'T', 12n));
+    await waitFor(1);
+    filter.checkpointReached(stream, { commit: 50n, prepare: 50n });
+    await waitFor(2);
+    await subscription.stop();
+
+    const delivered = batches.flatMap((batch) => batch.events.map((event) => event.position.commit));
+    expect(delivered).toEqual([11n, 12n]);
+    expect(batches.at(-1)).toMatchObject({ events: [], checkpoint: { commit: 50n, prepare: 50n } });
+    expect(stream.unsubscribe).toHaveBeenCalled();
+  });
+
+  it('subscription: a failing batch handler ends it with that error and unsubscribes', async () => {
+    const { client, subscriptions } = fakeClient([]);
+    const failure = new Error('handler failed');
+    const subscription = createEventStoreDbEventStore(client).subscribeToAll({
+      onBatch: async () => {
+        throw failure;
+      },
+    });
+    const [{ stream }] = subscriptions as [(typeof subscriptions)[number]];
+    stream.write(resolved('a', 'T', 1n));
+    await expect(subscription.done).rejects.toBe(failure);
+    expect(stream.unsubscribe).toHaveBeenCalled();
+  });
+
+  it('close leaves a client it was given open, and stops subscriptions', async () => {
+    const { client, fake, subscriptions } = fakeClient([]);
+    const store = createEventStoreDbEventStore(client);
+    const subscription = store.subscribeToAll({ onBatch: async () => undefined });
+    await store.close();
+    await expect(subscription.done).resolves.toBeUndefined();
+    expect(subscriptions[0]?.stream.unsubscribe).toHaveBeenCalled();
+    expect(fake.dispose).not.toHaveBeenCalled();
+  });
+});

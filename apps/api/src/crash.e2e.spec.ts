@@ -52,7 +52,7 @@ const setUp = async (api: ApiProcess) => {
 };
 
 /** Retries like a client: until the key is no longer in flight (the dead holder's lease expires). */
-const retryUntilSettled = async (send: () => Promise<{ status: number }>) => {
+const retryUntilSettled = async <T extends { status: number }>(send: () => Promise<T>): Promise<T> => {
   for (let attempt = 0; attempt < 100; attempt++) {
     const answer = await send();
     if (answer.status !== 409) return answer;
@@ -104,7 +104,7 @@ describe('crash between the effect and the response', () => {
     expect(resumed.status).toBe(201);
     const replay = await http.post(`/invoices/${invoiceId}/payments`, { apiKey, key, body });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(replay.text).toBe((resumed as { text: string }).text);
+    expect(replay.text).toBe(resumed.text);
     expect(replay.json()).toMatchObject({ id: paymentId, status: 'captured', amount: 3000 });
 
     expect(await chargesFor()).toHaveLength(1);

@@ -57,6 +57,10 @@ describe('the article suite', () => {
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.headers.get('location')).toBe(first.headers.get('location'));
     expect((await invoice(invoiceId)).payments).toHaveLength(1);
+    const metrics = (await http.get('/metrics')).text;
+    for (const outcome of ['first', 'replay']) {
+      expect(metrics).toMatch(new RegExp(`idempotency_outcomes_total\\{route="/invoices/:id/payments",outcome="${outcome}"\\} [1-9]`));
+    }
   });
 
   it('refuses the same key with a different body (422) and does nothing', async () => {

@@ -1,16 +1,13 @@
 import type { Pool } from 'pg';
-import { createPostgresEventStore } from '@once/event-store';
+import { createEventStoreDbEventStore, createPostgresEventStore } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
 
 /**
- * The event store the projections read: PostgreSQL (the read-model database) by default.
+ * The event store the projections read: EventStoreDB when `eventStoreUrl` is set (its global order is
+ * `{commit, prepare}`), otherwise PostgreSQL in the read-model database (global order `(xid8, position)`).
  *
  * @example
- * const store = createEventStoreFromEnv({ pool });
+ * const store = createEventStoreFromEnv({ pool, eventStoreUrl: process.env.EVENTSTORE_URL });
  */
-export const createEventStoreFromEnv = (options: { readonly pool: Pool; readonly eventStoreUrl?: string | undefined }): EventStore => {
-  if (options.eventStoreUrl) {
-    throw new Error('EVENTSTORE_URL is set, but @once/event-store offers no EventStoreDB adapter to read it with');
-  }
-  return createPostgresEventStore(options.pool);
-};
+export const createEventStoreFromEnv = (options: { readonly pool: Pool; readonly eventStoreUrl?: string | undefined }): EventStore =>
+  options.eventStoreUrl ? createEventStoreDbEventStore(options.eventStoreUrl) : createPostgresEventStore(options.pool);

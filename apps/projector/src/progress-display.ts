@@ -27,8 +27,9 @@ export const createProgressDisplay = (
 ): ProgressDisplay => {
   const now = options.now ?? Date.now;
   const lineIntervalMs = options.lineIntervalMs ?? 2000;
-  let lastLine = 0;
+  let lastLine = Number.NEGATIVE_INFINITY;
   let drawn = false;
+  let finished = false;
   if (stream.isTTY) {
     return {
       update: (progress) => {
@@ -51,7 +52,9 @@ export const createProgressDisplay = (
   return {
     update: (progress) => {
       const at = now();
-      if (at - lastLine < lineIntervalMs && progress.fraction !== 1) return;
+      const done = progress.fraction === 1;
+      if (done ? finished : at - lastLine < lineIntervalMs) return;
+      finished = done;
       lastLine = at;
       const percent = progress.fraction === undefined ? '?' : `${(progress.fraction * 100).toFixed(1)}%`;
       stream.write(

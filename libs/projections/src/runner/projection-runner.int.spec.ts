@@ -96,6 +96,41 @@ describe('projection runner', () => {
     expect(new Map(result.rows.map((row) => [row.account_id, row]))).toEqual(expected);
   });
 
+  it('recovers by itself when its connection dies between applying a batch and committing it', async () => {
+    const projection = { ...ledgerProjection(), name: 'ledger_connection_loss' };
+    const live = await ensureLiveVersion(db.pool, projection);
+    const store = createInMemoryEventStore();
+    const tenantId = freshTenantId();
+    const expected = await appendLedgerWorkload(store, { seed: 43, tenantId, operations: 300 });
+    let batches = 0;
+    const states: RunnerState[] = [];
+    await startProjectionRunner({
+      pool: db.pool,
+      store,
+      projection,
+      version: live.version,
+      batchSize: 30,
+      leaseRetryMs: 50,
+      stopWhenCaughtUp: true,
+      onStateChange: (state) => states.push(state),
+      faults: {
+        beforeCommit: async ({ client }) => {
+          batches += 1;
+          if (batches !== 3) return;
+          const pid = (client as unknown as { processID: number }).processID;
+          await db.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+        },
+      },
+    }).done;
+    expect(states.filter((state) => state === 'leading')).toHaveLength(2);
+    const result = await db.pool.query<LedgerAccountRow>(
+      `SELECT tenant_id, account_id, balance::float8 AS balance, movements, last_position
+         FROM ledger_accounts_v${live.version} WHERE tenant_id = $1`,
+      [tenantId],
+    );
+    expect(new Map(result.rows.map((row) => [row.account_id, row]))).toEqual(expected);
+  });
+
   it('stops when another writer moved the checkpoint under it (compare-and-set)', async () => {
     const projection = { ...ledgerProjection(), name: 'ledger_cas' };
     const live = await ensureLiveVersion(db.pool, projection);

@@ -29,13 +29,17 @@ describe('the late-commit property catches a reader ordered by global_position a
 
   it('the naive reader misses the event that committed late', async () => {
     await expect(
-      runLateCommitScenario(subject, lateCommitExample, createNaiveGlobalReader(db.pool)),
+      runLateCommitScenario(subject, lateCommitExample, createNaiveGlobalReader(db.pool), 500),
     ).rejects.toThrow(/missed 1 of 2/);
   });
 
   it('the property test fails against the naive reader', async () => {
     await expect(
-      assertLateCommitProperty(subject, { numRuns: 5, readAll: createNaiveGlobalReader(db.pool) }),
+      assertLateCommitProperty(subject, {
+        numRuns: 5,
+        readAll: createNaiveGlobalReader(db.pool),
+        settleMs: 500,
+      }),
     ).rejects.toThrow(/Property failed/);
   });
 });

@@ -45,6 +45,7 @@ export const runLateCommitScenario = async (
   subject: ContractSubject,
   steps: readonly LateCommitStep[],
   readAll: EventStore['readAll'] = (options) => subject.store.readAll(options),
+  settleMs = 10_000,
 ): Promise<void> => {
   const prefix = `late-${randomUUID()}-`;
   const filter = { streamPrefixes: [prefix] };
@@ -115,7 +116,7 @@ export const runLateCommitScenario = async (
     readAll,
     { filter, maxCount: 7, ...(checkpoint ? { after: checkpoint } : {}) },
     (more) => seen.length + more.length >= written.length,
-    3_000,
+    settleMs,
   );
   seen.push(...rest.events);
 
@@ -143,11 +144,16 @@ export const runLateCommitScenario = async (
  */
 export const assertLateCommitProperty = async (
   subject: ContractSubject,
-  options: { readonly numRuns?: number; readonly readAll?: EventStore['readAll'] } = {},
+  options: {
+    readonly numRuns?: number;
+    readonly readAll?: EventStore['readAll'];
+    /** How long the final read waits for events still missing (a correct reader needs only until commits land). */
+    readonly settleMs?: number;
+  } = {},
 ): Promise<void> => {
   await fc.assert(
     fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 12 }), async (steps) => {
-      await runLateCommitScenario(subject, steps, options.readAll);
+      await runLateCommitScenario(subject, steps, options.readAll, options.settleMs);
     }),
     { numRuns: options.numRuns ?? 12, examples: [[[...lateCommitExample]]], endOnFailure: true },
   );

@@ -35,6 +35,8 @@ const env = z
       .enum(['0', '1', 'true', 'false', ''])
       .optional()
       .transform((flag) => flag === '1' || flag === 'true'),
+    /** `external` when apps/projector runs as its own service (docker compose); in-process otherwise. */
+    ONCE_PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
     /** How long a crashed request holds its key before a retry may take it over (ms). */
     IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
     /** Where the embedded default keeps PostgreSQL's data (default `.once/postgres`). */
@@ -71,6 +73,7 @@ const app = await buildApp({
   gatewayWebhookSecret: webhookSecret,
   ...(env.IDEMPOTENCY_LEASE_MS === undefined ? {} : { leaseMs: env.IDEMPOTENCY_LEASE_MS }),
   idempotency: env.ONCE_BENCH_PLAIN ? 'off' : 'on',
+  projector: env.ONCE_PROJECTOR,
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   logger: { level: env.LOG_LEVEL },
 });

@@ -73,6 +73,7 @@ export const describeEventStoreContract = (
     describeExpectations(() => store, options);
     describeIdempotentReappend(() => store, options);
     describeConcurrency(() => store);
+    describeConcurrentAny(() => store);
     describeMultiStreamAppend(() => store);
     describeReadStream(() => store);
     describeGlobalOrder(() => subject, options);
@@ -312,6 +313,27 @@ const describeConcurrency = (store: () => EventStore): void => {
       expected = BigInt(round);
     }
     expect(ids(await store().readStream(stream))).toEqual(winners);
+  });
+};
+
+const describeConcurrentAny = (store: () => EventStore): void => {
+  it("N writers with 'any' on one stream all land, each at its own revision", async () => {
+    const stream = freshStream('any-race');
+    const attempts = Array.from({ length: 8 }, () => someEvents(2));
+    const results = await Promise.all(
+      attempts.map((events) => store().appendToStream(stream, events, { expectedRevision: 'any' })),
+    );
+    expect(results.map((result) => result.nextExpectedRevision).sort((a, b) => (a < b ? -1 : 1))).toEqual(
+      Array.from({ length: 8 }, (_, index) => BigInt(index * 2 + 1)),
+    );
+    const read = await store().readStream(stream);
+    expect(read.map((event) => event.revision)).toEqual(
+      Array.from({ length: 16 }, (_, index) => BigInt(index)),
+    );
+    for (const events of attempts) {
+      const at = read.findIndex((event) => event.id === events[0]?.id);
+      expect(read[at + 1]?.id).toBe(events[1]?.id);
+    }
   });
 };
 

@@ -99,6 +99,8 @@ export const rebuildProjections = async (options: RebuildManyOptions): Promise<r
     targets: members.map((member) => ({ projection: member.projection, version: member.building.version })),
     stopWhenCaughtUp: true,
     leaseRetryMs: 500,
+    // A rebuild writes every row once and reads most of them back soon after: keep them all in memory.
+    rowCacheSize: 250_000,
     ...(options.batchSize ? { batchSize: options.batchSize } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -55,7 +55,7 @@ interface RunnerSettings {
   readonly store: EventStore;
   /** Events per read and per transaction. Default 2,000. */
   readonly batchSize?: number;
-  /** Rows per table kept in memory across batches while leading. Default 100,000. */
+  /** Rows per table kept in memory across batches while leading. Default 10,000 (a rebuild uses more). */
   readonly rowCacheSize?: number;
   /** Pause between reads once caught up. Default 100 ms. */
   readonly pollIntervalMs?: number;
@@ -245,7 +245,7 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
   const lead = async (client: PoolClient): Promise<void> => {
     const states = await loadStates(client);
     // Rows of committed batches stay in memory while this runner is the only writer; empty tables need no lookups.
-    const cache = new RowCache(options.rowCacheSize ?? 100_000);
+    const cache = new RowCache(options.rowCacheSize ?? 10_000);
     for (const { target } of states) {
       for (const table of target.projection.tables) {
         const physical = physicalTableName(table, target.version);

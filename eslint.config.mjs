@@ -103,8 +103,10 @@ export default [
       ],
     },
   },
+  // Globs here resolve against the folder of the config that runs (a project's own eslint.config.mjs), so they
+  // name files by their place inside a project. Command-line tools opt in to console output in their own config.
   {
-    files: ['apps/*/src/main.ts', 'apps/*/src/cli/**/*.ts', 'tools/**/*.ts', '**/*.spec.ts', '**/src/testing/**/*.ts'],
+    files: ['**/src/main.ts', '**/src/cli/**/*.ts', '**/*.spec.ts', '**/src/testing/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   {

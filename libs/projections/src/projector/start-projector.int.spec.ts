@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createPostgresEventStore } from '@once/event-store';
+import { createInMemoryEventStore, createPostgresEventStore } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
 import { createIdempotencyEngine, keyStreamName } from '@once/idempotency';
 import {
@@ -12,12 +12,13 @@ import {
   incrementRequest,
   InjectedCrash,
 } from '@once/idempotency/testing';
-import { createTestDatabase } from '@once/testing';
+import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { waitForPosition } from '../consistency/index.js';
 import { getIdempotencyKey, idempotencyKeysProjection } from '../read-models/idempotency-keys/index.js';
 import { rebuildProjection } from '../rebuild/index.js';
-import { getLiveVersion } from '../versions/index.js';
+import { getLiveVersion, listVersions } from '../versions/index.js';
+import { appendLedgerWorkload, ledgerProjection } from '../testing/index.js';
 import { startProjector } from './index.js';
 
 let db: TestDatabase;
@@ -91,5 +92,38 @@ describe('projector', () => {
       await projector.stop();
     }
     expect(projector.states()).toEqual({ idempotency_keys: 'stopped' });
+  });
+
+  it('rebuilds blue/green on its own when the code brings a new definition revision', async () => {
+    const memory = createInMemoryEventStore();
+    const tenantId = freshTenantId();
+    await appendLedgerWorkload(memory, { seed: 3, tenantId, operations: 200 });
+    const rows = async () =>
+      (await db.pool.query('SELECT * FROM ledger_accounts WHERE tenant_id = $1 ORDER BY account_id', [tenantId])).rows;
+    const until = async (condition: () => Promise<boolean>, what: string) => waitFor(condition, what);
+
+    const first = await startProjector({ pool: db.pool, store: memory, projections: [ledgerProjection(1)], pollIntervalMs: 10, leaseRetryMs: 50 });
+    await until(async () => (await db.pool.query(`SELECT to_regclass('ledger_accounts') IS NOT NULL AS ok`)).rows[0]?.ok === true, 'the view');
+    const end = (await memory.readAll({ maxCount: 1_000_000 })).checkpoint;
+    if (!end) throw new Error('the workload wrote nothing');
+    await until(async () => (await waitForPosition(db.pool, 'ledger', end, { timeoutMs: 100 })).reached, 'version 1 to catch up');
+    expect((await rows()).length).toBeGreaterThan(0);
+    await first.stop();
+    const served = await rows();
+
+    const second = await startProjector({ pool: db.pool, store: memory, projections: [ledgerProjection(2)], pollIntervalMs: 10, leaseRetryMs: 50 });
+    try {
+      await until(
+        async () => (await listVersions(db.pool, 'ledger')).some((version) => version.state === 'live' && version.definitionVersion === 2),
+        'the projector to rebuild and switch to the new definition',
+      );
+      expect((await listVersions(db.pool, 'ledger')).map((version) => [version.definitionVersion, version.state])).toEqual([
+        [1, 'retired'],
+        [2, 'live'],
+      ]);
+      expect(await rows()).toEqual(served);
+    } finally {
+      await second.stop();
+    }
   });
 });

@@ -50,6 +50,8 @@ export interface AggregateCommandSpec<Command extends Message, Event extends Mes
   readonly command: (context: CommandContext) => Command;
   /** The success response, from the state after the new events. */
   readonly respond: (context: CommandContext, state: State, events: readonly Event[]) => HandlerResponse;
+  /** How long this route's keys are kept (seconds); the engine's 24 h otherwise. */
+  readonly retentionSeconds?: number;
 }
 
 /**
@@ -63,6 +65,7 @@ export const aggregateCommand = <Command extends Message, Event extends Message,
   spec: AggregateCommandSpec<Command, Event, State>,
 ): DecideCommandHandler =>
   defineDecideHandler({
+    ...(spec.retentionSeconds === undefined ? {} : { retentionSeconds: spec.retentionSeconds }),
     streams: (context) => [spec.stream(context)],
     decide: (context, snapshots) => {
       const stream = spec.stream(context);

@@ -15,9 +15,13 @@ const orderResponse = (status: number, state: OrderState): HandlerResponse => {
   return { status, headers: { location: `/orders/${view.id}` }, body: view };
 };
 
+/** Orders come from tills that may queue them offline for days: their keys are kept a week. */
+export const orderKeyRetentionSeconds = 7 * 24 * 60 * 60;
+
 /** `POST /orders`: places an order whose id is derived from the key. */
 export const placeOrderHandler: DecideCommandHandler = aggregateCommand({
   decider: orderDecider,
+  retentionSeconds: orderKeyRetentionSeconds,
   stream: (context) => orderStream(tenantOf(context), asOrderId(context.ids.next('order'))),
   command: (context) => {
     const body = placeOrderBody.parse(context.request.body);

@@ -15,6 +15,9 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         summary: 'Place an order (its id is derived from the Idempotency-Key)',
+        description:
+          'Tills may queue orders offline and send them hours later: keys of this route are kept 7 days (24 hours ' +
+          'elsewhere). `expectedTotal` is the total the till showed; if prices changed meanwhile the order is held for review.',
         tags: ['orders'],
         headers: idempotencyKeyHeader,
         body: placeOrderBody,

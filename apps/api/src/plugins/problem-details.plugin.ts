@@ -33,6 +33,13 @@ const fastifyCodes: Readonly<Record<string, HttpProblemType>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid-json',
 };
 
+/** Driver errors that mean "the store is not answering now" (PostgreSQL classes 08, 53300, 57P0x; socket errors). */
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '53300', '57P01', '57P02', '57P03']);
+const isStoreUnavailable = (error: Error): boolean => {
+  const code = 'code' in error ? error.code : undefined;
+  return typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'));
+};
+
 const httpProblem = (type: HttpProblemType, detail?: string, extensions?: Record<string, unknown>) =>
   new HttpProblem(type, detail, extensions).toProblem();
 
@@ -76,6 +83,10 @@ export const problemDetailsPlugin = fp<ProblemDetailsOptions>(
       const status = 'statusCode' in error ? error.statusCode : undefined;
       if (typeof status === 'number' && status >= 400 && status < 500) {
         return { problem: httpProblem('invalid-request', error.message) };
+      }
+      if (isStoreUnavailable(error)) {
+        request.log.warn({ err: error }, 'store unavailable');
+        return { problem: httpProblem('service-unavailable'), headers: { 'retry-after': '1' } };
       }
       request.log.error({ err: error }, 'unexpected error');
       return { problem: httpProblem('internal') };

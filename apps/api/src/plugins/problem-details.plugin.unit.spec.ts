@@ -1,0 +1,87 @@
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { DomainError, PaymentExceedsBalance, asInvoiceId, asPaymentId, domainErrorCatalog, money } from '@once/domain';
+import { HttpProblem } from '../problems/problem.js';
+import { createProblemCatalog } from '../problems/problem-catalog.js';
+import { problemDetailsPlugin } from './problem-details.plugin.js';
+
+const build = async () => {
+  const logged: unknown[] = [];
+  const app = Fastify({
+    logger: { level: 'warn', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(problemDetailsPlugin, {
+    catalog: createProblemCatalog(domainErrorCatalog),
+    isDomainError: (error) => error instanceof DomainError,
+  });
+  app.post('/validated', { schema: { body: z.strictObject({ amount: z.number().int().positive() }) } }, async () => ({}));
+  app.get('/domain', async () => {
+    throw new PaymentExceedsBalance({
+      invoiceId: asInvoiceId('i'),
+      paymentId: asPaymentId('p'),
+      amount: money(5, 'EUR'),
+      outstanding: money(1, 'EUR'),
+    });
+  });
+  app.get('/http-problem', async () => {
+    throw new HttpProblem('unauthorized', 'no key', {}, { 'www-authenticate': 'Bearer' });
+  });
+  app.get('/store-down', async () => {
+    throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+  });
+  app.get('/defect', async () => {
+    throw new Error('a bug');
+  });
+  return { app, logged };
+};
+
+describe('the root error handler', () => {
+  it('answers schema errors with 400 invalid-request and a pointer per issue', async () => {
+    const { app } = await build();
+    const response = await app.inject({ method: 'POST', url: '/validated', payload: { amount: -1, extra: true } });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json()).toMatchObject({ type: '/problems/invalid-request', status: 400, errors: expect.any(Array) });
+  });
+
+  it("answers domain errors with their catalog status and type", async () => {
+    const { app } = await build();
+    const response = await app.inject({ method: 'GET', url: '/domain' });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({ type: '/problems/payment-exceeds-balance', data: { outstanding: { amount: 1 } } });
+  });
+
+  it('answers an HttpProblem with its status and headers', async () => {
+    const { app } = await build();
+    const response = await app.inject({ method: 'GET', url: '/http-problem' });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('answers a store that does not answer with 503 and Retry-After', async () => {
+    const { app } = await build();
+    const response = await app.inject({ method: 'GET', url: '/store-down' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('1');
+  });
+
+  it('answers a defect with 500 internal, logged once, without leaking the message', async () => {
+    const { app, logged } = await build();
+    const response = await app.inject({ method: 'GET', url: '/defect' });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('a bug');
+    expect(logged.filter((line) => (line as { msg?: string }).msg === 'unexpected error')).toHaveLength(1);
+  });
+
+  it('answers unknown routes with 404 not-found', async () => {
+    const { app } = await build();
+    const response = await app.inject({ method: 'GET', url: '/nowhere' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ type: '/problems/not-found' });
+  });
+});

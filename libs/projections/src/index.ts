@@ -28,8 +28,14 @@ export { rebuildProjection, rebuildProjections } from './rebuild/index.js';
 export type { RebuildManyOptions, RebuildOptions, RebuildOutcome, RebuildProgress } from './rebuild/index.js';
 export { completeAbandonedKeysOnce, startProjector } from './projector/index.js';
 export type { CompleterOptions, Projector, ProjectorOptions } from './projector/index.js';
-export { getIdempotencyKey, idempotencyKeysProjection, idempotencyKeysTable, listAbandonedKeys } from './read-models/idempotency-keys/index.js';
-export type { IdempotencyKeyRow, IdempotencyKeyStatus } from './read-models/idempotency-keys/index.js';
+export {
+  getIdempotencyKey,
+  idempotencyKeysProjection,
+  idempotencyKeysTable,
+  listAbandonedKeys,
+  sweepExpiredKeys,
+} from './read-models/idempotency-keys/index.js';
+export type { IdempotencyKeyRow, IdempotencyKeyStatus, SweepExpiredKeysOptions } from './read-models/idempotency-keys/index.js';
 export { allProjections } from './read-models/index.js';
 export { getInvoice, getPayment, invoicesProjection, invoicesTable, paymentsTable } from './read-models/invoices/index.js';
 export type { InvoiceReadModel, InvoiceRow, PaymentReadModel, PaymentRow } from './read-models/invoices/index.js';

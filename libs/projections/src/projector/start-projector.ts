@@ -7,6 +7,7 @@ import { startProjectionRunner } from '../runner/projection-runner.js';
 import { rebuildProjection } from '../rebuild/rebuild-projection.js';
 import { migrateProjectionsSchema } from '../schema/projections-schema.js';
 import { ensureLiveVersion, getLiveVersion } from '../versions/projection-versions.js';
+import { sweepExpiredKeys } from '../read-models/idempotency-keys/index.js';
 import { completeAbandonedKeysOnce } from './abandoned-key-completer.js';
 import type { CompleterOptions } from './abandoned-key-completer.js';
 import { abortableSleep } from '../runner/abortable-sleep.js';
@@ -28,6 +29,11 @@ export interface ProjectorOptions {
    * abandoned keys wait for their client's retry.
    */
   readonly completer?: CompleterOptions;
+  /**
+   * Removing key-table rows whose key stream has expired, so the table keeps matching the log. On by default when the
+   * `idempotency_keys` projection runs: every 60 s, rows idle for 24 h (the shortest key retention).
+   */
+  readonly keySweep?: false | { readonly intervalMs?: number; readonly minimumRetentionSeconds?: number };
 }
 
 /** The projections of one process: each a leader or a standby. */
@@ -113,9 +119,23 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
     }
   };
 
+  const sweep = async (settings: { readonly intervalMs?: number; readonly minimumRetentionSeconds?: number }): Promise<void> => {
+    while (!stopController.signal.aborted) {
+      await abortableSleep(settings.intervalMs ?? 60_000, stopController.signal);
+      if (stopController.signal.aborted) break;
+      const notUpdatedSince = new Date(Date.now() - (settings.minimumRetentionSeconds ?? 24 * 3600) * 1000);
+      await sweepExpiredKeys(pool, store, { notUpdatedSince })
+        .then((removed) => removed > 0 && logger.info({ removed }, 'removed expired idempotency keys from the key table'))
+        .catch((error: unknown) => logger.error({ err: error }, 'key sweep failed'));
+    }
+  };
+  const sweepsKeys =
+    options.keySweep !== false && options.projections.some((projection) => projection.name === 'idempotency_keys');
+
   const supervisors = [
     ...options.projections.map((projection) => supervise(projection)),
     ...(options.completer ? [complete(options.completer)] : []),
+    ...(sweepsKeys ? [sweep(options.keySweep || {})] : []),
   ];
   return {
     states: () => ({ ...states }),

@@ -10,7 +10,9 @@ import { startProjectionRunner } from '../../runner/index.js';
 import { migrateProjectionsSchema } from '../../schema/index.js';
 import { ensureLiveVersion } from '../../versions/index.js';
 import { seededRandom } from '../../testing/index.js';
-import { getIdempotencyKey, idempotencyKeysProjection, listAbandonedKeys } from './index.js';
+import { getIdempotencyKey, idempotencyKeysProjection, listAbandonedKeys, sweepExpiredKeys } from './index.js';
+import { rebuildProjection } from '../../rebuild/index.js';
+import { physicalTableName } from '../../tables/index.js';
 
 let db: TestDatabase;
 let store: EventStore;
@@ -157,5 +159,28 @@ describe('idempotency_keys projection', () => {
     expect(abandoned.sort()).toEqual(inFlight.sort());
     const none = (await listAbandonedKeys(db.pool, { now: new Date(Date.UTC(2025, 0, 1)) })).filter((row) => row.tenant_id === tenantId);
     expect(none).toEqual([]);
+  });
+
+  it('drops the rows of keys whose stream retention expired, so a rebuild still gives the same table', async () => {
+    const live = await ensureLiveVersion(db.pool, idempotencyKeysProjection);
+    const tenantId = freshTenantId();
+    const streams = [...(await appendKeyLogs(777, tenantId, 10)).keys()];
+    await startProjectionRunner({ pool: db.pool, store, projection: idempotencyKeysProjection, version: live.version, stopWhenCaughtUp: true })
+      .done;
+    const expired = streams.slice(0, 4);
+    for (const stream of expired) await store.setStreamRetention(stream, { truncateBefore: 1_000n });
+
+    expect(await sweepExpiredKeys(db.pool, store, { notUpdatedSince: new Date(Date.UTC(2025, 0, 1)) })).toBe(0);
+    expect(await sweepExpiredKeys(db.pool, store, { notUpdatedSince: new Date(Date.UTC(2100, 0, 1)), limit: 100_000 })).toBe(4);
+    const left = await db.pool.query<{ stream: string }>('SELECT stream FROM idempotency_keys WHERE tenant_id = $1', [tenantId]);
+    expect(left.rows.map((row) => row.stream).sort()).toEqual(streams.slice(4).sort());
+
+    const outcome = await rebuildProjection({ pool: db.pool, store, projection: idempotencyKeysProjection });
+    const before = physicalTableName(idempotencyKeysProjection.tables[0] ?? { name: 'idempotency_keys' }, live.version);
+    const after = physicalTableName(idempotencyKeysProjection.tables[0] ?? { name: 'idempotency_keys' }, outcome.version);
+    const difference = await db.pool.query<{ count: string }>(
+      `SELECT count(*) FROM ((TABLE ${before} EXCEPT ALL TABLE ${after}) UNION ALL (TABLE ${after} EXCEPT ALL TABLE ${before})) AS d`,
+    );
+    expect(Number(difference.rows[0]?.count)).toBe(0);
   });
 });

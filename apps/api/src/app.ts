@@ -44,6 +44,8 @@ export interface AppDeps {
   readonly logger?: FastifyServerOptions['logger'];
   /** `in-process` (default) runs the read-model projections here; `external` leaves them to apps/projector. */
   readonly projector?: 'in-process' | 'external';
+  /** Connections in the PostgreSQL pool; 20 by default. */
+  readonly poolSize?: number;
   /** Request body limit in bytes; 64 KiB by default. */
   readonly bodyLimit?: number;
 }
@@ -84,6 +86,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   await app.register(docsPlugin, { catalog, version: '0.1.0' });
   await app.register(postgresPlugin, {
     connectionString: deps.databaseUrl,
+    ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
     migrations: [{ component: 'api', migrations: apiKeyMigrations }],
   });
   await app.register(healthRoutes);

@@ -35,6 +35,8 @@ const env = z
       .enum(['0', '1', 'true', 'false', ''])
       .optional()
       .transform((flag) => flag === '1' || flag === 'true'),
+    /** Connections in the PostgreSQL pool (a keyed command may use two at once: its append and the key's retention). */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(40),
     /** `external` when apps/projector runs as its own service (docker compose); in-process otherwise. */
     ONCE_PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
     /** How long a crashed request holds its key before a retry may take it over (ms). */
@@ -74,6 +76,7 @@ const app = await buildApp({
   ...(env.IDEMPOTENCY_LEASE_MS === undefined ? {} : { leaseMs: env.IDEMPOTENCY_LEASE_MS }),
   idempotency: env.ONCE_BENCH_PLAIN ? 'off' : 'on',
   projector: env.ONCE_PROJECTOR,
+  poolSize: env.DATABASE_POOL_SIZE,
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   logger: { level: env.LOG_LEVEL },
 });

@@ -50,10 +50,12 @@ export const createEventStoreDbEventStore = (
   const readBatchSize = options.readBatchSize ?? 1_000;
   const subscriptions = createSubscriptionRegistry();
 
-  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision }) => {
+  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision, retention }) => {
     assertValidAppend(stream, events, expectedRevision);
+    if (retention !== undefined) assertValidRetention(retention);
+    let result: AppendResult;
     try {
-      const result = await client.appendToStream(
+      const written = await client.appendToStream(
         stream,
         events.map((event) =>
           jsonEvent({
@@ -65,15 +67,20 @@ export const createEventStoreDbEventStore = (
         ),
         { expectedRevision },
       );
-      return {
-        nextExpectedRevision: result.nextExpectedRevision,
-        position: result.position
-          ? { commit: result.position.commit, prepare: result.position.prepare }
+      result = {
+        nextExpectedRevision: written.nextExpectedRevision,
+        position: written.position
+          ? { commit: written.position.commit, prepare: written.position.prepare }
           : { commit: 0n, prepare: 0n },
-      } satisfies AppendResult;
+      };
     } catch (error) {
       throw toWrongExpectedRevision(error, stream, expectedRevision) ?? error;
     }
+    // Not atomic here: EventStoreDB 6.x writes a stream's metadata as a separate append to its $$ stream. The
+    // events come first, so a crash in between leaves a stream without retention, which merely lives longer
+    // (never shorter); retrying the same append is an idempotent repeat that sets the metadata again.
+    if (retention !== undefined) await writeRetention(stream, retention);
+    return result;
   };
 
   const appendMulti = async (): Promise<readonly AppendResult[]> => {
@@ -132,6 +139,10 @@ export const createEventStoreDbEventStore = (
 
   const setStreamRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
     assertValidRetention(retention);
+    await writeRetention(stream, retention);
+  };
+
+  const writeRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
     await client.setStreamMetadata(
       stream,
       'truncateBefore' in retention

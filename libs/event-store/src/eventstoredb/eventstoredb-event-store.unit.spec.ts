@@ -69,6 +69,32 @@ const fakeClient = (log: AllStreamResolvedEvent[]) => {
 };
 
 describe('EventStoreDB adapter logic (fake client)', () => {
+  it('an append that carries a retention writes the stream metadata after the events, and not after a failure', async () => {
+    const { client, fake } = fakeClient([]);
+    const calls: string[] = [];
+    const setStreamMetadata = vi.fn(async (stream: string) => {
+      calls.push(`metadata ${stream}`);
+    });
+    Object.assign(fake, { setStreamMetadata });
+    fake.appendToStream.mockImplementationOnce(async () => {
+      calls.push('append');
+      return { success: true, nextExpectedRevision: 1n, position: { commit: 7n, prepare: 7n } } as never;
+    });
+    const store = createEventStoreDbEventStore(client);
+    const events = [{ id: randomUUID(), type: 'T', data: {} }];
+    const result = await store.appendToStream('key-1', events, {
+      expectedRevision: 'no_stream',
+      retention: { maxAgeSeconds: 86_400.5 },
+    });
+    expect(result.nextExpectedRevision).toBe(1n);
+    expect(calls).toEqual(['append', 'metadata key-1']);
+    expect(setStreamMetadata).toHaveBeenCalledWith('key-1', { maxAge: 86_401 });
+    await expect(
+      store.appendToStream('key-1', events, { expectedRevision: 0n, retention: { truncateBefore: 1n } }),
+    ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect(setStreamMetadata).toHaveBeenCalledTimes(1);
+  });
+
   it("maps a wrong expected version with actual 'no_stream'", async () => {
     const { client } = fakeClient([]);
     const store = createEventStoreDbEventStore(client);

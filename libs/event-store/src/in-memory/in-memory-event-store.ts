@@ -168,10 +168,19 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     for (const listener of listeners) listener();
   };
 
-  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision }) => {
+  const keepFor = (stream: string, retention: StreamRetention): void => {
+    const state = streams.get(stream) ?? { events: [], current: -1n, retention: undefined };
+    state.retention = { ...retention };
+    streams.set(stream, state);
+  };
+
+  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision, retention }) => {
     assertOpen();
     assertValidAppend(stream, events, expectedRevision);
+    if (retention !== undefined) assertValidRetention(retention);
     const result = settle(stream, events, expectedRevision, decide(stream, events, expectedRevision));
+    // Same synchronous turn as the write: no other call sees the events without their retention.
+    if (retention !== undefined) keepFor(stream, retention);
     notifyAppend();
     return result;
   };
@@ -184,6 +193,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
       );
     }
     assertValidMultiAppend(appends);
+    for (const append of appends) if (append.retention !== undefined) assertValidRetention(append.retention);
     const decisions = appends.map((append) => decide(append.stream, append.events, append.expectedRevision));
     const failed = decisions.findIndex((decision) => decision.kind === 'wrong-expected-revision');
     if (failed >= 0) {
@@ -207,6 +217,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     const results = appends.map((append, index) =>
       settle(append.stream, append.events, append.expectedRevision, decisions[index] as CommitDecision),
     );
+    for (const append of appends) if (append.retention !== undefined) keepFor(append.stream, append.retention);
     notifyAppend();
     return results;
   };
@@ -265,9 +276,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
   const setStreamRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
     assertOpen();
     assertValidRetention(retention);
-    const state = streams.get(stream) ?? { events: [], current: -1n, retention: undefined };
-    state.retention = { ...retention };
-    streams.set(stream, state);
+    keepFor(stream, retention);
   };
 
   const scavenge = async (): Promise<{ readonly removedEvents: number }> => {

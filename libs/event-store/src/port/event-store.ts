@@ -43,6 +43,14 @@ export interface AppendResult {
 
 export interface AppendOptions {
   readonly expectedRevision: ExpectedRevision;
+  /**
+   * Sets this stream's retention in the same atomic write (as `setStreamRetention` would, replacing any earlier
+   * setting), whenever the append succeeds, an idempotent repeat included; a failed append sets nothing.
+   * PostgreSQL and in-memory: one atomic write. EventStoreDB: stream metadata written right after the append, so
+   * not atomic there (a crash between the two leaves the stream without retention: it merely lives longer; a retry
+   * of the same append is an idempotent repeat that sets it again).
+   */
+  readonly retention?: StreamRetention;
 }
 
 /** One stream's part of an atomic multi-stream append. */
@@ -50,6 +58,8 @@ export interface StreamAppend {
   readonly stream: string;
   readonly events: readonly EventToAppend[];
   readonly expectedRevision: ExpectedRevision;
+  /** Sets this stream's retention in the same atomic write, as `AppendOptions.retention` (rolled back with it). */
+  readonly retention?: StreamRetention;
 }
 
 export interface ReadStreamOptions {

@@ -262,11 +262,175 @@ END
 $fn$;
 `;
 
+// Version 4 lets an append carry its stream's retention (AppendOptions.retention / StreamAppend.retention): the
+// append function upserts stream_retention in the same statement when it succeeds, so a new stream and its retention
+// commit together (one round trip, one commit). A multi-stream append passes each stream's retention along and rolls
+// it back with the rest. The old four-argument append is dropped so calls with four arguments stay unambiguous.
+const appendRetention = `
+DROP FUNCTION event_store_append(text, bigint, jsonb, timestamptz);
+
+-- Sets a stream's retention (replacing an earlier one) when the append that carries it succeeds, in its transaction.
+-- p_retention: NULL or JSON null (leave it), {"maxAgeSeconds": n} or {"truncateBefore": "n"}.
+CREATE FUNCTION event_store_keep(p_stream text, p_retention jsonb) RETURNS void
+LANGUAGE sql AS $fn$
+  INSERT INTO stream_retention (stream, max_age_seconds, truncate_before)
+  SELECT p_stream, (p_retention->>'maxAgeSeconds')::double precision, (p_retention->>'truncateBefore')::bigint
+   WHERE jsonb_typeof(p_retention) = 'object'
+  ON CONFLICT (stream) DO UPDATE SET max_age_seconds = excluded.max_age_seconds, truncate_before = excluded.truncate_before
+$fn$;
+
+CREATE FUNCTION event_store_append(
+  p_stream text, p_expected bigint, p_events jsonb, p_now timestamptz, p_retention jsonb DEFAULT NULL
+)
+RETURNS TABLE (outcome text, revision bigint, transaction_id text, global_position bigint)
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_count bigint := jsonb_array_length(p_events);
+  v_current bigint;
+  v_found bigint;
+  v_aligned boolean;
+  v_last bigint;
+  v_tx xid8;
+  v_gp bigint;
+BEGIN
+  -- Fast paths, taken when nothing unusual is going on: a new stream at no_stream, or an explicit revision that
+  -- matches and none of the ids in the stream yet. Anything else falls through to the locked path below.
+  IF v_count > 0 AND p_expected = -1 THEN
+    INSERT INTO streams (stream, revision) VALUES (p_stream, v_count - 1) ON CONFLICT DO NOTHING;
+    IF FOUND THEN
+      v_current := -1;
+    END IF;
+  ELSIF v_count > 0 AND p_expected >= 0 THEN
+    PERFORM 1 FROM events e
+      WHERE e.stream = p_stream
+        AND e.event_id IN (SELECT (i.value->>'id')::uuid FROM jsonb_array_elements(p_events) AS i(value));
+    IF NOT FOUND THEN
+      UPDATE streams s SET revision = p_expected + v_count WHERE s.stream = p_stream AND s.revision = p_expected;
+      IF FOUND THEN
+        v_current := p_expected;
+      END IF;
+    END IF;
+  END IF;
+
+  WHILE v_current IS NULL LOOP
+    SELECT s.revision INTO v_current FROM streams s WHERE s.stream = p_stream FOR UPDATE;
+    IF FOUND THEN
+      IF v_count > 0 THEN
+        SELECT count(*), coalesce(min(e.revision - i.ord) = max(e.revision - i.ord), false), max(e.revision)
+          INTO v_found, v_aligned, v_last
+          FROM jsonb_array_elements(p_events) WITH ORDINALITY AS i(value, ord)
+          JOIN events e ON e.stream = p_stream AND e.event_id = (i.value->>'id')::uuid;
+        IF v_found > 0 THEN
+          IF v_found = v_count AND v_aligned THEN
+            SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
+              FROM events e WHERE e.stream = p_stream AND e.revision = v_last;
+            PERFORM event_store_keep(p_stream, p_retention);
+            RETURN QUERY SELECT 'idempotent'::text, v_last, v_tx::text, v_gp;
+          ELSE
+            RETURN QUERY SELECT 'wrong'::text, v_current, NULL::text, NULL::bigint;
+          END IF;
+          RETURN;
+        END IF;
+      END IF;
+      IF p_expected = -1 OR (p_expected >= 0 AND p_expected <> v_current) THEN
+        RETURN QUERY SELECT 'wrong'::text, v_current, NULL::text, NULL::bigint;
+        RETURN;
+      END IF;
+      IF v_count = 0 THEN
+        SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
+          FROM events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1;
+        PERFORM event_store_keep(p_stream, p_retention);
+        RETURN QUERY SELECT 'ok'::text, v_current, coalesce(v_tx::text, '0'), coalesce(v_gp, 0::bigint);
+        RETURN;
+      END IF;
+      UPDATE streams s SET revision = v_current + v_count WHERE s.stream = p_stream;
+    ELSE
+      IF p_expected >= 0 OR p_expected = -4 THEN
+        RETURN QUERY SELECT 'wrong'::text, NULL::bigint, NULL::text, NULL::bigint;
+        RETURN;
+      END IF;
+      IF v_count = 0 THEN
+        PERFORM event_store_keep(p_stream, p_retention);
+        RETURN QUERY SELECT 'ok'::text, -1::bigint, '0'::text, 0::bigint;
+        RETURN;
+      END IF;
+      INSERT INTO streams (stream, revision) VALUES (p_stream, v_count - 1) ON CONFLICT DO NOTHING;
+      IF FOUND THEN
+        v_current := -1;
+      END IF;
+      -- Not found: another writer created the stream meanwhile; its row is committed now: decide again.
+    END IF;
+  END LOOP;
+
+  WITH inserted AS (
+    INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
+    SELECT p_stream, v_current + i.ord, (i.value->>'id')::uuid, i.value->>'type', i.value->'data',
+           coalesce(i.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
+      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS i(value, ord)
+     ORDER BY i.ord
+    RETURNING events.global_position
+  )
+  SELECT max(inserted.global_position) INTO v_gp FROM inserted;
+  PERFORM event_store_keep(p_stream, p_retention);
+  RETURN QUERY SELECT 'ok'::text, v_current + v_count, pg_current_xact_id()::text, v_gp;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION event_store_append_multi(p_appends jsonb, p_now timestamptz)
+RETURNS TABLE (ord integer, outcome text, revision bigint, transaction_id text, global_position bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_item record;
+  v_result record;
+  v_ords integer[] := '{}';
+  v_outcomes text[] := '{}';
+  v_revisions bigint[] := '{}';
+  v_transactions text[] := '{}';
+  v_positions bigint[] := '{}';
+  v_repeated integer;
+  v_wrote boolean := false;
+  v_actual bigint;
+BEGIN
+  FOR v_item IN
+    SELECT a.value, a.ordinality::integer AS ord
+      FROM jsonb_array_elements(p_appends) WITH ORDINALITY AS a
+     ORDER BY a.value->>'stream' COLLATE "C"
+  LOOP
+    SELECT * INTO v_result
+      FROM event_store_append(v_item.value->>'stream', (v_item.value->>'expected')::bigint, v_item.value->'events', p_now,
+                              v_item.value->'retention');
+    IF v_result.outcome = 'wrong' THEN
+      RAISE EXCEPTION 'event_store_wrong_expected_revision'
+        USING DETAIL = jsonb_build_object('index', v_item.ord - 1, 'actual', v_result.revision::text)::text;
+    END IF;
+    IF v_result.outcome = 'idempotent' THEN
+      v_repeated := coalesce(v_repeated, v_item.ord);
+    ELSIF jsonb_array_length(v_item.value->'events') > 0 THEN
+      v_wrote := true;
+    END IF;
+    v_ords := v_ords || v_item.ord;
+    v_outcomes := v_outcomes || v_result.outcome;
+    v_revisions := v_revisions || v_result.revision;
+    v_transactions := v_transactions || v_result.transaction_id;
+    v_positions := v_positions || v_result.global_position;
+  END LOOP;
+  IF v_repeated IS NOT NULL AND v_wrote THEN
+    SELECT s.revision INTO v_actual FROM streams s WHERE s.stream = (p_appends->(v_repeated - 1))->>'stream';
+    RAISE EXCEPTION 'event_store_wrong_expected_revision'
+      USING DETAIL = jsonb_build_object('index', v_repeated - 1, 'actual', v_actual::text)::text;
+  END IF;
+  RETURN QUERY SELECT * FROM unnest(v_ords, v_outcomes, v_revisions, v_transactions, v_positions);
+END
+$fn$;
+`;
+
 /** The event store's schema, version by version. */
 export const eventStoreMigrations: readonly Migration[] = [
   { version: 1, name: 'streams, events, retention and the append function', sql: schema },
   { version: 2, name: 'append fast paths for new streams and explicit revisions', sql: appendFastPaths },
   { version: 3, name: 'appendMulti as one statement', sql: appendMulti },
+  { version: 4, name: 'retention rides in the append', sql: appendRetention },
 ];
 
 /**

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { AppendResult, EventToAppend, ExpectedRevision, StreamAppend } from '../port/index.js';
+import type { AppendResult, EventToAppend, ExpectedRevision, StreamAppend, StreamRetention } from '../port/index.js';
 import { WrongExpectedRevisionError } from '../port/index.js';
 
 /** What one call of `event_store_append` decided. */
@@ -29,13 +29,9 @@ const expectedCode = (expected: ExpectedRevision): string => {
 
 const appendStatement = {
   name: 'once_event_store_append',
-  text: 'SELECT outcome, revision, transaction_id, global_position FROM event_store_append($1, $2, $3, $4)',
+  text: 'SELECT outcome, revision, transaction_id, global_position FROM event_store_append($1, $2, $3, $4, $5)',
 };
 
-/**
- * Runs one stream's append as a single statement on `client` (a pool, or a client inside a transaction) and turns
- * the row into a result, or a `WrongExpectedRevisionError` value.
- */
 const toPayload = (events: readonly EventToAppend[]) =>
   events.map((event) => ({
     id: event.id,
@@ -44,22 +40,36 @@ const toPayload = (events: readonly EventToAppend[]) =>
     metadata: event.metadata ?? {},
   }));
 
+/** A retention as `event_store_append` takes it (bigints as strings), or null for none. */
+const toRetentionPayload = (retention: StreamRetention | undefined) =>
+  retention === undefined
+    ? null
+    : 'truncateBefore' in retention
+      ? { truncateBefore: retention.truncateBefore.toString() }
+      : { maxAgeSeconds: retention.maxAgeSeconds };
+
 const toResult = (row: AppendRow): AppendResult => ({
   nextExpectedRevision: BigInt(row.revision as string),
   position: { commit: BigInt(row.transaction_id as string), prepare: BigInt(row.global_position as string) },
 });
 
+/**
+ * Runs one stream's append as a single statement on `client` (a pool, or a client inside a transaction) and turns
+ * the row into a result, or a `WrongExpectedRevisionError` value. A retention given is set in the same statement.
+ */
 export const appendOnClient = async (
   client: Pick<ClientBase, 'query'>,
   stream: string,
   events: readonly EventToAppend[],
   expectedRevision: ExpectedRevision,
   now: Date | null,
+  retention?: StreamRetention,
 ): Promise<AppendOutcome> => {
   const payload = JSON.stringify(toPayload(events));
+  const keep = toRetentionPayload(retention);
   const { rows } = await client.query<AppendRow>({
     ...appendStatement,
-    values: [stream, expectedCode(expectedRevision), payload, now],
+    values: [stream, expectedCode(expectedRevision), payload, now, keep === null ? null : JSON.stringify(keep)],
   });
   const row = rows[0];
   if (row === undefined) throw new Error('event_store_append returned no row');
@@ -89,6 +99,7 @@ export const appendMultiOnClient = async (
       stream: append.stream,
       expected: expectedCode(append.expectedRevision),
       events: toPayload(append.events),
+      retention: toRetentionPayload(append.retention),
     })),
   );
   try {

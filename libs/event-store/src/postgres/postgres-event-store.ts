@@ -61,16 +61,20 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     return outcome.result;
   };
 
-  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision }) => {
+  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision, retention }) => {
     assertValidAppend(stream, events, expectedRevision);
+    if (retention !== undefined) assertValidRetention(retention);
     await whenReady();
     return settle(
-      await retryOnceOnDuplicateEventId(() => appendOnClient(pool, stream, events, expectedRevision, now())),
+      await retryOnceOnDuplicateEventId(() =>
+        appendOnClient(pool, stream, events, expectedRevision, now(), retention),
+      ),
     );
   };
 
   const appendMulti = async (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> => {
     assertValidMultiAppend(appends);
+    for (const append of appends) if (append.retention !== undefined) assertValidRetention(append.retention);
     await whenReady();
     return retryOnceOnDuplicateEventId(() => appendMultiOnce(appends));
   };

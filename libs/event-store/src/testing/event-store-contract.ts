@@ -669,6 +669,52 @@ const describeRetention = (store: () => EventStore, clock: TestClock, options: C
       expect(next.nextExpectedRevision).toBe(4n);
     });
 
+    it('an append can carry its retention: set with a write that succeeds, never by one that fails', async () => {
+      const stream = freshStream('append-keep');
+      await store().appendToStream(stream, someEvents(3), {
+        expectedRevision: 'no_stream',
+        retention: { truncateBefore: 2n },
+      });
+      expect((await store().readStream(stream)).map((event) => event.revision)).toEqual([2n]);
+      await expectWrongRevision(
+        store().appendToStream(stream, someEvents(1), { expectedRevision: 0n, retention: { truncateBefore: 3n } }),
+      );
+      expect((await store().readStream(stream)).map((event) => event.revision)).toEqual([2n]);
+      await store().appendToStream(stream, someEvents(1), { expectedRevision: 2n });
+      expect((await store().readStream(stream)).map((event) => event.revision)).toEqual([2n, 3n]);
+
+      const aged = freshStream('append-aged');
+      await store().appendToStream(aged, someEvents(2), {
+        expectedRevision: 'no_stream',
+        retention: { maxAgeSeconds: realClock ? 1 : 60 },
+      });
+      expect(await store().readStream(aged)).toHaveLength(2);
+      if (realClock) await new Promise((resolve) => setTimeout(resolve, 2_500));
+      else clock.advance(61);
+      expect(await store().readStream(aged)).toEqual([]);
+    });
+
+    it('appendMulti carries each stream its own retention, rolled back with a write that fails', async () => {
+      if (!store().capabilities.atomicMultiStreamAppend) return; // refused there: see the appendMulti tests
+      const [first, existing, other] = [freshStream('ma'), freshStream('mb'), freshStream('mc')];
+      await store().appendToStream(existing, someEvents(1), { expectedRevision: 'no_stream' });
+      await expectWrongRevision(
+        store().appendMulti([
+          { stream: first, events: someEvents(2), expectedRevision: 'no_stream', retention: { truncateBefore: 5n } },
+          { stream: existing, events: someEvents(1), expectedRevision: 'no_stream' },
+        ]),
+      );
+      await store().appendToStream(first, someEvents(2), { expectedRevision: 'no_stream' });
+      expect(await store().readStream(first)).toHaveLength(2);
+
+      await store().appendMulti([
+        { stream: other, events: someEvents(3), expectedRevision: 'no_stream', retention: { truncateBefore: 2n } },
+        { stream: existing, events: someEvents(1), expectedRevision: 0n, retention: { truncateBefore: 1n } },
+      ]);
+      expect((await store().readStream(other)).map((event) => event.revision)).toEqual([2n]);
+      expect((await store().readStream(existing)).map((event) => event.revision)).toEqual([1n]);
+    });
+
     it('maxAgeSeconds hides events older than the age; a fully expired stream reads as empty', async () => {
       const prefix = `aged-${randomUUID()}-`;
       const stream = `${prefix}s`;

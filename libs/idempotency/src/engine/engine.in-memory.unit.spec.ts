@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createInMemoryEventStore } from '@once/event-store';
+import type { EventStore } from '@once/event-store';
 import { describe, expect, it } from 'vitest';
 import { describeEngineSuite } from '../testing/engine-suite.js';
 import { createManualClock, incrementCounterHandler, incrementRequest } from '../testing/index.js';
@@ -29,10 +30,22 @@ describeEngineSuite('engine on the in-memory store with atomic appends, forced p
   expectedProtocol: 'phased',
 });
 
-describe('key retention', () => {
+describe.each([
+  { protocol: 'phased', atomicMultiStreamAppend: false },
+  { protocol: 'atomic', atomicMultiStreamAppend: true },
+])('key retention ($protocol protocol)', ({ protocol, atomicMultiStreamAppend }) => {
   const setup = () => {
     const clock = createManualClock();
-    const store = createInMemoryEventStore({ now: () => new Date(clock.now()) });
+    const base = createInMemoryEventStore({ atomicMultiStreamAppend, now: () => new Date(clock.now()) });
+    const separateRetentionCalls: string[] = [];
+    const store: EventStore = {
+      ...base,
+      capabilities: base.capabilities,
+      setStreamRetention: async (stream, retention) => {
+        separateRetentionCalls.push(stream);
+        return base.setStreamRetention(stream, retention);
+      },
+    };
     const engine = createIdempotencyEngine({ store, clock: clock.now });
     const scope = { tenantId: randomUUID(), actorId: randomUUID() };
     const input = (key: string, retentionSeconds?: number): ExecuteInput => ({
@@ -42,13 +55,13 @@ describe('key retention', () => {
       handler: incrementCounterHandler(),
       ...(retentionSeconds === undefined ? {} : { retentionSeconds }),
     });
-    return { clock, store, engine, input };
+    return { clock, store, engine, input, separateRetentionCalls };
   };
 
   it('keeps a key 24 hours by default; after that the same key is a new request', async () => {
     const { clock, engine, input } = setup();
     const key = randomUUID();
-    await engine.execute(input(key));
+    expect(await engine.execute(input(key))).toMatchObject({ kind: 'first', protocol });
     clock.advance(23 * 3600_000);
     expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
     clock.advance(3600_000 + 1_000);
@@ -61,5 +74,13 @@ describe('key retention', () => {
     await engine.execute(input(key, 7 * 24 * 3600));
     clock.advance(6 * 24 * 3600_000);
     expect(await engine.execute(input(key, 7 * 24 * 3600))).toMatchObject({ kind: 'replay' });
+    clock.advance(24 * 3600_000 + 1_000);
+    expect(await engine.execute(input(key, 7 * 24 * 3600))).toMatchObject({ kind: 'first' });
+  });
+
+  it("sets the retention in the claim's own write, not with a separate call", async () => {
+    const { engine, input, separateRetentionCalls } = setup();
+    expect(await engine.execute(input(randomUUID()))).toMatchObject({ kind: 'first', protocol });
+    expect(separateRetentionCalls).toEqual([]);
   });
 });

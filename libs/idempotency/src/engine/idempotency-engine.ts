@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fingerprint } from '@once/canonical-json';
 import { WrongExpectedRevisionError } from '@once/event-store';
-import type { EventStore, EventToAppend, ExpectedRevision, StreamRevision } from '@once/event-store';
+import type { EventStore, EventToAppend, ExpectedRevision, StreamRetention, StreamRevision } from '@once/event-store';
 import { deriveId } from '../ids/index.js';
 import type { IdempotencyScope } from '../ids/index.js';
 import {
@@ -239,20 +239,15 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
   const retentionOf = (input: ExecuteInput): number =>
     input.retentionSeconds ?? input.handler.retentionSeconds ?? options.retentionSeconds ?? DAY_SECONDS;
 
-  /** Appends the first events of a key stream, setting its retention alongside when the stream is new. */
-  const appendClaim = async (
+  /**
+   * The retention a claim carries in its own write: a new key stream gets it in the same commit as its first events
+   * (no separate call, no second commit); a stream that already exists has it from its first claim.
+   */
+  const claimRetention = (
     input: ExecuteInput,
-    keyStream: string,
     expected: ExpectedRevision,
-    write: () => Promise<StreamRevision>,
-  ): Promise<StreamRevision> => {
-    if (expected !== 'no_stream') return write();
-    const [revision] = await Promise.all([
-      write(),
-      store.setStreamRetention(keyStream, { maxAgeSeconds: retentionOf(input) }),
-    ]);
-    return revision;
-  };
+  ): { readonly retention?: StreamRetention } =>
+    expected === 'no_stream' ? { retention: { maxAgeSeconds: retentionOf(input) } } : {};
 
   const follow = async (keyStream: string, request: RequestFingerprint): Promise<ExecuteOutcome> => {
     const { state } = await readKeyLog(keyStream);
@@ -306,17 +301,19 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       ];
       await fault('before-complete', keyStream, 'atomic');
       try {
-        await appendClaim(input, keyStream, expected, async () => {
-          const results = await store.appendMulti([
-            { stream: keyStream, events: keyEvents.map(keyEvent), expectedRevision: expected },
-            ...writes.map((write) => ({
-              stream: write.stream,
-              events: write.events,
-              expectedRevision: toExpected(write.expectedRevision),
-            })),
-          ]);
-          return (results[0] as { nextExpectedRevision: StreamRevision }).nextExpectedRevision;
-        });
+        await store.appendMulti([
+          {
+            stream: keyStream,
+            events: keyEvents.map(keyEvent),
+            expectedRevision: expected,
+            ...claimRetention(input, expected),
+          },
+          ...writes.map((write) => ({
+            stream: write.stream,
+            events: write.events,
+            expectedRevision: toExpected(write.expectedRevision),
+          })),
+        ]);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
         if (error.stream === keyStream) {
@@ -422,10 +419,12 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
           if (completesAtOnce) await fault('before-complete', keyStream, 'phased');
           let revision: StreamRevision;
           try {
-            revision = await appendClaim(input, keyStream, expected, async () =>
-              (await store.appendToStream(keyStream, events.map(keyEvent), { expectedRevision: expected }))
-                .nextExpectedRevision,
-            );
+            revision = (
+              await store.appendToStream(keyStream, events.map(keyEvent), {
+                expectedRevision: expected,
+                ...claimRetention(input, expected),
+              })
+            ).nextExpectedRevision;
           } catch (error) {
             if (!(error instanceof WrongExpectedRevisionError)) throw error;
             if (key.revision === undefined && typeof error.actual === 'bigint') keyRevisionHint = error.actual;

@@ -25,8 +25,9 @@ const outcomeLabel = (outcome: ExecuteOutcome): IdempotencyOutcome => {
     case 'reused':
       return 'reused';
     case 'released':
-    case 'unavailable':
       return 'released';
+    case 'unavailable':
+      return 'unavailable';
     default: {
       const _exhaustive: never = outcome;
       return _exhaustive;
@@ -57,7 +58,7 @@ export const runKeyedCommand = async (
       link: describedBy(header.problem),
     });
   }
-  const { app } = { app: request.server };
+  const app = request.server;
   const commandRequest = {
     method: request.method,
     route: request.routeOptions.url ?? request.url,

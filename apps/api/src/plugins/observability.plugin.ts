@@ -1,8 +1,11 @@
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** How the idempotency layer answered a keyed command (a Prometheus label and a log field). */
-export type IdempotencyOutcome = 'first' | 'replay' | 'in_flight' | 'reused' | 'released';
+/**
+ * How the idempotency layer answered a keyed command (a Prometheus label and a log field); `unavailable` is a
+ * retryable 503 (contention, the store, or effects left for a resume).
+ */
+export type IdempotencyOutcome = 'first' | 'replay' | 'in_flight' | 'reused' | 'released' | 'unavailable';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,7 +32,7 @@ export const observabilityPlugin = fp(
     });
     const outcomes = new Counter({
       name: 'idempotency_outcomes_total',
-      help: 'Keyed commands by how the idempotency layer answered them',
+      help: 'Keyed commands by how the idempotency layer answered them (first, replay, in_flight, reused, released, unavailable)',
       labelNames: ['route', 'outcome'] as const,
       registers: [registry],
     });

@@ -13,7 +13,11 @@ let invoiceId: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  api = await startTestApi({ databaseUrl: db.connectionString, gatewayUrl: 'http://127.0.0.1:9', logger: false });
+  api = await startTestApi({
+    databaseUrl: db.connectionString,
+    gatewayUrl: 'http://127.0.0.1:9',
+    logger: false,
+  });
   http = createHttp(api.url);
   tenant = await api.tenant();
   const issued = await http.post('/invoices', {
@@ -49,7 +53,11 @@ const expectNothingStored = async (key: string) => {
   expect(valid.headers['idempotent-replayed']).toBeUndefined();
 };
 
-const expectProblem = (answer: { status: number; headers: Record<string, unknown>; text: string }, status: number, type: string) => {
+const expectProblem = (
+  answer: { status: number; headers: Record<string, unknown>; text: string },
+  status: number,
+  type: string,
+) => {
   expect(answer.status).toBe(status);
   expect(String(answer.headers['content-type'])).toContain('application/problem+json');
   expect(JSON.parse(answer.text)).toMatchObject({ type: `/problems/${type}`, status });
@@ -70,7 +78,14 @@ describe('Idempotency-Key header abuse', () => {
     ['unterminated quote', '"aaaaaaaa-1'],
     ['with spaces inside', 'aaaa aaaa-1'],
   ])('refuses a key that is %s with 400 idempotency-key-invalid', async (_name, key) => {
-    expectProblem(await send([['content-type', 'application/json'], ['idempotency-key', key]]), 400, 'idempotency-key-invalid');
+    expectProblem(
+      await send([
+        ['content-type', 'application/json'],
+        ['idempotency-key', key],
+      ]),
+      400,
+      'idempotency-key-invalid',
+    );
   });
 
   it('refuses a key sent on two header lines, and stores nothing for it', async () => {
@@ -86,8 +101,14 @@ describe('Idempotency-Key header abuse', () => {
 
   it('accepts the quoted (sf-string) and the bare form as the same key', async () => {
     const key = randomUUID();
-    const bare = await send([['content-type', 'application/json'], ['idempotency-key', key]]);
-    const quoted = await send([['content-type', 'application/json'], ['idempotency-key', `"${key}"`]]);
+    const bare = await send([
+      ['content-type', 'application/json'],
+      ['idempotency-key', key],
+    ]);
+    const quoted = await send([
+      ['content-type', 'application/json'],
+      ['idempotency-key', `"${key}"`],
+    ]);
     expect(bare.status).toBe(201);
     expect(quoted.text).toBe(bare.text);
     expect(quoted.headers['idempotent-replayed']).toBe('true');
@@ -95,27 +116,85 @@ describe('Idempotency-Key header abuse', () => {
 });
 
 describe('body abuse', () => {
-  const cases: readonly [string, readonly (readonly [string, string])[], string | Buffer, number, string][] = [
-    ['invalid JSON', [['content-type', 'application/json']], '{"method":"cash",', 400, 'invalid-json'],
-    ['an empty body', [['content-type', 'application/json']], '', 400, 'invalid-json'],
-    ['duplicate keys', [['content-type', 'application/json']], '{"method":"cash","amount":100,"amount":1,"currency":"EUR"}', 400, 'invalid-json'],
-    ['nesting deeper than 64', [['content-type', 'application/json']], `${'['.repeat(65)}${']'.repeat(65)}`, 400, 'invalid-json'],
-    ['a huge body', [['content-type', 'application/json']], Buffer.alloc(200 * 1024, 0x20), 413, 'body-too-large'],
-    ['unknown fields', [['content-type', 'application/json']], '{"method":"cash","amount":100,"currency":"EUR","tip":5}', 400, 'invalid-request'],
-    ['a negative amount', [['content-type', 'application/json']], '{"method":"cash","amount":-100,"currency":"EUR"}', 400, 'invalid-request'],
-    ['a fractional amount', [['content-type', 'application/json']], '{"method":"cash","amount":10.5,"currency":"EUR"}', 400, 'invalid-request'],
-    ['an amount as a string', [['content-type', 'application/json']], '{"method":"cash","amount":"100","currency":"EUR"}', 400, 'invalid-request'],
-    ['an unknown method', [['content-type', 'application/json']], '{"method":"iou","amount":100,"currency":"EUR"}', 400, 'invalid-request'],
-    ['a JSON array', [['content-type', 'application/json']], '[1,2,3]', 400, 'invalid-request'],
-    ['the wrong content type', [['content-type', 'text/plain']], validBody, 415, 'unsupported-media-type'],
-    ['form encoding', [['content-type', 'application/x-www-form-urlencoded']], 'method=cash&amount=100', 415, 'unsupported-media-type'],
-  ];
+  const cases: readonly [string, readonly (readonly [string, string])[], string | Buffer, number, string][] =
+    [
+      ['invalid JSON', [['content-type', 'application/json']], '{"method":"cash",', 400, 'invalid-json'],
+      ['an empty body', [['content-type', 'application/json']], '', 400, 'invalid-json'],
+      [
+        'duplicate keys',
+        [['content-type', 'application/json']],
+        '{"method":"cash","amount":100,"amount":1,"currency":"EUR"}',
+        400,
+        'invalid-json',
+      ],
+      [
+        'nesting deeper than 64',
+        [['content-type', 'application/json']],
+        `${'['.repeat(65)}${']'.repeat(65)}`,
+        400,
+        'invalid-json',
+      ],
+      [
+        'a huge body',
+        [['content-type', 'application/json']],
+        Buffer.alloc(200 * 1024, 0x20),
+        413,
+        'body-too-large',
+      ],
+      [
+        'unknown fields',
+        [['content-type', 'application/json']],
+        '{"method":"cash","amount":100,"currency":"EUR","tip":5}',
+        400,
+        'invalid-request',
+      ],
+      [
+        'a negative amount',
+        [['content-type', 'application/json']],
+        '{"method":"cash","amount":-100,"currency":"EUR"}',
+        400,
+        'invalid-request',
+      ],
+      [
+        'a fractional amount',
+        [['content-type', 'application/json']],
+        '{"method":"cash","amount":10.5,"currency":"EUR"}',
+        400,
+        'invalid-request',
+      ],
+      [
+        'an amount as a string',
+        [['content-type', 'application/json']],
+        '{"method":"cash","amount":"100","currency":"EUR"}',
+        400,
+        'invalid-request',
+      ],
+      [
+        'an unknown method',
+        [['content-type', 'application/json']],
+        '{"method":"iou","amount":100,"currency":"EUR"}',
+        400,
+        'invalid-request',
+      ],
+      ['a JSON array', [['content-type', 'application/json']], '[1,2,3]', 400, 'invalid-request'],
+      ['the wrong content type', [['content-type', 'text/plain']], validBody, 415, 'unsupported-media-type'],
+      [
+        'form encoding',
+        [['content-type', 'application/x-www-form-urlencoded']],
+        'method=cash&amount=100',
+        415,
+        'unsupported-media-type',
+      ],
+    ];
 
-  it.each(cases)('answers %s with a documented 4xx and stores nothing', async (_name, headers, body, status, type) => {
-    const key = randomUUID();
-    expectProblem(await send([...headers, ['idempotency-key', key]], body), status, type);
-    await expectNothingStored(key);
-  });
+  it.each(cases)(
+    'answers %s with a documented 4xx and stores nothing',
+    async (_name, headers, body, status, type) => {
+      const key = randomUUID();
+      expectProblem(await send([...headers, ['idempotency-key', key]], body), status, type);
+      await expectNothingStored(key);
+    },
+  );
 
   it('refuses a path id that is not a UUID', async () => {
     const answer = await http.post('/invoices/not-a-uuid/payments', {

@@ -9,7 +9,11 @@ let api: TestApi;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  api = await startTestApi({ databaseUrl: db.connectionString, gatewayUrl: 'http://127.0.0.1:9', logger: false });
+  api = await startTestApi({
+    databaseUrl: db.connectionString,
+    gatewayUrl: 'http://127.0.0.1:9',
+    logger: false,
+  });
 });
 
 afterAll(async () => {
@@ -41,7 +45,12 @@ describe('operations endpoints', () => {
     };
     expect(spec.openapi).toMatch(/^3\./);
     expect(Object.keys(spec.paths)).toEqual(
-      expect.arrayContaining(['/invoices/', '/invoices/{id}/payments', '/orders/{id}/complete', '/stock-counts/{id}/post']),
+      expect.arrayContaining([
+        '/invoices/',
+        '/invoices/{id}/payments',
+        '/orders/{id}/complete',
+        '/stock-counts/{id}/post',
+      ]),
     );
     expect(spec.paths['/invoices/{id}/payments']?.['post']?.parameters).toContainEqual(
       expect.objectContaining({ name: 'idempotency-key', in: 'header' }),
@@ -71,5 +80,4 @@ describe('errors', () => {
     isProblem(response);
     expect(await response.json()).toMatchObject({ type: '/problems/not-found', status: 404 });
   });
-
 });

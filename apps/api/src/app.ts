@@ -7,23 +7,23 @@ import { DomainError, domainErrorCatalog } from '@once/domain';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
 import type { ProcessFaultHook } from './faults/index.js';
 import { healthRoutes } from './health/health.routes.js';
+import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
+import { invoicesRoutes } from './invoices/invoices.routes.js';
+import { paymentsRoutes } from './invoices/payments.routes.js';
+import { ordersRoutes } from './orders/orders.routes.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { docsPlugin } from './plugins/docs.plugin.js';
-import { invoicesRoutes } from './invoices/invoices.routes.js';
-import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
-import { paymentsRoutes } from './invoices/payments.routes.js';
-import { projectorPlugin } from './plugins/projector.plugin.js';
-import { webhooksRoutes } from './webhooks/webhooks.routes.js';
-import { ordersRoutes } from './orders/orders.routes.js';
-import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
 import { eventStorePlugin } from './plugins/event-store.plugin.js';
 import { gatewayPlugin } from './plugins/gateway.plugin.js';
 import { idempotencyEnginePlugin } from './plugins/idempotency-engine.plugin.js';
 import { observabilityPlugin } from './plugins/observability.plugin.js';
 import { postgresPlugin } from './plugins/postgres.plugin.js';
 import { problemDetailsPlugin } from './plugins/problem-details.plugin.js';
+import { projectorPlugin } from './plugins/projector.plugin.js';
 import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
 import { createProblemCatalog } from './problems/problem-catalog.js';
+import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 
 /** Everything the API is built from. `main.ts` fills it from the environment; tests fill it directly. */
 export interface AppDeps {
@@ -79,32 +79,45 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     void reply.header('x-request-id', request.id);
   });
 
-  const catalog = createProblemCatalog(domainErrorCatalog);
-  await app.register(problemDetailsPlugin, { catalog, isDomainError: (error) => error instanceof DomainError });
-  await app.register(strictJsonPlugin, { bodyLimit });
-  await app.register(observabilityPlugin);
-  await app.register(docsPlugin, { catalog, version: '0.1.0' });
-  await app.register(postgresPlugin, {
-    connectionString: deps.databaseUrl,
-    ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
-    migrations: [{ component: 'api', migrations: apiKeyMigrations }],
-  });
-  await app.register(healthRoutes);
+  // A plugin that fails half way must not leave what earlier plugins opened (the pool, the projector) running.
+  try {
+    const catalog = createProblemCatalog(domainErrorCatalog);
+    await app.register(problemDetailsPlugin, {
+      catalog,
+      isDomainError: (error) => error instanceof DomainError,
+    });
+    await app.register(strictJsonPlugin, { bodyLimit });
+    await app.register(observabilityPlugin);
+    await app.register(docsPlugin, { catalog, version: '0.1.0' });
+    await app.register(postgresPlugin, {
+      connectionString: deps.databaseUrl,
+      ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
+      migrations: [{ component: 'api', migrations: apiKeyMigrations }],
+    });
+    await app.register(healthRoutes);
 
-  await app.register(eventStorePlugin, { eventStoreUrl: deps.eventStoreUrl });
-  await app.register(idempotencyEnginePlugin, { faults: deps.faults, leaseMs: deps.leaseMs, mode: deps.idempotency });
-  await app.register(gatewayPlugin, { baseUrl: deps.gatewayUrl });
-  if (deps.projector !== 'external') await app.register(projectorPlugin);
+    await app.register(eventStorePlugin, { eventStoreUrl: deps.eventStoreUrl });
+    await app.register(idempotencyEnginePlugin, {
+      faults: deps.faults,
+      leaseMs: deps.leaseMs,
+      mode: deps.idempotency,
+    });
+    await app.register(gatewayPlugin, { baseUrl: deps.gatewayUrl });
+    if (deps.projector !== 'external') await app.register(projectorPlugin);
 
-  await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
+    await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
 
-  await app.register(async (authenticated) => {
-    await authenticated.register(authPlugin, { apiKeys: createApiKeyStore(app.pg) });
-    await authenticated.register(invoicesRoutes, { prefix: '/invoices' });
-    await authenticated.register(ordersRoutes, { prefix: '/orders' });
-    await authenticated.register(stockCountsRoutes, { prefix: '/stock-counts' });
-    await authenticated.register(paymentsRoutes, { prefix: '/payments' });
-    await authenticated.register(idempotencyKeysRoutes, { prefix: '/idempotency-keys' });
-  });
+    await app.register(async (authenticated) => {
+      await authenticated.register(authPlugin, { apiKeys: createApiKeyStore(app.pg) });
+      await authenticated.register(invoicesRoutes, { prefix: '/invoices' });
+      await authenticated.register(ordersRoutes, { prefix: '/orders' });
+      await authenticated.register(stockCountsRoutes, { prefix: '/stock-counts' });
+      await authenticated.register(paymentsRoutes, { prefix: '/payments' });
+      await authenticated.register(idempotencyKeysRoutes, { prefix: '/idempotency-keys' });
+    });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   return app;
 };

@@ -46,7 +46,11 @@ let apiKey: string;
 const setUp = async (api: ApiProcess) => {
   apiKey ??= await createApiKeyStore(db.pool).create(scope);
   const http = createHttp(api.url);
-  const invoice = await http.post('/invoices', { apiKey, key: randomUUID(), body: { currency: 'EUR', total: 5000 } });
+  const invoice = await http.post('/invoices', {
+    apiKey,
+    key: randomUUID(),
+    body: { currency: 'EUR', total: 5000 },
+  });
   expect(invoice.status).toBe(201);
   return invoice.json<{ id: string }>().id;
 };
@@ -67,7 +71,9 @@ describe('crash between the effect and the response', () => {
     const invoiceId = await setUp(crashing);
     const key = randomUUID();
     const body = { method: 'cash', amount: 1200, currency: 'EUR' };
-    await expect(createHttp(crashing.url).post(`/invoices/${invoiceId}/payments`, { apiKey, key, body })).rejects.toThrow();
+    await expect(
+      createHttp(crashing.url).post(`/invoices/${invoiceId}/payments`, { apiKey, key, body }),
+    ).rejects.toThrow();
     expect((await crashing.exited).signal).toBe('SIGKILL');
     running.delete(crashing);
 
@@ -76,7 +82,10 @@ describe('crash between the effect and the response', () => {
     const retried = await http.post(`/invoices/${invoiceId}/payments`, { apiKey, key, body });
     expect(retried.status).toBe(201);
     expect(retried.headers.get('idempotent-replayed')).toBe('true');
-    const invoice = (await http.get(`/invoices/${invoiceId}`, apiKey)).json<{ paid: number; payments: unknown[] }>();
+    const invoice = (await http.get(`/invoices/${invoiceId}`, apiKey)).json<{
+      paid: number;
+      payments: unknown[];
+    }>();
     expect(invoice.paid).toBe(1200);
     expect(invoice.payments).toEqual([retried.json()]);
     await restarted.stop();
@@ -89,18 +98,26 @@ describe('crash between the effect and the response', () => {
     const invoiceId = await setUp(crashing);
     const key = randomUUID();
     const body = { method: 'card', amount: 3000, currency: 'EUR', cardToken: 'tok_visa' };
-    await expect(createHttp(crashing.url).post(`/invoices/${invoiceId}/payments`, { apiKey, key, body })).rejects.toThrow();
+    await expect(
+      createHttp(crashing.url).post(`/invoices/${invoiceId}/payments`, { apiKey, key, body }),
+    ).rejects.toThrow();
     expect((await crashing.exited).signal).toBe('SIGKILL');
     running.delete(crashing);
 
     const paymentId = deriveId(scope, key, 'payment', 0);
     const chargesFor = async () =>
-      ((await (await fetch(`${gateway.url}/charges?reference=${paymentId}`)).json()) as { charges: unknown[] }).charges;
+      (
+        (await (await fetch(`${gateway.url}/charges?reference=${paymentId}`)).json()) as {
+          charges: unknown[];
+        }
+      ).charges;
     expect(await chargesFor()).toHaveLength(1);
 
     const restarted = await startApi();
     const http = createHttp(restarted.url);
-    const resumed = await retryUntilSettled(() => http.post(`/invoices/${invoiceId}/payments`, { apiKey, key, body }));
+    const resumed = await retryUntilSettled(() =>
+      http.post(`/invoices/${invoiceId}/payments`, { apiKey, key, body }),
+    );
     expect(resumed.status).toBe(201);
     const replay = await http.post(`/invoices/${invoiceId}/payments`, { apiKey, key, body });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
@@ -108,7 +125,10 @@ describe('crash between the effect and the response', () => {
     expect(replay.json()).toMatchObject({ id: paymentId, status: 'captured', amount: 3000 });
 
     expect(await chargesFor()).toHaveLength(1);
-    expect((await http.get(`/invoices/${invoiceId}`, apiKey)).json()).toMatchObject({ paid: 3000, reserved: 0 });
+    expect((await http.get(`/invoices/${invoiceId}`, apiKey)).json()).toMatchObject({
+      paid: 3000,
+      reserved: 0,
+    });
     await restarted.stop();
     running.delete(restarted);
   });
@@ -122,7 +142,11 @@ describe('crash between the effect and the response', () => {
       body: JSON.stringify({ target: 'charge', fault: { kind: 'latency', ms: 1500 } }),
     });
     const body = { method: 'card', amount: 100, currency: 'EUR', cardToken: 'tok_visa' };
-    const inFlight = createHttp(api.url).post(`/invoices/${invoiceId}/payments`, { apiKey, key: randomUUID(), body });
+    const inFlight = createHttp(api.url).post(`/invoices/${invoiceId}/payments`, {
+      apiKey,
+      key: randomUUID(),
+      body,
+    });
     await sleep(500);
     const stopping = api.stop();
     const answer = await inFlight;

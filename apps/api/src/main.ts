@@ -15,8 +15,14 @@ const env = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//).optional(),
-    EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//).optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//)
+      .optional(),
+    EVENTSTORE_URL: z
+      .string()
+      .regex(/^(esdb|kurrentdb)(\+discover)?:\/\//)
+      .optional(),
     GATEWAY_URL: z.url().optional(),
     GATEWAY_WEBHOOK_SECRET: z.string().min(16).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -50,12 +56,15 @@ const env = z
 const embeddedPostgres = env.DATABASE_URL
   ? undefined
   : await startEmbeddedDefaultPostgres(env.ONCE_DATA_DIR ? { dataDirectory: env.ONCE_DATA_DIR } : {});
-const webhookSecret = env.GATEWAY_WEBHOOK_SECRET ?? (env.GATEWAY_URL ? undefined : randomBytes(24).toString('base64url'));
+const webhookSecret =
+  env.GATEWAY_WEBHOOK_SECRET ?? (env.GATEWAY_URL ? undefined : randomBytes(24).toString('base64url'));
 const embeddedGateway = env.GATEWAY_URL
   ? undefined
   : await startGatewaySimProcess({
       port: await findFreePort(),
-      ...(webhookSecret ? { webhook: { url: `http://127.0.0.1:${String(env.PORT)}/webhooks/gateway`, secret: webhookSecret } } : {}),
+      ...(webhookSecret
+        ? { webhook: { url: `http://127.0.0.1:${String(env.PORT)}/webhooks/gateway`, secret: webhookSecret } }
+        : {}),
     }).catch(async (error: unknown) => {
       await embeddedPostgres?.stop();
       throw error;
@@ -79,6 +88,9 @@ const app = await buildApp({
   poolSize: env.DATABASE_POOL_SIZE,
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   logger: { level: env.LOG_LEVEL },
+}).catch(async (error: unknown) => {
+  await stopEmbedded();
+  throw error;
 });
 
 let stopping = false;
@@ -116,5 +128,11 @@ try {
 
 if (embeddedPostgres) {
   const demo = await seedDemoTenant(createApiKeyStore(app.pg));
-  console.log(demoBanner({ url: `http://${env.HOST}:${String(env.PORT)}`, demo, dataDirectory: embeddedPostgres.dataDirectory }));
+  console.log(
+    demoBanner({
+      url: `http://${env.HOST}:${String(env.PORT)}`,
+      demo,
+      dataDirectory: embeddedPostgres.dataDirectory,
+    }),
+  );
 }

@@ -22,7 +22,9 @@ let gateway: RunningGatewaySim;
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address() as AddressInfo;
-  gateway = await startGatewaySim({ webhook: { url: `http://127.0.0.1:${port}/hooks`, secret: webhookSecret } });
+  gateway = await startGatewaySim({
+    webhook: { url: `http://127.0.0.1:${port}/hooks`, secret: webhookSecret },
+  });
 });
 
 afterAll(async () => {
@@ -30,7 +32,12 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-const chargeBody = (reference: string, cardToken = 'tok_visa') => ({ reference, amount: 1250, currency: 'EUR', cardToken });
+const chargeBody = (reference: string, cardToken = 'tok_visa') => ({
+  reference,
+  amount: 1250,
+  currency: 'EUR',
+  cardToken,
+});
 
 const charge = (key: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${gateway.url}/charges`, {
@@ -86,7 +93,9 @@ describe('charges', () => {
 describe('faults', () => {
   it('charges but loses the response; the inquiry still finds the charge', async () => {
     const reference = randomUUID();
-    await expect(charge(randomUUID(), chargeBody(reference), { 'gateway-fault': 'lost-response' })).rejects.toThrow();
+    await expect(
+      charge(randomUUID(), chargeBody(reference), { 'gateway-fault': 'lost-response' }),
+    ).rejects.toThrow();
     expect(await inquire(reference)).toHaveLength(1);
   });
 
@@ -102,7 +111,11 @@ describe('faults', () => {
     await expect(
       fetch(`${gateway.url}/charges`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID(), 'gateway-fault': 'hang' },
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': randomUUID(),
+          'gateway-fault': 'hang',
+        },
         body: JSON.stringify(chargeBody(reference)),
         signal: AbortSignal.timeout(200),
       }),

@@ -36,7 +36,9 @@ export interface GatewaySim {
  */
 export const buildGatewaySim = (deps: GatewaySimDeps = {}): GatewaySim => {
   const faults = deps.faults ?? createFaultPlan();
-  const ledger = deps.ledger ?? createEventSourcedChargeLedger(createInMemoryEventStore({ atomicMultiStreamAppend: true }));
+  const ledger =
+    deps.ledger ??
+    createEventSourcedChargeLedger(createInMemoryEventStore({ atomicMultiStreamAppend: true }));
   const webhooks: WebhookSender | undefined = deps.webhook
     ? createWebhookSender({
         ...deps.webhook,
@@ -52,18 +54,32 @@ export const buildGatewaySim = (deps: GatewaySimDeps = {}): GatewaySim => {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler<FastifyError>((error, _request, reply) => {
-    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status =
+      error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
     if (status === 500) app.log.error({ err: error }, 'unexpected error');
     const type = status === 500 ? 'internal' : 'invalid-request';
     return reply
       .code(status)
       .type('application/problem+json')
-      .send({ type: `/problems/${type}`, title: type, status, detail: status === 500 ? undefined : error.message });
+      .send({
+        type: `/problems/${type}`,
+        title: type,
+        status,
+        detail: status === 500 ? undefined : error.message,
+      });
   });
   app.addHook('onClose', async () => webhooks?.close());
 
   app.get('/health', async () => ({ status: 'ok' }));
-  void app.register(chargesRoutes, { prefix: '/charges', ledger, faults, webhooks, now: deps.now ?? (() => new Date()) });
+  void app.register(chargesRoutes, {
+    prefix: '/charges',
+    ledger,
+    faults,
+    webhooks,
+    now: deps.now ?? (() => new Date()),
+  });
   void app.register(faultsRoutes, { prefix: '/admin', faults });
   return { app, faults };
 };

@@ -40,7 +40,8 @@ const ROUNDS = 3;
 const INVOICES = 256;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const node = (script: string) => [process.execPath, ['--conditions=@once/source', '--import', 'tsx', join(root, script)]] as const;
+const node = (script: string) =>
+  [process.execPath, ['--conditions=@once/source', '--import', 'tsx', join(root, script)]] as const;
 
 interface ApiChild {
   readonly url: string;
@@ -57,7 +58,13 @@ const startApi = async (env: Record<string, string>): Promise<ApiChild> => {
   const url = `http://127.0.0.1:${String(port)}`;
   for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) throw new Error(`the api exited with ${String(child.exitCode)}`);
-    if (await fetch(`${url}/health`).then((response) => response.ok, () => false)) return { url, child };
+    if (
+      await fetch(`${url}/health`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return { url, child };
     await sleep(100);
   }
   throw new Error('the api did not become healthy');
@@ -71,17 +78,24 @@ const stopApi = async ({ child }: ApiChild): Promise<void> => {
 
 const createApiKey = async (databaseUrl: string): Promise<string> => {
   const [command, args] = node('apps/api/src/cli/create-api-key.ts');
-  const { stdout } = await promisify(execFile)(command, [...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+  const { stdout } = await promisify(execFile)(command, [...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
   return (JSON.parse(stdout) as { apiKey: string }).apiKey;
 };
 
 const post = async (url: string, apiKey: string, key: string, body: unknown) => {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': key },
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      'content-type': 'application/json',
+      'idempotency-key': key,
+    },
     body: JSON.stringify(body),
   });
-  if (response.status !== 201) throw new Error(`${url} answered ${String(response.status)}: ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`${url} answered ${String(response.status)}: ${await response.text()}`);
   return (await response.json()) as { id: string };
 };
 
@@ -95,7 +109,12 @@ interface PhaseResult {
 const payment = JSON.stringify({ method: 'cash', amount: 1, currency: 'EUR' });
 
 /** 16 connections for `seconds`: each request a cash payment on a random invoice, with a fresh key or a fixed one. */
-const phase = async (api: ApiChild, apiKey: string, invoiceIds: readonly string[], fixed?: { key: string; invoiceId: string }) => {
+const phase = async (
+  api: ApiChild,
+  apiKey: string,
+  invoiceIds: readonly string[],
+  fixed?: { key: string; invoiceId: string },
+) => {
   const result = await autocannon({
     url: api.url,
     connections: CONNECTIONS,
@@ -116,10 +135,16 @@ const phase = async (api: ApiChild, apiKey: string, invoiceIds: readonly string[
       },
     ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx } satisfies PhaseResult;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+  } satisfies PhaseResult;
 };
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const median = (values: readonly number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /**
  * The api over HTTP with autocannon (16 connections) on embedded PostgreSQL with fsync on: `POST
@@ -127,7 +152,9 @@ const median = (values: readonly number[]): number => [...values].sort((a, b) =>
  * second api process on the same database), and replays of one key. Phases alternate round after round and the
  * medians count.
  */
-export const runHttpBench = async (log: (line: string) => void = () => undefined): Promise<HttpBenchResult> => {
+export const runHttpBench = async (
+  log: (line: string) => void = () => undefined,
+): Promise<HttpBenchResult> => {
   const server = await startEmbeddedPostgres();
   const common = { DATABASE_URL: server.connectionString, GATEWAY_URL: 'http://127.0.0.1:9' };
   const apis: ApiChild[] = [];
@@ -139,7 +166,9 @@ export const runHttpBench = async (log: (line: string) => void = () => undefined
     const apiKey = await createApiKey(server.connectionString);
     const invoiceIds: string[] = [];
     for (let index = 0; index < INVOICES; index++) {
-      invoiceIds.push((await post(`${keyedApi.url}/invoices`, apiKey, randomUUID(), { currency: 'EUR', total: 1e12 })).id);
+      invoiceIds.push(
+        (await post(`${keyedApi.url}/invoices`, apiKey, randomUUID(), { currency: 'EUR', total: 1e12 })).id,
+      );
     }
     const replayKey = randomUUID();
     const replayInvoice = invoiceIds[0] as string;
@@ -167,7 +196,8 @@ export const runHttpBench = async (log: (line: string) => void = () => undefined
         await client.end();
       }
     });
-    const of = (results: PhaseResult[], pick: (result: PhaseResult) => number) => Math.round(median(results.map(pick)));
+    const of = (results: PhaseResult[], pick: (result: PhaseResult) => number) =>
+      Math.round(median(results.map(pick)));
     const sum = (results: PhaseResult[]) => results.reduce((total, result) => total + result.non2xx, 0);
     const result: HttpBenchResult = {
       keyed_rps: of(keyed, (r) => r.rps),
@@ -180,7 +210,9 @@ export const runHttpBench = async (log: (line: string) => void = () => undefined
       replay_p50_ms: of(replay, (r) => r.p50),
       replay_p99_ms: of(replay, (r) => r.p99),
       keyed_vs_plain: Number((median(keyed.map((r) => r.rps)) / median(plain.map((r) => r.rps))).toFixed(2)),
-      replay_vs_keyed: Number((median(replay.map((r) => r.rps)) / median(keyed.map((r) => r.rps))).toFixed(2)),
+      replay_vs_keyed: Number(
+        (median(replay.map((r) => r.rps)) / median(keyed.map((r) => r.rps))).toFixed(2),
+      ),
       non_2xx: { keyed: sum(keyed), plain: sum(plain), replay: sum(replay) },
       connections: CONNECTIONS,
       seconds_per_phase: SECONDS_PER_PHASE,
@@ -204,5 +236,7 @@ export const runHttpBench = async (log: (line: string) => void = () => undefined
 export const run = async (): Promise<void> => {
   const result = await runHttpBench((line) => console.log(line));
   console.log(JSON.stringify(result, null, 2));
-  console.log(`keyed/plain ${result.keyed_vs_plain} (target >= 0.8), replay/keyed ${result.replay_vs_keyed} (target >= 2)`);
+  console.log(
+    `keyed/plain ${result.keyed_vs_plain} (target >= 0.8), replay/keyed ${result.replay_vs_keyed} (target >= 2)`,
+  );
 };

@@ -47,7 +47,10 @@ export interface ApiKeyStore {
  * const keys = createApiKeyStore(pool);
  * const apiKey = await keys.create({ tenantId, actorId, label: 'till 1' });
  */
-export const createApiKeyStore = (pool: Pool, options: { cacheTtlMs?: number; now?: () => number } = {}): ApiKeyStore => {
+export const createApiKeyStore = (
+  pool: Pool,
+  options: { cacheTtlMs?: number; now?: () => number } = {},
+): ApiKeyStore => {
   const cacheTtlMs = options.cacheTtlMs ?? 10_000;
   const now = options.now ?? Date.now;
   const cache = new Map<string, { principal: Principal | undefined; expiresAt: number }>();

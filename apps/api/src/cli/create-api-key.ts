@@ -27,7 +27,11 @@ if (values.help) {
 }
 
 const input = z
-  .object({ tenant: z.uuid().default(randomUUID), actor: z.uuid().default(randomUUID), label: z.string().max(200).default('') })
+  .object({
+    tenant: z.uuid().default(randomUUID),
+    actor: z.uuid().default(randomUUID),
+    label: z.string().max(200).default(''),
+  })
   .safeParse(values);
 if (!input.success) {
   console.error(`${z.prettifyError(input.error)}\n\n${usage}`);
@@ -35,7 +39,8 @@ if (!input.success) {
 }
 
 const connectionString =
-  process.env['DATABASE_URL'] ?? `postgres://postgres:once@127.0.0.1:${String(embeddedPostgresPort)}/postgres`;
+  process.env['DATABASE_URL'] ??
+  `postgres://postgres:once@127.0.0.1:${String(embeddedPostgresPort)}/postgres`;
 const pool = new pg.Pool({ connectionString, max: 1 });
 try {
   await migrate(pool, 'api', apiKeyMigrations);

@@ -1,7 +1,12 @@
 import { DomainError, domainErrorCatalog } from '@once/domain';
 import type { Decider, Message } from '@once/domain';
 import { accept, defineDecideHandler, reject } from '@once/idempotency';
-import type { CommandContext, DecideCommandHandler, HandlerResponse, StreamSnapshot } from '@once/idempotency';
+import type {
+  CommandContext,
+  DecideCommandHandler,
+  HandlerResponse,
+  StreamSnapshot,
+} from '@once/idempotency';
 import type { EventStore } from '@once/event-store';
 import { problemTypeUri } from '../problems/problem-catalog.js';
 
@@ -35,7 +40,9 @@ export const domainProblemResponse = (error: DomainError): HandlerResponse => {
 };
 
 /** Runs `decide`, turning a `DomainError` into a rejection value; anything else is a defect and propagates. */
-export const decideOrRefuse = <Result>(decide: () => Result): { ok: true; value: Result } | { ok: false; response: HandlerResponse } => {
+export const decideOrRefuse = <Result>(
+  decide: () => Result,
+): { ok: true; value: Result } | { ok: false; response: HandlerResponse } => {
   try {
     return { ok: true, value: decide() };
   } catch (error) {
@@ -87,4 +94,5 @@ export const readAggregate = async <Command extends Message, Event extends Messa
   store: EventStore,
   decider: Decider<Command, Event, State>,
   stream: string,
-): Promise<State> => foldSnapshot(decider, { stream, events: await store.readStream(stream), revision: 'no_stream' });
+): Promise<State> =>
+  foldSnapshot(decider, { stream, events: await store.readStream(stream), revision: 'no_stream' });

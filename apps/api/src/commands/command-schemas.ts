@@ -5,7 +5,9 @@ export const idempotencyKeyHeader = z.object({
   'idempotency-key': z
     .string()
     .optional()
-    .describe('Required. One key per intent (8–255 visible ASCII, sf-string or bare); every retry reuses it.'),
+    .describe(
+      'Required. One key per intent (8–255 visible ASCII, sf-string or bare); every retry reuses it.',
+    ),
 });
 
 export const problemView = z

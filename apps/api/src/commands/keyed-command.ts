@@ -54,9 +54,14 @@ export const runKeyedCommand = async (
 ): Promise<FastifyReply> => {
   const header = parseIdempotencyKeyHeader(idempotencyKeyLines(request));
   if (!header.ok) {
-    throw new HttpProblem(header.problem, `Idempotency-Key: ${header.reason}`, { reason: header.reason }, {
-      link: describedBy(header.problem),
-    });
+    throw new HttpProblem(
+      header.problem,
+      `Idempotency-Key: ${header.reason}`,
+      { reason: header.reason },
+      {
+        link: describedBy(header.problem),
+      },
+    );
   }
   const app = request.server;
   const commandRequest = {
@@ -94,10 +99,15 @@ export const runKeyedCommand = async (
     case 'replay':
       return sendStored(reply, outcome.response, true);
     case 'in-flight':
-      throw new HttpProblem('idempotency-key-in-flight', undefined, { retryAfterSeconds: outcome.retryAfterSeconds }, {
-        'retry-after': String(outcome.retryAfterSeconds),
-        link: describedBy('idempotency-key-in-flight'),
-      });
+      throw new HttpProblem(
+        'idempotency-key-in-flight',
+        undefined,
+        { retryAfterSeconds: outcome.retryAfterSeconds },
+        {
+          'retry-after': String(outcome.retryAfterSeconds),
+          link: describedBy('idempotency-key-in-flight'),
+        },
+      );
     case 'reused':
       throw new HttpProblem(
         'idempotency-key-reused',
@@ -107,14 +117,22 @@ export const runKeyedCommand = async (
       );
     case 'released':
       if (outcome.response) return sendStored(reply, outcome.response, false);
-      throw outcome.error instanceof Error ? outcome.error : new Error('the command failed', { cause: outcome.error });
+      throw outcome.error instanceof Error
+        ? outcome.error
+        : new Error('the command failed', { cause: outcome.error });
     case 'unavailable': {
       const retryAfter = { 'retry-after': String(outcome.retryAfterSeconds) };
       if (outcome.error instanceof HttpProblem) {
         throw new HttpProblem(outcome.error.type, outcome.error.detail, outcome.error.extensions, retryAfter);
       }
-      if (outcome.error) request.log.warn({ err: outcome.error, reason: outcome.reason }, 'command unavailable');
-      throw new HttpProblem('service-unavailable', `retry with the same key (${outcome.reason})`, {}, retryAfter);
+      if (outcome.error)
+        request.log.warn({ err: outcome.error, reason: outcome.reason }, 'command unavailable');
+      throw new HttpProblem(
+        'service-unavailable',
+        `retry with the same key (${outcome.reason})`,
+        {},
+        retryAfter,
+      );
     }
     default: {
       const _exhaustive: never = outcome;

@@ -10,19 +10,29 @@ import type {
   StreamWrite,
 } from '@once/idempotency';
 
-const readSnapshots = async (store: EventStore, streams: readonly string[]): Promise<Map<string, StreamSnapshot>> => {
+const readSnapshots = async (
+  store: EventStore,
+  streams: readonly string[],
+): Promise<Map<string, StreamSnapshot>> => {
   const unique = [...new Set(streams)];
   const read = await Promise.all(unique.map((stream) => store.readStream(stream)));
   return new Map(
     unique.map((stream, index) => {
       const events = read[index] ?? [];
       const last = events.at(-1);
-      return [stream, { stream, events, revision: last === undefined ? 'no_stream' : last.revision }] as const;
+      return [
+        stream,
+        { stream, events, revision: last === undefined ? 'no_stream' : last.revision },
+      ] as const;
     }),
   );
 };
 
-const append = async (store: EventStore, writes: readonly StreamWrite[], snapshots: Map<string, StreamSnapshot>) => {
+const append = async (
+  store: EventStore,
+  writes: readonly StreamWrite[],
+  snapshots: Map<string, StreamSnapshot>,
+) => {
   const appends = writes
     .filter((write) => write.events.length > 0)
     .map((write) => ({
@@ -31,7 +41,9 @@ const append = async (store: EventStore, writes: readonly StreamWrite[], snapsho
       events: write.events.map((event) => ({ id: randomUUID(), ...event })),
     }));
   if (appends.length === 1 && appends[0]) {
-    await store.appendToStream(appends[0].stream, appends[0].events, { expectedRevision: appends[0].expectedRevision });
+    await store.appendToStream(appends[0].stream, appends[0].events, {
+      expectedRevision: appends[0].expectedRevision,
+    });
   } else if (appends.length > 1) {
     await store.appendMulti(appends);
   }

@@ -6,7 +6,11 @@ import type { demoTenant } from './demo-tenant.js';
  * creates an invoice and pays it twice with one key (the second answer is the replay: `Idempotent-Replayed: true`).
  * Fresh keys each start, so the demo works on every run.
  */
-export const demoBanner = (input: { url: string; demo: typeof demoTenant; dataDirectory: string }): string => {
+export const demoBanner = (input: {
+  url: string;
+  demo: typeof demoTenant;
+  dataDirectory: string;
+}): string => {
   const run = randomBytes(4).toString('hex');
   const [alice, bob] = input.demo.actors;
   return `

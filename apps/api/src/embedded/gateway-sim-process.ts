@@ -27,14 +27,18 @@ const gatewayMain = fileURLToPath(new URL('../../../gateway-sim/src/main.ts', im
  * const gateway = await startGatewaySimProcess({ port: 54330 });
  * await gateway.stop();
  */
-export const startGatewaySimProcess = async (options: GatewaySimProcessOptions): Promise<GatewaySimProcess> => {
+export const startGatewaySimProcess = async (
+  options: GatewaySimProcessOptions,
+): Promise<GatewaySimProcess> => {
   const child = spawn(process.execPath, ['--conditions=@once/source', '--import', 'tsx', gatewayMain], {
     env: {
       ...process.env,
       PORT: String(options.port),
       HOST: '127.0.0.1',
       LOG_LEVEL: options.logLevel ?? 'warn',
-      ...(options.webhook ? { WEBHOOK_URL: options.webhook.url, WEBHOOK_SECRET: options.webhook.secret } : {}),
+      ...(options.webhook
+        ? { WEBHOOK_URL: options.webhook.url, WEBHOOK_SECRET: options.webhook.secret }
+        : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -24,7 +24,8 @@ export interface ProcessFaultSpec {
 export const parseProcessFault = (text: string): ProcessFaultSpec | undefined => {
   const [point, occurrence = '1'] = text.trim().split('@', 2);
   const n = Number(occurrence);
-  if (!processFaultPoints.includes(point as ProcessFaultPoint) || !Number.isSafeInteger(n) || n < 1) return undefined;
+  if (!processFaultPoints.includes(point as ProcessFaultPoint) || !Number.isSafeInteger(n) || n < 1)
+    return undefined;
   return { point: point as ProcessFaultPoint, occurrence: n };
 };
 
@@ -37,7 +38,10 @@ export type ProcessFaultHook = (point: ProcessFaultPoint) => void;
  * @example
  * const hook = createProcessFaultHook({ point: 'after-effect', occurrence: 1 }, () => process.kill(process.pid, 'SIGKILL'));
  */
-export const createProcessFaultHook = (spec: ProcessFaultSpec | undefined, fire: () => void): ProcessFaultHook => {
+export const createProcessFaultHook = (
+  spec: ProcessFaultSpec | undefined,
+  fire: () => void,
+): ProcessFaultHook => {
   let arrivals = 0;
   return (point) => {
     if (!spec || point !== spec.point) return;

@@ -4,7 +4,10 @@ import { createProcessFaultHook, parseProcessFault } from './process-faults.js';
 describe('ONCE_FAULT', () => {
   it('reads a point and an optional occurrence', () => {
     expect(parseProcessFault('after-complete')).toEqual({ point: 'after-complete', occurrence: 1 });
-    expect(parseProcessFault('after-gateway-charge@3')).toEqual({ point: 'after-gateway-charge', occurrence: 3 });
+    expect(parseProcessFault('after-gateway-charge@3')).toEqual({
+      point: 'after-gateway-charge',
+      occurrence: 3,
+    });
   });
 
   it('refuses unknown points and bad occurrences', () => {

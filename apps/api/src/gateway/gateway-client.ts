@@ -47,7 +47,10 @@ export const createGatewayClient = (options: { baseUrl: string; timeoutMs?: numb
   const call = async (path: string, init: RequestInit): Promise<unknown> => {
     let response: Response;
     try {
-      response = await fetch(`${options.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      response = await fetch(`${options.baseUrl}${path}`, {
+        ...init,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (error) {
       throw unavailable(`the gateway did not answer ${init.method ?? 'GET'} ${path}`, error);
     }

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 
-export const idempotencyKeyParams = z.strictObject({ key: z.string().min(8).max(255).regex(/^[\x21-\x7e]+$/) });
+export const idempotencyKeyParams = z.strictObject({
+  key: z
+    .string()
+    .min(8)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/),
+});
 
 export const idempotencyKeyView = z.object({
   key: z.string(),

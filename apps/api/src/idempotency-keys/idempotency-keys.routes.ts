@@ -44,7 +44,12 @@ export const idempotencyKeysRoutes: FastifyPluginAsyncZod = async (app) => {
             responseStatus: state.response.status,
           };
         case 'released':
-          return { key, status: 'released', method: state.fingerprint.method, route: state.fingerprint.route };
+          return {
+            key,
+            status: 'released',
+            method: state.fingerprint.method,
+            route: state.fingerprint.route,
+          };
         default: {
           const _exhaustive: never = state;
           return _exhaustive;

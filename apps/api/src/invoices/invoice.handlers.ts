@@ -9,7 +9,12 @@ import {
 } from '@once/domain';
 import type { InvoiceState, IssueInvoice, IssuedInvoice, PaymentId, RecordPayment } from '@once/domain';
 import { definePhasedHandler } from '@once/idempotency';
-import type { CommandContext, DecideCommandHandler, HandlerResponse, PhasedCommandHandler } from '@once/idempotency';
+import type {
+  CommandContext,
+  DecideCommandHandler,
+  HandlerResponse,
+  PhasedCommandHandler,
+} from '@once/idempotency';
 import { aggregateCommand, decideOrRefuse, foldSnapshot } from '../commands/aggregate-command.js';
 import type { ProcessFaultHook } from '../faults/index.js';
 import type { GatewayCharge, GatewayClient } from '../gateway/gateway-client.js';
@@ -24,7 +29,8 @@ const issued = (state: InvoiceState): IssuedInvoice => {
 };
 
 const tenantOf = (context: CommandContext) => asTenantId(context.scope.tenantId);
-const invoiceIdOf = (context: CommandContext) => asInvoiceId(invoiceIdParams.parse(context.request.params).id);
+const invoiceIdOf = (context: CommandContext) =>
+  asInvoiceId(invoiceIdParams.parse(context.request.params).id);
 
 const paymentViewOf = (invoice: IssuedInvoice, paymentId: PaymentId): PaymentView => {
   const payment = invoice.payments.get(paymentId);
@@ -59,7 +65,11 @@ export const issueInvoiceHandler: DecideCommandHandler = aggregateCommand({
   },
   respond: (context, state) => {
     const invoice = issued(state);
-    return { status: 201, headers: { location: `/invoices/${invoice.invoiceId}` }, body: toInvoiceView(invoice) };
+    return {
+      status: 201,
+      headers: { location: `/invoices/${invoice.invoiceId}` },
+      body: toInvoiceView(invoice),
+    };
   },
 });
 
@@ -103,7 +113,10 @@ const toChargeResult = (charge: GatewayCharge): ChargeResult => ({
  * recovery point in the key log; a resume at `charge_requested` asks the gateway's inquiry first and charges again
  * (same downstream key) only if the gateway never saw the charge.
  */
-export const cardPaymentHandler = (deps: { gateway: GatewayClient; faultPoint: ProcessFaultHook }): PhasedCommandHandler =>
+export const cardPaymentHandler = (deps: {
+  gateway: GatewayClient;
+  faultPoint: ProcessFaultHook;
+}): PhasedCommandHandler =>
   definePhasedHandler({
     run: async (context) => {
       const body = recordPaymentBody.parse(context.request.body);
@@ -119,7 +132,10 @@ export const cardPaymentHandler = (deps: { gateway: GatewayClient; faultPoint: P
           const state = foldSnapshot(invoiceDecider, snapshots.get(stream));
           const decided = decideOrRefuse(() =>
             invoiceDecider.decide(
-              { type: 'ReserveCardPayment', data: { invoiceId, paymentId, amount: money(body.amount, body.currency), reservedAt: at } },
+              {
+                type: 'ReserveCardPayment',
+                data: { invoiceId, paymentId, amount: money(body.amount, body.currency), reservedAt: at },
+              },
               state,
             ),
           );
@@ -181,12 +197,18 @@ export const cardPaymentHandler = (deps: { gateway: GatewayClient; faultPoint: P
       if (recorded.kind === 'rejected') return recorded.response;
 
       const payment = recorded.result;
-      if (charge.status === 'succeeded') return { status: 201, headers: { location: `/payments/${paymentId}` }, body: payment };
+      if (charge.status === 'succeeded')
+        return { status: 201, headers: { location: `/payments/${paymentId}` }, body: payment };
       const problem = httpProblems['card-declined'];
       return {
         status: problem.status,
         headers: { 'content-type': 'application/problem+json' },
-        body: JSON.stringify({ type: problemTypeUri('card-declined'), title: problem.title, status: problem.status, payment }),
+        body: JSON.stringify({
+          type: problemTypeUri('card-declined'),
+          title: problem.title,
+          status: problem.status,
+          payment,
+        }),
       };
     },
   });

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 
-const amount = z.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe('Minor units (cents for EUR)');
-const currency = z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217 code');
+const amount = z
+  .number()
+  .int()
+  .positive()
+  .max(Number.MAX_SAFE_INTEGER)
+  .describe('Minor units (cents for EUR)');
+const currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .describe('ISO 4217 code');
 
 export const invoiceIdParams = z.strictObject({ id: z.uuid() });
 export const paymentIdParams = z.strictObject({ id: z.uuid() });
@@ -27,7 +35,11 @@ export const recordPaymentBody = z.discriminatedUnion('method', [
     method: z.literal('card'),
     amount,
     currency,
-    cardToken: z.string().min(1).max(100).describe('A tokenised card (gateway-sim: `tok_declined` is declined)'),
+    cardToken: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe('A tokenised card (gateway-sim: `tok_declined` is declined)'),
   }),
 ]);
 export type RecordPaymentBody = z.infer<typeof recordPaymentBody>;

@@ -2,14 +2,20 @@ import type { InvoicePayment, IssuedInvoice, PaymentId } from '@once/domain';
 import type { InvoiceView, PaymentView } from './invoice.schemas.js';
 
 /** One payment as the API shows it. */
-export const toPaymentView = (invoice: IssuedInvoice, paymentId: PaymentId, payment: InvoicePayment): PaymentView => ({
+export const toPaymentView = (
+  invoice: IssuedInvoice,
+  paymentId: PaymentId,
+  payment: InvoicePayment,
+): PaymentView => ({
   id: paymentId,
   invoiceId: invoice.invoiceId,
   status: payment.status,
   method: payment.status === 'recorded' ? payment.method : 'card',
   amount: payment.amount,
   currency: invoice.total.currency,
-  ...(payment.status === 'captured' || payment.status === 'declined' ? { gatewayReference: payment.gatewayReference } : {}),
+  ...(payment.status === 'captured' || payment.status === 'declined'
+    ? { gatewayReference: payment.gatewayReference }
+    : {}),
   ...(payment.status === 'declined' ? { declineReason: payment.reason } : {}),
 });
 

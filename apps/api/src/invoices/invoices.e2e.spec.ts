@@ -32,17 +32,29 @@ const issueInvoice = async (total = 1000, apiKey = tenant.alice) => {
   const response = await http.post('/invoices', {
     apiKey,
     key: randomUUID(),
-    body: { customerRef: 'table-4', currency: 'EUR', lines: [{ description: 'Flat white', quantity: 2, unitPrice: total / 2 }] },
+    body: {
+      customerRef: 'table-4',
+      currency: 'EUR',
+      lines: [{ description: 'Flat white', quantity: 2, unitPrice: total / 2 }],
+    },
   });
   expect(response.status).toBe(201);
   return response.json<{ id: string; total: number }>().id;
 };
 
 const payCash = (invoiceId: string, amount: number, key: string, apiKey = tenant.alice) =>
-  http.post(`/invoices/${invoiceId}/payments`, { apiKey, key, body: { method: 'cash', amount, currency: 'EUR' } });
+  http.post(`/invoices/${invoiceId}/payments`, {
+    apiKey,
+    key,
+    body: { method: 'cash', amount, currency: 'EUR' },
+  });
 
 const invoice = async (invoiceId: string, apiKey = tenant.alice) =>
-  (await http.get(`/invoices/${invoiceId}`, apiKey)).json<{ paid: number; outstanding: number; payments: unknown[] }>();
+  (await http.get(`/invoices/${invoiceId}`, apiKey)).json<{
+    paid: number;
+    outstanding: number;
+    payments: unknown[];
+  }>();
 
 describe('the article suite', () => {
   it('replays a duplicate with the same status and a byte-identical body', async () => {
@@ -59,7 +71,11 @@ describe('the article suite', () => {
     expect((await invoice(invoiceId)).payments).toHaveLength(1);
     const metrics = (await http.get('/metrics')).text;
     for (const outcome of ['first', 'replay']) {
-      expect(metrics).toMatch(new RegExp(`idempotency_outcomes_total\\{route="/invoices/:id/payments",outcome="${outcome}"\\} [1-9]`));
+      expect(metrics).toMatch(
+        new RegExp(
+          `idempotency_outcomes_total\\{route="/invoices/:id/payments",outcome="${outcome}"\\} [1-9]`,
+        ),
+      );
     }
   });
 
@@ -104,7 +120,10 @@ describe('state guards', () => {
     const first = await payCash(invoiceId, 1001, key);
     expect(first.status).toBe(422);
     expect(first.headers.get('content-type')).toContain('application/problem+json');
-    expect(first.json()).toMatchObject({ type: '/problems/payment-exceeds-balance', data: { outstanding: { amount: 1000 } } });
+    expect(first.json()).toMatchObject({
+      type: '/problems/payment-exceeds-balance',
+      data: { outstanding: { amount: 1000 } },
+    });
     const again = await payCash(invoiceId, 1001, key);
     expect(again.status).toBe(422);
     expect(again.text).toBe(first.text);
@@ -114,7 +133,10 @@ describe('state guards', () => {
 
   it('never lets two payments together exceed the balance', async () => {
     const invoiceId = await issueInvoice(1000);
-    const answers = await Promise.all([payCash(invoiceId, 600, randomUUID()), payCash(invoiceId, 600, randomUUID())]);
+    const answers = await Promise.all([
+      payCash(invoiceId, 600, randomUUID()),
+      payCash(invoiceId, 600, randomUUID()),
+    ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 422]);
     expect(await invoice(invoiceId)).toMatchObject({ paid: 600, outstanding: 400 });
   });
@@ -156,7 +178,9 @@ describe('card payments through the gateway', () => {
     const again = await payCard(invoiceId, 700, key);
     expect(again.text).toBe(first.text);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    const charges = (await (await fetch(`${gateway.url}/charges?reference=${first.json()['id'] as string}`)).json()) as {
+    const charges = (await (
+      await fetch(`${gateway.url}/charges?reference=${first.json()['id'] as string}`)
+    ).json()) as {
       charges: unknown[];
     };
     expect(charges.charges).toHaveLength(1);
@@ -167,7 +191,10 @@ describe('card payments through the gateway', () => {
     const invoiceId = await issueInvoice();
     const declined = await payCard(invoiceId, 700, randomUUID(), 'tok_declined');
     expect(declined.status).toBe(402);
-    expect(declined.json()).toMatchObject({ type: '/problems/card-declined', payment: { status: 'declined' } });
+    expect(declined.json()).toMatchObject({
+      type: '/problems/card-declined',
+      payment: { status: 'declined' },
+    });
     expect(await invoice(invoiceId)).toMatchObject({ paid: 0, reserved: 0, outstanding: 1000 });
   });
 });
@@ -188,7 +215,13 @@ describe('reads', () => {
     const key = randomUUID();
     await payCash(invoiceId, 100, key);
     const own = await http.get(`/idempotency-keys/${key}`, tenant.alice);
-    expect(own.json()).toEqual({ key, status: 'completed', method: 'POST', route: '/invoices/:id/payments', responseStatus: 201 });
+    expect(own.json()).toEqual({
+      key,
+      status: 'completed',
+      method: 'POST',
+      route: '/invoices/:id/payments',
+      responseStatus: 201,
+    });
     expect((await http.get(`/idempotency-keys/${key}`, tenant.bob)).status).toBe(404);
   });
 });

@@ -14,7 +14,6 @@ import {
 } from './invoice.schemas.js';
 import { toInvoiceView } from './invoice.view.js';
 
-
 /** Invoices and their payments: `POST /invoices`, `GET /invoices/:id`, `POST /invoices/:id/payments`. */
 export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   const cardPayment = cardPaymentHandler({ gateway: app.gateway, faultPoint: app.faultPoint });

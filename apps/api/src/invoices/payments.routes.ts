@@ -27,10 +27,15 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       const paymentId = asPaymentId(request.params.id);
       const row = await getPayment(app.pg, tenantId, paymentId);
       const state = row
-        ? await readAggregate(app.eventStore, invoiceDecider, invoiceStream(tenantId, asInvoiceId(row.invoiceId)))
+        ? await readAggregate(
+            app.eventStore,
+            invoiceDecider,
+            invoiceStream(tenantId, asInvoiceId(row.invoiceId)),
+          )
         : undefined;
       const payment = state?.status === 'issued' ? state.payments.get(paymentId) : undefined;
-      if (state?.status !== 'issued' || !payment) throw new HttpProblem('not-found', `no payment ${paymentId}`);
+      if (state?.status !== 'issued' || !payment)
+        throw new HttpProblem('not-found', `no payment ${paymentId}`);
       return toPaymentView(state, paymentId, payment);
     },
   );

@@ -45,7 +45,10 @@ export const placeOrderHandler: DecideCommandHandler = aggregateCommand({
 export const serveOrderHandler: DecideCommandHandler = aggregateCommand({
   decider: orderDecider,
   stream: (context) => orderStream(tenantOf(context), orderIdOf(context)),
-  command: (context): ServeOrder => ({ type: 'ServeOrder', data: { orderId: orderIdOf(context), servedAt: at(context) } }),
+  command: (context): ServeOrder => ({
+    type: 'ServeOrder',
+    data: { orderId: orderIdOf(context), servedAt: at(context) },
+  }),
   respond: (_context, state) => orderResponse(200, state),
 });
 
@@ -55,7 +58,11 @@ export const completeOrderHandler: DecideCommandHandler = aggregateCommand({
   stream: (context) => orderStream(tenantOf(context), orderIdOf(context)),
   command: (context): CompleteOrder => ({
     type: 'CompleteOrder',
-    data: { orderId: orderIdOf(context), saleId: asSaleId(context.ids.next('sale')), completedAt: at(context) },
+    data: {
+      orderId: orderIdOf(context),
+      saleId: asSaleId(context.ids.next('sale')),
+      completedAt: at(context),
+    },
   }),
   respond: (_context, state) => orderResponse(200, state),
 });

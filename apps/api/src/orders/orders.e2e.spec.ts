@@ -12,7 +12,11 @@ let tenant: TestTenant;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  api = await startTestApi({ databaseUrl: db.connectionString, gatewayUrl: 'http://127.0.0.1:9', logger: false });
+  api = await startTestApi({
+    databaseUrl: db.connectionString,
+    gatewayUrl: 'http://127.0.0.1:9',
+    logger: false,
+  });
   http = createHttp(api.url);
   tenant = await api.tenant();
 });
@@ -26,7 +30,11 @@ const placeOrder = async (expectedTotal?: number) => {
   const response = await http.post('/orders', {
     apiKey: tenant.alice,
     key: randomUUID(),
-    body: { currency: 'EUR', lines: [{ sku: 'flat-white', quantity: 2, unitPrice: 450 }], ...(expectedTotal === undefined ? {} : { expectedTotal }) },
+    body: {
+      currency: 'EUR',
+      lines: [{ sku: 'flat-white', quantity: 2, unitPrice: 450 }],
+      ...(expectedTotal === undefined ? {} : { expectedTotal }),
+    },
   });
   expect(response.status).toBe(201);
   return response.json<{ id: string; status: string }>();
@@ -57,7 +65,10 @@ describe('orders', () => {
     expect(secondAgain.text).toBe(second.text);
     expect(secondAgain.headers.get('idempotent-replayed')).toBe('true');
 
-    expect((await http.get(`/orders/${id}`, tenant.alice)).json()).toMatchObject({ status: 'completed', saleId });
+    expect((await http.get(`/orders/${id}`, tenant.alice)).json()).toMatchObject({
+      status: 'completed',
+      saleId,
+    });
   });
 
   it('completes only from served', async () => {

@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { asOrderId, asTenantId, orderDecider, orderStream } from '@once/domain';
 import { readAggregate } from '../commands/aggregate-command.js';
-import { commandProblems, emptyBody, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
+import {
+  commandProblems,
+  emptyBody,
+  idempotencyKeyHeader,
+  problemView,
+} from '../commands/command-schemas.js';
 import { runKeyedCommand } from '../commands/keyed-command.js';
 import { HttpProblem } from '../problems/problem.js';
 import { completeOrderHandler, placeOrderHandler, serveOrderHandler } from './order.handlers.js';
@@ -60,7 +65,12 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id',
     {
-      schema: { summary: 'An order', tags: ['orders'], params: orderIdParams, response: { 200: orderView, 404: problemView } },
+      schema: {
+        summary: 'An order',
+        tags: ['orders'],
+        params: orderIdParams,
+        response: { 200: orderView, 404: problemView },
+      },
     },
     async (request) => {
       const stream = orderStream(asTenantId(request.principal.tenantId), asOrderId(request.params.id));

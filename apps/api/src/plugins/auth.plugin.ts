@@ -23,9 +23,14 @@ export const authPlugin = fp<{ apiKeys: ApiKeyStore }>(
       const apiKey = header === undefined ? undefined : bearer.exec(header)?.[1];
       const principal = apiKey === undefined ? undefined : await apiKeys.findPrincipal(apiKey);
       if (!principal) {
-        throw new HttpProblem('unauthorized', header ? 'the API key is not valid' : undefined, {}, {
-          'www-authenticate': 'Bearer realm="once"',
-        });
+        throw new HttpProblem(
+          'unauthorized',
+          header ? 'the API key is not valid' : undefined,
+          {},
+          {
+            'www-authenticate': 'Bearer realm="once"',
+          },
+        );
       }
       request.principal = principal;
     });

@@ -7,8 +7,7 @@ import { z } from 'zod';
 import type { ProblemCatalog } from '../problems/problem-catalog.js';
 import { HttpProblem } from '../problems/problem.js';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const problemsPage = (catalog: ProblemCatalog): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Once API problem types</title></head>
@@ -43,7 +42,9 @@ export const docsPlugin = fp<{ catalog: ProblemCatalog; version: string }>(
             'different request is 422. Keys are kept at least 24 hours. Errors are problem+json; see `/problems`.',
         },
         components: {
-          securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from create-api-key' } },
+          securitySchemes: {
+            apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from create-api-key' },
+          },
         },
         security: [{ apiKey: [] }],
       },
@@ -52,16 +53,20 @@ export const docsPlugin = fp<{ catalog: ProblemCatalog; version: string }>(
     await app.register(swaggerUi, { routePrefix: '/docs' });
 
     const page = problemsPage(catalog);
-    app.get('/problems', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html').send(page));
-    app.withTypeProvider<ZodTypeProvider>().get(
-      '/problems/:type',
-      { schema: { hide: true, params: z.strictObject({ type: z.string().max(100) }) } },
-      async (request, reply) => {
-        const problem = catalog.get(request.params.type);
-        if (!problem) throw new HttpProblem('not-found', `no problem type ${request.params.type}`);
-        return reply.send({ type: `/problems/${request.params.type}`, ...problem });
-      },
+    app.get('/problems', { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('text/html').send(page),
     );
+    app
+      .withTypeProvider<ZodTypeProvider>()
+      .get(
+        '/problems/:type',
+        { schema: { hide: true, params: z.strictObject({ type: z.string().max(100) }) } },
+        async (request, reply) => {
+          const problem = catalog.get(request.params.type);
+          if (!problem) throw new HttpProblem('not-found', `no problem type ${request.params.type}`);
+          return reply.send({ type: `/problems/${request.params.type}`, ...problem });
+        },
+      );
   },
   { name: 'once-docs', fastify: '5.x' },
 );

@@ -12,7 +12,10 @@ declare module 'fastify' {
 /** The card gateway client (apps/gateway-sim, or a gateway with the same contract). */
 export const gatewayPlugin = fp<{ baseUrl: string; timeoutMs?: number }>(
   async (app, { baseUrl, timeoutMs }) => {
-    app.decorate('gateway', createGatewayClient({ baseUrl, ...(timeoutMs === undefined ? {} : { timeoutMs }) }));
+    app.decorate(
+      'gateway',
+      createGatewayClient({ baseUrl, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
+    );
   },
   { name: 'once-gateway', fastify: '5.x' },
 );

@@ -34,7 +34,16 @@ const fastifyCodes: Readonly<Record<string, HttpProblemType>> = {
 };
 
 /** Driver errors that mean "the store is not answering now" (PostgreSQL classes 08, 53300, 57P0x; socket errors). */
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '53300', '57P01', '57P02', '57P03']);
+const unavailableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '53300',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
 const isStoreUnavailable = (error: Error): boolean => {
   const code = 'code' in error ? error.code : undefined;
   return typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'));
@@ -51,16 +60,29 @@ const httpProblem = (type: HttpProblemType, detail?: string, extensions?: Record
 export const problemDetailsPlugin = fp<ProblemDetailsOptions>(
   async (app, { catalog, isDomainError }) => {
     app.decorateReply('sendProblem', function sendProblem(this: FastifyReply, problem, headers = {}) {
-      return this.code(problem.status).headers(headers).type('application/problem+json').send(JSON.stringify(problem));
+      return this.code(problem.status)
+        .headers(headers)
+        .type('application/problem+json')
+        .send(JSON.stringify(problem));
     });
 
-    const toProblem = (error: FastifyError | Error, request: FastifyRequest): { problem: ProblemDetails; headers?: Record<string, string> } => {
+    const toProblem = (
+      error: FastifyError | Error,
+      request: FastifyRequest,
+    ): { problem: ProblemDetails; headers?: Record<string, string> } => {
       if (error instanceof HttpProblem) return { problem: error.toProblem(), headers: { ...error.headers } };
       if (hasZodFastifySchemaValidationErrors(error)) {
         return {
-          problem: httpProblem('invalid-request', `the request's ${String(error.validationContext ?? 'input')} is invalid`, {
-            errors: error.validation.map((issue) => ({ pointer: issue.instancePath, detail: issue.message })),
-          }),
+          problem: httpProblem(
+            'invalid-request',
+            `the request's ${String(error.validationContext ?? 'input')} is invalid`,
+            {
+              errors: error.validation.map((issue) => ({
+                pointer: issue.instancePath,
+                detail: issue.message,
+              })),
+            },
+          ),
         };
       }
       if (isDomainError(error)) {
@@ -98,7 +120,9 @@ export const problemDetailsPlugin = fp<ProblemDetailsOptions>(
     });
 
     app.setNotFoundHandler((request, reply) =>
-      reply.sendProblem({ ...httpProblem('not-found', `no route ${request.method} ${request.url.split('?')[0] ?? ''}`) }),
+      reply.sendProblem({
+        ...httpProblem('not-found', `no route ${request.method} ${request.url.split('?')[0] ?? ''}`),
+      }),
     );
   },
   { name: 'once-problem-details', fastify: '5.x' },

@@ -3,7 +3,14 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DomainError, PaymentExceedsBalance, asInvoiceId, asPaymentId, domainErrorCatalog, money } from '@once/domain';
+import {
+  DomainError,
+  PaymentExceedsBalance,
+  asInvoiceId,
+  asPaymentId,
+  domainErrorCatalog,
+  money,
+} from '@once/domain';
 import { HttpProblem } from '../problems/problem.js';
 import { createProblemCatalog } from '../problems/problem-catalog.js';
 import { problemDetailsPlugin } from './problem-details.plugin.js';
@@ -19,7 +26,11 @@ const build = async () => {
     catalog: createProblemCatalog(domainErrorCatalog),
     isDomainError: (error) => error instanceof DomainError,
   });
-  app.post('/validated', { schema: { body: z.strictObject({ amount: z.number().int().positive() }) } }, async () => ({}));
+  app.post(
+    '/validated',
+    { schema: { body: z.strictObject({ amount: z.number().int().positive() }) } },
+    async () => ({}),
+  );
   app.get('/domain', async () => {
     throw new PaymentExceedsBalance({
       invoiceId: asInvoiceId('i'),
@@ -43,17 +54,28 @@ const build = async () => {
 describe('the root error handler', () => {
   it('answers schema errors with 400 invalid-request and a pointer per issue', async () => {
     const { app } = await build();
-    const response = await app.inject({ method: 'POST', url: '/validated', payload: { amount: -1, extra: true } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/validated',
+      payload: { amount: -1, extra: true },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toContain('application/problem+json');
-    expect(response.json()).toMatchObject({ type: '/problems/invalid-request', status: 400, errors: expect.any(Array) });
+    expect(response.json()).toMatchObject({
+      type: '/problems/invalid-request',
+      status: 400,
+      errors: expect.any(Array),
+    });
   });
 
-  it("answers domain errors with their catalog status and type", async () => {
+  it('answers domain errors with their catalog status and type', async () => {
     const { app } = await build();
     const response = await app.inject({ method: 'GET', url: '/domain' });
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toMatchObject({ type: '/problems/payment-exceeds-balance', data: { outstanding: { amount: 1 } } });
+    expect(response.json()).toMatchObject({
+      type: '/problems/payment-exceeds-balance',
+      data: { outstanding: { amount: 1 } },
+    });
   });
 
   it('answers an HttpProblem with its status and headers', async () => {

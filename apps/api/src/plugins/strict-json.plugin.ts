@@ -31,7 +31,13 @@ export const strictJsonPlugin = fp<StrictJsonOptions>(
         return;
       }
       const { code, data } = parsed.error;
-      done(new HttpProblem('invalid-json', `${code} at ${data.pointer || '/'}`, { reason: code, pointer: data.pointer }), undefined);
+      done(
+        new HttpProblem('invalid-json', `${code} at ${data.pointer || '/'}`, {
+          reason: code,
+          pointer: data.pointer,
+        }),
+        undefined,
+      );
     });
   },
   { name: 'once-strict-json', fastify: '5.x' },

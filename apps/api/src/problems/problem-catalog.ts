@@ -56,7 +56,8 @@ export const httpProblems = {
   unauthorized: {
     status: 401,
     title: 'An API key is required',
-    description: 'Send `Authorization: Bearer <api key>`. Keys are created with `npm run -w @once/api create-api-key`.',
+    description:
+      'Send `Authorization: Bearer <api key>`. Keys are created with `npm run -w @once/api create-api-key`.',
   },
   'not-found': {
     status: 404,

@@ -6,7 +6,8 @@ import { recordCountLineBody, stockCountIdParams } from './stock-count.schemas.j
 import { toStockCountView } from './stock-count.view.js';
 
 const tenantOf = (context: CommandContext) => asTenantId(context.scope.tenantId);
-const countIdOf = (context: CommandContext) => asStockCountId(stockCountIdParams.parse(context.request.params).id);
+const countIdOf = (context: CommandContext) =>
+  asStockCountId(stockCountIdParams.parse(context.request.params).id);
 const at = (context: CommandContext) => context.requestedAt.toISOString();
 
 const countResponse = (status: number, state: StockCountState): HandlerResponse => {
@@ -21,7 +22,11 @@ export const openStockCountHandler: DecideCommandHandler = aggregateCommand({
   stream: (context) => stockCountStream(tenantOf(context), asStockCountId(context.ids.next('stock-count'))),
   command: (context): OpenStockCount => ({
     type: 'OpenStockCount',
-    data: { tenantId: tenantOf(context), stockCountId: asStockCountId(context.ids.next('stock-count')), openedAt: at(context) },
+    data: {
+      tenantId: tenantOf(context),
+      stockCountId: asStockCountId(context.ids.next('stock-count')),
+      openedAt: at(context),
+    },
   }),
   respond: (_context, state) => countResponse(201, state),
 });
@@ -34,7 +39,12 @@ export const recordCountLineHandler: DecideCommandHandler = aggregateCommand({
     const body = recordCountLineBody.parse(context.request.body);
     return {
       type: 'RecordCountLine',
-      data: { stockCountId: countIdOf(context), sku: asSku(body.sku), countedQuantity: body.countedQuantity, recordedAt: at(context) },
+      data: {
+        stockCountId: countIdOf(context),
+        sku: asSku(body.sku),
+        countedQuantity: body.countedQuantity,
+        recordedAt: at(context),
+      },
     };
   },
   respond: (_context, state) => countResponse(200, state),
@@ -44,6 +54,9 @@ export const recordCountLineHandler: DecideCommandHandler = aggregateCommand({
 export const postStockCountHandler: DecideCommandHandler = aggregateCommand({
   decider: stockCountDecider,
   stream: (context) => stockCountStream(tenantOf(context), countIdOf(context)),
-  command: (context): PostStockCount => ({ type: 'PostStockCount', data: { stockCountId: countIdOf(context), postedAt: at(context) } }),
+  command: (context): PostStockCount => ({
+    type: 'PostStockCount',
+    data: { stockCountId: countIdOf(context), postedAt: at(context) },
+  }),
   respond: (_context, state) => countResponse(200, state),
 });

@@ -12,7 +12,11 @@ let tenant: TestTenant;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  api = await startTestApi({ databaseUrl: db.connectionString, gatewayUrl: 'http://127.0.0.1:9', logger: false });
+  api = await startTestApi({
+    databaseUrl: db.connectionString,
+    gatewayUrl: 'http://127.0.0.1:9',
+    logger: false,
+  });
   http = createHttp(api.url);
   tenant = await api.tenant();
 });
@@ -22,20 +26,28 @@ afterAll(async () => {
   await db?.release();
 });
 
-const command = (path: string, body: unknown, key = randomUUID()) => http.post(path, { apiKey: tenant.alice, key, body });
+const command = (path: string, body: unknown, key = randomUUID()) =>
+  http.post(path, { apiKey: tenant.alice, key, body });
 
 describe('stock counts', () => {
   it('is posted once, however often and under whichever keys it is posted', async () => {
     const opened = await command('/stock-counts', {});
     expect(opened.status).toBe(201);
     const { id } = opened.json<{ id: string }>();
-    expect((await command(`/stock-counts/${id}/lines`, { sku: 'beans-1kg', countedQuantity: 12 })).status).toBe(200);
-    expect((await command(`/stock-counts/${id}/lines`, { sku: 'milk-1l', countedQuantity: 30 })).status).toBe(200);
+    expect(
+      (await command(`/stock-counts/${id}/lines`, { sku: 'beans-1kg', countedQuantity: 12 })).status,
+    ).toBe(200);
+    expect((await command(`/stock-counts/${id}/lines`, { sku: 'milk-1l', countedQuantity: 30 })).status).toBe(
+      200,
+    );
 
     const postKey = randomUUID();
     const posted = await command(`/stock-counts/${id}/post`, {}, postKey);
     expect(posted.status).toBe(200);
-    expect(posted.json()).toMatchObject({ status: 'posted', lines: [{ sku: 'beans-1kg', countedQuantity: 12 }, { sku: 'milk-1l' }] });
+    expect(posted.json()).toMatchObject({
+      status: 'posted',
+      lines: [{ sku: 'beans-1kg', countedQuantity: 12 }, { sku: 'milk-1l' }],
+    });
     const replay = await command(`/stock-counts/${id}/post`, {}, postKey);
     expect(replay.text).toBe(posted.text);
 
@@ -44,8 +56,13 @@ describe('stock counts', () => {
       expect(answer.status).toBe(409);
       expect(answer.json()).toMatchObject({ type: '/problems/stock-count-already-posted' });
     }
-    expect((await command(`/stock-counts/${id}/lines`, { sku: 'beans-1kg', countedQuantity: 1 })).status).toBe(409);
-    expect((await http.get(`/stock-counts/${id}`, tenant.alice)).json()).toMatchObject({ status: 'posted', postedAt: expect.any(String) });
+    expect(
+      (await command(`/stock-counts/${id}/lines`, { sku: 'beans-1kg', countedQuantity: 1 })).status,
+    ).toBe(409);
+    expect((await http.get(`/stock-counts/${id}`, tenant.alice)).json()).toMatchObject({
+      status: 'posted',
+      postedAt: expect.any(String),
+    });
   });
 
   it('refuses to post a count with no lines', async () => {

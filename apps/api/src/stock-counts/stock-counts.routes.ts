@@ -1,10 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { asStockCountId, asTenantId, stockCountDecider, stockCountStream } from '@once/domain';
 import { readAggregate } from '../commands/aggregate-command.js';
-import { commandProblems, emptyBody, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
+import {
+  commandProblems,
+  emptyBody,
+  idempotencyKeyHeader,
+  problemView,
+} from '../commands/command-schemas.js';
 import { runKeyedCommand } from '../commands/keyed-command.js';
 import { HttpProblem } from '../problems/problem.js';
-import { openStockCountHandler, postStockCountHandler, recordCountLineHandler } from './stock-count.handlers.js';
+import {
+  openStockCountHandler,
+  postStockCountHandler,
+  recordCountLineHandler,
+} from './stock-count.handlers.js';
 import { recordCountLineBody, stockCountIdParams, stockCountView } from './stock-count.schemas.js';
 import { toStockCountView } from './stock-count.view.js';
 
@@ -57,9 +66,19 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/:id',
-    { schema: { summary: 'A stock count', tags, params: stockCountIdParams, response: { 200: stockCountView, 404: problemView } } },
+    {
+      schema: {
+        summary: 'A stock count',
+        tags,
+        params: stockCountIdParams,
+        response: { 200: stockCountView, 404: problemView },
+      },
+    },
     async (request) => {
-      const stream = stockCountStream(asTenantId(request.principal.tenantId), asStockCountId(request.params.id));
+      const stream = stockCountStream(
+        asTenantId(request.principal.tenantId),
+        asStockCountId(request.params.id),
+      );
       const view = toStockCountView(await readAggregate(app.eventStore, stockCountDecider, stream));
       if (!view) throw new HttpProblem('not-found', `no stock count ${request.params.id}`);
       return view;

@@ -42,7 +42,12 @@ export const startApiProcess = async (env: Record<string, string>): Promise<ApiP
   };
   for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) throw new Error(`the api exited with ${String(child.exitCode)}:\n${output}`);
-    if (await fetch(`${url}/health`).then((response) => response.ok, () => false)) {
+    if (
+      await fetch(`${url}/health`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    ) {
       return { url, exited, stop, output: () => output };
     }
     await sleep(100);

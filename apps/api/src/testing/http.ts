@@ -15,7 +15,13 @@ const read = async (response: Response): Promise<TextResponse> => {
 export const createHttp = (baseUrl: string) => ({
   post: async (
     path: string,
-    options: { apiKey?: string; key?: string | undefined; body?: unknown; raw?: string; headers?: Record<string, string> },
+    options: {
+      apiKey?: string;
+      key?: string | undefined;
+      body?: unknown;
+      raw?: string;
+      headers?: Record<string, string>;
+    },
   ): Promise<TextResponse> =>
     read(
       await fetch(`${baseUrl}${path}`, {

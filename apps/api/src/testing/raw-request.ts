@@ -6,7 +6,12 @@ import { request } from 'node:http';
  */
 export const rawRequest = (
   baseUrl: string,
-  options: { method: string; path: string; headers: readonly (readonly [string, string])[]; body?: string | Buffer },
+  options: {
+    method: string;
+    path: string;
+    headers: readonly (readonly [string, string])[];
+    body?: string | Buffer;
+  },
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> =>
   new Promise((resolve, reject) => {
     const url = new URL(options.path, baseUrl);
@@ -17,12 +22,22 @@ export const rawRequest = (
       ...options.headers,
     ].flat();
     const outgoing = request(
-      { host: url.hostname, port: url.port, method: options.method, path: url.pathname + url.search, headers },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: options.method,
+        path: url.pathname + url.search,
+        headers,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }),
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
         );
         response.on('error', reject);
       },

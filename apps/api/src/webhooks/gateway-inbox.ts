@@ -1,6 +1,13 @@
 import { WrongExpectedRevisionError } from '@once/event-store';
 import type { EventStore, ExpectedRevision } from '@once/event-store';
-import { DomainError, asInvoiceId, asPaymentId, asTenantId, invoiceDecider, invoiceStream } from '@once/domain';
+import {
+  DomainError,
+  asInvoiceId,
+  asPaymentId,
+  asTenantId,
+  invoiceDecider,
+  invoiceStream,
+} from '@once/domain';
 import type { InvoiceEvent, RecordCardCharge } from '@once/domain';
 import { deriveId } from '@once/idempotency';
 import { foldSnapshot } from '../commands/aggregate-command.js';
@@ -24,9 +31,14 @@ export const inboxStream = (eventId: string): string => `inbox-gateway-${eventId
  * @example
  * const outcome = await receiveGatewayEvent(store, event, new Date());
  */
-export const receiveGatewayEvent = async (store: EventStore, event: GatewayEvent, now: Date): Promise<InboxOutcome> => {
+export const receiveGatewayEvent = async (
+  store: EventStore,
+  event: GatewayEvent,
+  now: Date,
+): Promise<InboxOutcome> => {
   const { tenantId, invoiceId } = event.data.metadata ?? {};
-  if (tenantId === undefined || invoiceId === undefined) return { kind: 'ignored', reason: 'no tenant or invoice metadata' };
+  if (tenantId === undefined || invoiceId === undefined)
+    return { kind: 'ignored', reason: 'no tenant or invoice metadata' };
   const scope = { tenantId, actorId: 'gateway-webhooks' };
   const inbox = inboxStream(event.id);
   const stream = invoiceStream(asTenantId(tenantId), asInvoiceId(invoiceId));
@@ -60,7 +72,12 @@ export const receiveGatewayEvent = async (store: EventStore, event: GatewayEvent
     const claim = {
       id: deriveId(scope, event.id, inbox, 0),
       type: 'GatewayWebhookReceived',
-      data: { eventId: event.id, type: event.type, paymentId: event.data.reference, refusal: refusal ?? null },
+      data: {
+        eventId: event.id,
+        type: event.type,
+        paymentId: event.data.reference,
+        refusal: refusal ?? null,
+      },
     };
     const effect =
       events.length === 0
@@ -68,15 +85,24 @@ export const receiveGatewayEvent = async (store: EventStore, event: GatewayEvent
         : {
             stream,
             expectedRevision: revision,
-            events: events.map((domainEvent, index) => ({ id: deriveId(scope, event.id, stream, index), ...domainEvent })),
+            events: events.map((domainEvent, index) => ({
+              id: deriveId(scope, event.id, stream, index),
+              ...domainEvent,
+            })),
           };
     try {
       if (store.capabilities.atomicMultiStreamAppend) {
-        await store.appendMulti([{ stream: inbox, events: [claim], expectedRevision: 'no_stream' }, ...(effect ? [effect] : [])]);
+        await store.appendMulti([
+          { stream: inbox, events: [claim], expectedRevision: 'no_stream' },
+          ...(effect ? [effect] : []),
+        ]);
       } else {
         // No atomic multi-stream append (EventStoreDB): the effect first, under ids derived from the event, then the
         // claim. A crash between them leaves the claim unwritten; the redelivery finds the outcome recorded and claims.
-        if (effect) await store.appendToStream(effect.stream, effect.events, { expectedRevision: effect.expectedRevision });
+        if (effect)
+          await store.appendToStream(effect.stream, effect.events, {
+            expectedRevision: effect.expectedRevision,
+          });
         await store.appendToStream(inbox, [claim], { expectedRevision: 'no_stream' });
       }
       return refusal ? { kind: 'ignored', reason: refusal } : { kind: 'applied', events: events.length };

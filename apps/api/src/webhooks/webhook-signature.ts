@@ -17,10 +17,15 @@ export const verifyWebhookSignature = (input: {
   nowSeconds: number;
   toleranceSeconds?: number;
 }): boolean => {
-  if (!Number.isFinite(input.timestamp) || Math.abs(input.nowSeconds - input.timestamp) > (input.toleranceSeconds ?? 300)) {
+  if (
+    !Number.isFinite(input.timestamp) ||
+    Math.abs(input.nowSeconds - input.timestamp) > (input.toleranceSeconds ?? 300)
+  ) {
     return false;
   }
-  const digest = createHmac('sha256', input.secret).update(`${input.id}.${String(input.timestamp)}.${input.body}`).digest('base64');
+  const digest = createHmac('sha256', input.secret)
+    .update(`${input.id}.${String(input.timestamp)}.${input.body}`)
+    .digest('base64');
   const expected = Buffer.from(`v1,${digest}`);
   return input.signatureHeader
     .split(' ')

@@ -44,21 +44,37 @@ interface Charge {
 
 const deliver = (charge: Charge, options: { eventId?: string; timestamp?: number; sign?: string } = {}) => {
   const eventId = options.eventId ?? `evt_${charge.id}`;
-  const body = JSON.stringify({ id: eventId, type: 'charge.succeeded', createdAt: new Date().toISOString(), data: charge });
+  const body = JSON.stringify({
+    id: eventId,
+    type: 'charge.succeeded',
+    createdAt: new Date().toISOString(),
+    data: charge,
+  });
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const signature = createHmac('sha256', options.sign ?? secret).update(`${eventId}.${String(timestamp)}.${body}`).digest('base64');
+  const signature = createHmac('sha256', options.sign ?? secret)
+    .update(`${eventId}.${String(timestamp)}.${body}`)
+    .digest('base64');
   return http.post('/webhooks/gateway', {
     raw: body,
-    headers: { 'webhook-id': eventId, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${signature}` },
+    headers: {
+      'webhook-id': eventId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': `v1,${signature}`,
+    },
   });
 };
 
 const inquire = async (reference: string) =>
-  ((await (await fetch(`${gateway.url}/charges?reference=${reference}`)).json()) as { charges: Charge[] }).charges;
+  ((await (await fetch(`${gateway.url}/charges?reference=${reference}`)).json()) as { charges: Charge[] })
+    .charges;
 
 const issueInvoice = async () =>
   (
-    await http.post('/invoices', { apiKey: tenant.alice, key: randomUUID(), body: { currency: 'EUR', total: 2000 } })
+    await http.post('/invoices', {
+      apiKey: tenant.alice,
+      key: randomUUID(),
+      body: { currency: 'EUR', total: 2000 },
+    })
   ).json<{ id: string }>().id;
 
 describe('gateway webhooks', () => {
@@ -76,7 +92,10 @@ describe('gateway webhooks', () => {
     expect(lost.status).toBe(503);
     expect(lost.json()).toMatchObject({ type: '/problems/gateway-unavailable' });
     expect(lost.headers.get('retry-after')).not.toBeNull();
-    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({ reserved: 1500, paid: 0 });
+    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({
+      reserved: 1500,
+      paid: 0,
+    });
 
     const state = await http.get(`/idempotency-keys/${key}`, tenant.alice);
     expect(state.json()).toMatchObject({ status: 'in_flight' });
@@ -85,7 +104,10 @@ describe('gateway webhooks', () => {
 
     expect((await deliver(charge as Charge)).json()).toEqual({ outcome: 'applied' });
     expect((await deliver(charge as Charge)).json()).toEqual({ outcome: 'duplicate' });
-    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({ reserved: 0, paid: 1500 });
+    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({
+      reserved: 0,
+      paid: 1500,
+    });
 
     let retried = await http.post(`/invoices/${invoiceId}/payments`, { apiKey: tenant.alice, key, body });
     for (let attempt = 0; retried.status === 409 && attempt < 50; attempt++) {
@@ -95,7 +117,10 @@ describe('gateway webhooks', () => {
     expect(retried.status).toBe(201);
     expect(retried.json()).toMatchObject({ status: 'captured', gatewayReference: (charge as Charge).id });
     expect(await inquire((charge as Charge).reference)).toHaveLength(1);
-    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({ paid: 1500, payments: [expect.anything()] });
+    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({
+      paid: 1500,
+      payments: [expect.anything()],
+    });
   });
 
   it('refuses a bad signature, a stale timestamp and an id that does not match the body', async () => {
@@ -104,7 +129,11 @@ describe('gateway webhooks', () => {
     expect((await deliver(charge, { timestamp: Math.floor(Date.now() / 1000) - 3600 })).status).toBe(401);
     const mismatched = await http.post('/webhooks/gateway', {
       raw: JSON.stringify({ id: 'evt_a', type: 'charge.succeeded', createdAt: '', data: charge }),
-      headers: { 'webhook-id': 'evt_b', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,x' },
+      headers: {
+        'webhook-id': 'evt_b',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': 'v1,x',
+      },
     });
     expect(mismatched.status).toBe(401);
     expect(mismatched.json()).toMatchObject({ type: '/problems/invalid-signature' });
@@ -113,6 +142,8 @@ describe('gateway webhooks', () => {
 
 /** The reserved payment's id, as the invoice shows it. */
 const paymentIdOf = async (invoiceId: string): Promise<string> => {
-  const invoice = (await http.get(`/invoices/${invoiceId}`, tenant.alice)).json<{ payments: { id: string }[] }>();
+  const invoice = (await http.get(`/invoices/${invoiceId}`, tenant.alice)).json<{
+    payments: { id: string }[];
+  }>();
   return invoice.payments[0]?.id ?? '';
 };

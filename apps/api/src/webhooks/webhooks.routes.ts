@@ -10,7 +10,10 @@ import { gatewayEventSchema, webhookHeaders } from './webhook.schemas.js';
  * `POST /webhooks/gateway`: the gateway's signed events (Standard Webhooks). The signature is checked over the raw
  * body before anything else; each event is applied once through the inbox, whatever the number of deliveries.
  */
-export const webhooksRoutes: FastifyPluginAsyncZod<{ secret: string | undefined }> = async (app, { secret }) => {
+export const webhooksRoutes: FastifyPluginAsyncZod<{ secret: string | undefined }> = async (
+  app,
+  { secret },
+) => {
   app.post(
     '/gateway',
     {
@@ -20,7 +23,10 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ secret: string | undefined 
         security: [],
         headers: webhookHeaders,
         body: gatewayEventSchema,
-        response: { 200: z.object({ outcome: z.enum(['applied', 'duplicate', 'ignored']) }), 401: problemView },
+        response: {
+          200: z.object({ outcome: z.enum(['applied', 'duplicate', 'ignored']) }),
+          401: problemView,
+        },
       },
     },
     async (request) => {

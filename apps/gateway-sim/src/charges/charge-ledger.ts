@@ -49,6 +49,7 @@ export const createInMemoryChargeLedger = (): ChargeLedger => {
       byReference.set(referenceScope, [...(byReference.get(referenceScope) ?? []), charge]);
       return { kind: 'created', charge };
     },
-    findByReference: async (merchant, reference) => byReference.get(JSON.stringify([merchant, reference])) ?? [],
+    findByReference: async (merchant, reference) =>
+      byReference.get(JSON.stringify([merchant, reference])) ?? [],
   };
 };

@@ -2,14 +2,20 @@ import { z } from 'zod';
 
 /** What the merchant asks the gateway to charge. */
 export const chargeRequestSchema = z.strictObject({
-  reference: z.string().min(1).max(200).describe('The merchant reference; the inquiry call finds charges by it'),
+  reference: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('The merchant reference; the inquiry call finds charges by it'),
   amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe('Minor units'),
   currency: z.string().regex(/^[A-Z]{3}$/),
   cardToken: z
     .string()
     .min(1)
     .max(100)
-    .describe('A tokenised card; `tok_declined` is declined, `tok_insufficient_funds` too, every other token succeeds'),
+    .describe(
+      'A tokenised card; `tok_declined` is declined, `tok_insufficient_funds` too, every other token succeeds',
+    ),
   metadata: z
     .record(z.string().max(40), z.string().max(200))
     .refine((entries) => Object.keys(entries).length <= 20, 'at most 20 entries')

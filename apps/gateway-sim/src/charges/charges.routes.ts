@@ -16,14 +16,20 @@ export interface ChargesRoutesOptions {
 }
 
 const problem = (reply: FastifyReply, status: number, type: string, detail: string) =>
-  reply.code(status).type('application/problem+json').send({ type: `/problems/${type}`, title: type, status, detail });
+  reply
+    .code(status)
+    .type('application/problem+json')
+    .send({ type: `/problems/${type}`, title: type, status, detail });
 
 /** An sf-string (`"…"`) or a bare token, 8–255 visible ASCII characters: the same rule as the Once API. */
 const readIdempotencyKey = (request: FastifyRequest): string | undefined => {
   const raw = request.headers['idempotency-key'];
   if (typeof raw !== 'string') return undefined;
-  const unquoted = /^"((?:[\x20-\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/.exec(raw)?.[1]?.replace(/\\(["\\])/g, '$1');
-  const key = unquoted ?? (/^[\x21-\x7e]+$/.test(raw) && !raw.includes(',') && !raw.includes('"') ? raw : undefined);
+  const unquoted = /^"((?:[\x20-\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/
+    .exec(raw)?.[1]
+    ?.replace(/\\(["\\])/g, '$1');
+  const key =
+    unquoted ?? (/^[\x21-\x7e]+$/.test(raw) && !raw.includes(',') && !raw.includes('"') ? raw : undefined);
   return key !== undefined && key.length >= 8 && key.length <= 255 ? key : undefined;
 };
 
@@ -33,7 +39,11 @@ const merchantOf = (request: FastifyRequest): string => {
 };
 
 /** The fault for this call: one named in the request's own header wins over one armed in the plan. */
-const faultFor = (request: FastifyRequest, faults: FaultPlan, target: FaultTarget): GatewayFault | undefined => {
+const faultFor = (
+  request: FastifyRequest,
+  faults: FaultPlan,
+  target: FaultTarget,
+): GatewayFault | undefined => {
   const header = request.headers[faultHeader];
   return (typeof header === 'string' ? parseFaultHeader(header) : undefined) ?? faults.take(target);
 };
@@ -46,21 +56,35 @@ const hang = async (request: FastifyRequest, reply: FastifyReply): Promise<void>
 };
 
 /** `POST /charges` (with the gateway's own `Idempotency-Key`) and `GET /charges?reference=…` (the inquiry call). */
-export const chargesRoutes: FastifyPluginAsyncZod<ChargesRoutesOptions> = async (app, { ledger, faults, webhooks, now }) => {
+export const chargesRoutes: FastifyPluginAsyncZod<ChargesRoutesOptions> = async (
+  app,
+  { ledger, faults, webhooks, now },
+) => {
   app.post(
     '/',
     { schema: { body: chargeRequestSchema, response: { 201: chargeSchema } } },
     async (request, reply) => {
       const key = readIdempotencyKey(request);
       if (key === undefined) {
-        return problem(reply, 400, 'idempotency-key-invalid', 'Idempotency-Key must be 8–255 visible ASCII characters');
+        return problem(
+          reply,
+          400,
+          'idempotency-key-invalid',
+          'Idempotency-Key must be 8–255 visible ASCII characters',
+        );
       }
       const fault = faultFor(request, faults, 'charge');
       if (fault?.kind === 'latency') await sleep(fault.ms);
-      if (fault?.kind === 'error') return problem(reply, fault.status, 'gateway-unavailable', 'injected fault');
+      if (fault?.kind === 'error')
+        return problem(reply, fault.status, 'gateway-unavailable', 'injected fault');
       if (fault?.kind === 'hang') return hang(request, reply);
 
-      const outcome = await ledger.charge({ merchant: merchantOf(request), key, request: request.body, now: now() });
+      const outcome = await ledger.charge({
+        merchant: merchantOf(request),
+        key,
+        request: request.body,
+        now: now(),
+      });
       if (outcome.kind === 'key-reused') {
         return problem(reply, 422, 'idempotency-key-reused', 'this key was used for a different charge');
       }
@@ -91,7 +115,8 @@ export const chargesRoutes: FastifyPluginAsyncZod<ChargesRoutesOptions> = async 
     async (request, reply) => {
       const fault = faultFor(request, faults, 'inquiry');
       if (fault?.kind === 'latency') await sleep(fault.ms);
-      if (fault?.kind === 'error') return problem(reply, fault.status, 'gateway-unavailable', 'injected fault');
+      if (fault?.kind === 'error')
+        return problem(reply, fault.status, 'gateway-unavailable', 'injected fault');
       if (fault?.kind === 'hang' || fault?.kind === 'lost-response') return hang(request, reply);
       return { charges: [...(await ledger.findByReference(merchantOf(request), request.query.reference))] };
     },

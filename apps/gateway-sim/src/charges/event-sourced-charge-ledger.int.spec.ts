@@ -25,7 +25,9 @@ describe('the gateway ledger on the idempotency engine and PostgreSQL', () => {
     const key = `payment:${randomUUID()}`;
     const reference = randomUUID();
     const outcomes = await Promise.all(
-      Array.from({ length: 6 }, () => ledger.charge({ merchant: 'm1', key, request: request(reference), now: new Date() })),
+      Array.from({ length: 6 }, () =>
+        ledger.charge({ merchant: 'm1', key, request: request(reference), now: new Date() }),
+      ),
     );
     const charges = outcomes.flatMap((outcome) => ('charge' in outcome ? [outcome.charge] : []));
     expect(new Set(charges.map((charge) => charge.id)).size).toBe(1);
@@ -36,10 +38,17 @@ describe('the gateway ledger on the idempotency engine and PostgreSQL', () => {
   it('keeps keys apart per merchant and refuses a key reused for another charge', async () => {
     const key = randomUUID();
     const first = await ledger.charge({ merchant: 'm1', key, request: request('a'), now: new Date() });
-    const otherMerchant = await ledger.charge({ merchant: 'm2', key, request: request('a'), now: new Date() });
+    const otherMerchant = await ledger.charge({
+      merchant: 'm2',
+      key,
+      request: request('a'),
+      now: new Date(),
+    });
     expect(first.kind).toBe('created');
     expect(otherMerchant.kind).toBe('created');
-    expect((await ledger.charge({ merchant: 'm1', key, request: request('b'), now: new Date() })).kind).toBe('key-reused');
+    expect((await ledger.charge({ merchant: 'm1', key, request: request('b'), now: new Date() })).kind).toBe(
+      'key-reused',
+    );
     expect(await ledger.findByReference('m2', randomUUID())).toEqual([]);
   });
 });

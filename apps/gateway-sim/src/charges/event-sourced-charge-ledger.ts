@@ -11,7 +11,9 @@ const GATEWAY_TENANT = '6a7e0000-0000-4000-8000-00000000ca7e';
 
 /** All charges a merchant made with one reference: the stream the inquiry call reads. */
 export const chargesByReferenceStream = (merchant: string, reference: string): string =>
-  `gateway-charges-${createHash('sha256').update(JSON.stringify([merchant, reference])).digest('hex')}`;
+  `gateway-charges-${createHash('sha256')
+    .update(JSON.stringify([merchant, reference]))
+    .digest('hex')}`;
 
 const chargeHandler = defineDecideHandler({
   streams: ({ request }) => {
@@ -23,7 +25,12 @@ const chargeHandler = defineDecideHandler({
     if (!parsed.success) return reject({ status: 400, body: { type: '/problems/invalid-request' } });
     const charge = decideCharge(`ch_${ids.next('charge')}`, parsed.data, requestedAt);
     return accept(
-      [{ stream: chargesByReferenceStream(String(request.params['merchant']), charge.reference), events: [{ type: 'ChargeRecorded', data: charge }] }],
+      [
+        {
+          stream: chargesByReferenceStream(String(request.params['merchant']), charge.reference),
+          events: [{ type: 'ChargeRecorded', data: charge }],
+        },
+      ],
       { status: 201, body: charge },
     );
   },
@@ -60,7 +67,9 @@ export const createEventSourcedChargeLedger = (
         return { kind: 'in-flight', retryAfterSeconds: outcome.retryAfterSeconds };
       case 'released':
       case 'unavailable':
-        throw new Error(`the charge could not be recorded (${outcome.kind})`, { cause: 'error' in outcome ? outcome.error : undefined });
+        throw new Error(`the charge could not be recorded (${outcome.kind})`, {
+          cause: 'error' in outcome ? outcome.error : undefined,
+        });
       default: {
         const _exhaustive: never = outcome;
         return _exhaustive;
@@ -69,6 +78,8 @@ export const createEventSourcedChargeLedger = (
   },
   findByReference: async (merchant, reference) => {
     const events = await store.readStream(chargesByReferenceStream(merchant, reference));
-    return events.filter((event) => event.type === 'ChargeRecorded').map((event): Charge => chargeSchema.parse(event.data));
+    return events
+      .filter((event) => event.type === 'ChargeRecorded')
+      .map((event): Charge => chargeSchema.parse(event.data));
   },
 });

@@ -33,9 +33,10 @@ export const createFaultPlan = (): FaultPlan => {
       const index = armed.findIndex((entry) => entry.target === target);
       const entry = armed[index];
       if (!entry) return undefined;
-      armed = entry.remaining > 1
-        ? armed.map((other, i) => (i === index ? { ...other, remaining: other.remaining - 1 } : other))
-        : armed.filter((_, i) => i !== index);
+      armed =
+        entry.remaining > 1
+          ? armed.map((other, i) => (i === index ? { ...other, remaining: other.remaining - 1 } : other))
+          : armed.filter((_, i) => i !== index);
       return entry.fault;
     },
     list: () => [...armed],

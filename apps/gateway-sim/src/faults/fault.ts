@@ -32,7 +32,11 @@ export const parseFaultHeader = (value: string): GatewayFault | undefined => {
   const [name, argument] = value.trim().split('=', 2);
   const number = argument === undefined ? undefined : Number(argument);
   const candidate =
-    name === 'latency' ? { kind: name, ms: number } : name === 'error' ? { kind: name, status: number } : { kind: name };
+    name === 'latency'
+      ? { kind: name, ms: number }
+      : name === 'error'
+        ? { kind: name, status: number }
+        : { kind: name };
   const parsed = gatewayFaultSchema.safeParse(candidate);
   return parsed.success ? parsed.data : undefined;
 };

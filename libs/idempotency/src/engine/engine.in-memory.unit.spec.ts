@@ -84,3 +84,54 @@ describe.each([
     expect(separateRetentionCalls).toEqual([]);
   });
 });
+
+describe('store calls per execute (round trips on PostgreSQL)', () => {
+  const counting = (atomicMultiStreamAppend: boolean) => {
+    const base = createInMemoryEventStore({ atomicMultiStreamAppend });
+    const calls: string[] = [];
+    const store: EventStore = {
+      ...base,
+      capabilities: base.capabilities,
+      readStream: async (...args) => {
+        calls.push('readStream');
+        return base.readStream(...args);
+      },
+      appendToStream: async (...args) => {
+        calls.push('appendToStream');
+        return base.appendToStream(...args);
+      },
+      appendMulti: async (...args) => {
+        calls.push('appendMulti');
+        return base.appendMulti(...args);
+      },
+      setStreamRetention: async (...args) => {
+        calls.push('setStreamRetention');
+        return base.setStreamRetention(...args);
+      },
+    };
+    return { engine: createIdempotencyEngine({ store }), calls };
+  };
+  const scope = { tenantId: randomUUID(), actorId: randomUUID() };
+  const input = (key: string): ExecuteInput => ({
+    scope,
+    key,
+    request: incrementRequest(key, 1),
+    handler: incrementCounterHandler(),
+  });
+
+  it('atomic: a first request reads the key, then the aggregate, and writes once; a replay reads the key only', async () => {
+    const { engine, calls } = counting(true);
+    const key = randomUUID();
+    expect(await engine.execute(input(key))).toMatchObject({ kind: 'first', protocol: 'atomic' });
+    expect(calls.splice(0)).toEqual(['readStream', 'readStream', 'appendMulti']);
+    expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
+    expect(calls.splice(0)).toEqual(['readStream']);
+  });
+
+  it('phased: a first request reads key and aggregate, then claims with its plan, applies it and completes', async () => {
+    const { engine, calls } = counting(false);
+    const key = randomUUID();
+    expect(await engine.execute(input(key))).toMatchObject({ kind: 'first', protocol: 'phased' });
+    expect(calls.splice(0)).toEqual(['readStream', 'readStream', 'appendToStream', 'appendToStream', 'appendToStream']);
+  });
+});

@@ -2,6 +2,8 @@ import type { Pool } from 'pg';
 import { migrate } from '@once/postgres';
 import type { Migration, MigrationResult } from '@once/postgres';
 
+// The whole schema in one migration: tables, then the append functions (one stream; several streams atomically).
+// Later changes get versions 2, 3, … and never edit this one once released.
 const schema = `
 CREATE TABLE streams (
   stream text PRIMARY KEY,
@@ -31,244 +33,6 @@ CREATE TABLE stream_retention (
   CHECK ((max_age_seconds IS NULL) <> (truncate_before IS NULL))
 );
 
--- p_expected: a revision >= 0, or -1 no_stream, -2 any, -4 stream_exists (EventStoreDB's wire constants).
--- One call appends one stream's events: it locks the stream row, answers a re-append of ids already in the
--- stream (all at consecutive revisions: the original result; some: wrong revision), enforces the expectation,
--- then writes. Outcome 'ok' | 'idempotent' | 'wrong' (revision = the actual one, NULL for no stream).
-CREATE FUNCTION event_store_append(p_stream text, p_expected bigint, p_events jsonb, p_now timestamptz)
-RETURNS TABLE (outcome text, revision bigint, transaction_id text, global_position bigint)
-LANGUAGE plpgsql AS $fn$
-#variable_conflict use_column
-DECLARE
-  v_count bigint := jsonb_array_length(p_events);
-  v_current bigint;
-  v_found bigint;
-  v_aligned boolean;
-  v_last bigint;
-  v_tx xid8;
-  v_gp bigint;
-BEGIN
-  LOOP
-    SELECT s.revision INTO v_current FROM streams s WHERE s.stream = p_stream FOR UPDATE;
-    IF FOUND THEN
-      IF v_count > 0 THEN
-        SELECT count(*), coalesce(min(e.revision - i.ord) = max(e.revision - i.ord), false), max(e.revision)
-          INTO v_found, v_aligned, v_last
-          FROM jsonb_array_elements(p_events) WITH ORDINALITY AS i(value, ord)
-          JOIN events e ON e.stream = p_stream AND e.event_id = (i.value->>'id')::uuid;
-        IF v_found > 0 THEN
-          IF v_found = v_count AND v_aligned THEN
-            SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
-              FROM events e WHERE e.stream = p_stream AND e.revision = v_last;
-            RETURN QUERY SELECT 'idempotent'::text, v_last, v_tx::text, v_gp;
-          ELSE
-            RETURN QUERY SELECT 'wrong'::text, v_current, NULL::text, NULL::bigint;
-          END IF;
-          RETURN;
-        END IF;
-      END IF;
-      IF p_expected = -1 OR (p_expected >= 0 AND p_expected <> v_current) THEN
-        RETURN QUERY SELECT 'wrong'::text, v_current, NULL::text, NULL::bigint;
-        RETURN;
-      END IF;
-      IF v_count = 0 THEN
-        SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
-          FROM events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1;
-        RETURN QUERY SELECT 'ok'::text, v_current, coalesce(v_tx::text, '0'), coalesce(v_gp, 0::bigint);
-        RETURN;
-      END IF;
-      UPDATE streams s SET revision = v_current + v_count WHERE s.stream = p_stream;
-      EXIT;
-    ELSE
-      IF p_expected >= 0 OR p_expected = -4 THEN
-        RETURN QUERY SELECT 'wrong'::text, NULL::bigint, NULL::text, NULL::bigint;
-        RETURN;
-      END IF;
-      IF v_count = 0 THEN
-        RETURN QUERY SELECT 'ok'::text, -1::bigint, '0'::text, 0::bigint;
-        RETURN;
-      END IF;
-      INSERT INTO streams (stream, revision) VALUES (p_stream, v_count - 1) ON CONFLICT DO NOTHING;
-      IF FOUND THEN
-        v_current := -1;
-        EXIT;
-      END IF;
-      -- Another writer created the stream meanwhile; its row is committed now: decide again against it.
-    END IF;
-  END LOOP;
-
-  WITH inserted AS (
-    INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
-    SELECT p_stream, v_current + i.ord, (i.value->>'id')::uuid, i.value->>'type', i.value->'data',
-           coalesce(i.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
-      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS i(value, ord)
-     ORDER BY i.ord
-    RETURNING events.global_position
-  )
-  SELECT max(inserted.global_position) INTO v_gp FROM inserted;
-  RETURN QUERY SELECT 'ok'::text, v_current + v_count, pg_current_xact_id()::text, v_gp;
-END
-$fn$;
-`;
-
-// Version 2 adds fast paths to the append: a new stream at no_stream inserts its row directly, and an explicit
-// revision whose ids are not in the stream yet moves the head with one conditional UPDATE instead of a row lock
-// followed by an UPDATE. Anything else (a conflict, a re-append, any / stream_exists) takes the locked path of v1.
-// A re-append racing its original past the unlocked id probe is stopped by UNIQUE (stream, event_id); the adapter
-// retries such a statement once, and the locked path then answers it.
-const appendFastPaths = `
-CREATE OR REPLACE FUNCTION event_store_append(p_stream text, p_expected bigint, p_events jsonb, p_now timestamptz)
-RETURNS TABLE (outcome text, revision bigint, transaction_id text, global_position bigint)
-LANGUAGE plpgsql AS $fn$
-#variable_conflict use_column
-DECLARE
-  v_count bigint := jsonb_array_length(p_events);
-  v_current bigint;
-  v_found bigint;
-  v_aligned boolean;
-  v_last bigint;
-  v_tx xid8;
-  v_gp bigint;
-BEGIN
-  -- Fast paths, taken when nothing unusual is going on: a new stream at no_stream, or an explicit revision that
-  -- matches and none of the ids in the stream yet. Anything else falls through to the locked path below.
-  IF v_count > 0 AND p_expected = -1 THEN
-    INSERT INTO streams (stream, revision) VALUES (p_stream, v_count - 1) ON CONFLICT DO NOTHING;
-    IF FOUND THEN
-      v_current := -1;
-    END IF;
-  ELSIF v_count > 0 AND p_expected >= 0 THEN
-    PERFORM 1 FROM events e
-      WHERE e.stream = p_stream
-        AND e.event_id IN (SELECT (i.value->>'id')::uuid FROM jsonb_array_elements(p_events) AS i(value));
-    IF NOT FOUND THEN
-      UPDATE streams s SET revision = p_expected + v_count WHERE s.stream = p_stream AND s.revision = p_expected;
-      IF FOUND THEN
-        v_current := p_expected;
-      END IF;
-    END IF;
-  END IF;
-
-  WHILE v_current IS NULL LOOP
-    SELECT s.revision INTO v_current FROM streams s WHERE s.stream = p_stream FOR UPDATE;
-    IF FOUND THEN
-      IF v_count > 0 THEN
-        SELECT count(*), coalesce(min(e.revision - i.ord) = max(e.revision - i.ord), false), max(e.revision)
-          INTO v_found, v_aligned, v_last
-          FROM jsonb_array_elements(p_events) WITH ORDINALITY AS i(value, ord)
-          JOIN events e ON e.stream = p_stream AND e.event_id = (i.value->>'id')::uuid;
-        IF v_found > 0 THEN
-          IF v_found = v_count AND v_aligned THEN
-            SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
-              FROM events e WHERE e.stream = p_stream AND e.revision = v_last;
-            RETURN QUERY SELECT 'idempotent'::text, v_last, v_tx::text, v_gp;
-          ELSE
-            RETURN QUERY SELECT 'wrong'::text, v_current, NULL::text, NULL::bigint;
-          END IF;
-          RETURN;
-        END IF;
-      END IF;
-      IF p_expected = -1 OR (p_expected >= 0 AND p_expected <> v_current) THEN
-        RETURN QUERY SELECT 'wrong'::text, v_current, NULL::text, NULL::bigint;
-        RETURN;
-      END IF;
-      IF v_count = 0 THEN
-        SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
-          FROM events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1;
-        RETURN QUERY SELECT 'ok'::text, v_current, coalesce(v_tx::text, '0'), coalesce(v_gp, 0::bigint);
-        RETURN;
-      END IF;
-      UPDATE streams s SET revision = v_current + v_count WHERE s.stream = p_stream;
-    ELSE
-      IF p_expected >= 0 OR p_expected = -4 THEN
-        RETURN QUERY SELECT 'wrong'::text, NULL::bigint, NULL::text, NULL::bigint;
-        RETURN;
-      END IF;
-      IF v_count = 0 THEN
-        RETURN QUERY SELECT 'ok'::text, -1::bigint, '0'::text, 0::bigint;
-        RETURN;
-      END IF;
-      INSERT INTO streams (stream, revision) VALUES (p_stream, v_count - 1) ON CONFLICT DO NOTHING;
-      IF FOUND THEN
-        v_current := -1;
-      END IF;
-      -- Not found: another writer created the stream meanwhile; its row is committed now: decide again.
-    END IF;
-  END LOOP;
-
-  WITH inserted AS (
-    INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
-    SELECT p_stream, v_current + i.ord, (i.value->>'id')::uuid, i.value->>'type', i.value->'data',
-           coalesce(i.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
-      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS i(value, ord)
-     ORDER BY i.ord
-    RETURNING events.global_position
-  )
-  SELECT max(inserted.global_position) INTO v_gp FROM inserted;
-  RETURN QUERY SELECT 'ok'::text, v_current + v_count, pg_current_xact_id()::text, v_gp;
-END
-$fn$;
-`;
-
-// Version 3 makes appendMulti one statement (one round trip, its own transaction): streams are appended in name
-// order, so concurrent multi-stream appends lock rows in one order; a wrong revision, or a write that repeats some
-// streams and is new for others, raises and rolls the whole statement back. The raise carries the stream's index
-// and actual revision as JSON in DETAIL.
-const appendMulti = `
-CREATE FUNCTION event_store_append_multi(p_appends jsonb, p_now timestamptz)
-RETURNS TABLE (ord integer, outcome text, revision bigint, transaction_id text, global_position bigint)
-LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_item record;
-  v_result record;
-  v_ords integer[] := '{}';
-  v_outcomes text[] := '{}';
-  v_revisions bigint[] := '{}';
-  v_transactions text[] := '{}';
-  v_positions bigint[] := '{}';
-  v_repeated integer;
-  v_wrote boolean := false;
-  v_actual bigint;
-BEGIN
-  FOR v_item IN
-    SELECT a.value, a.ordinality::integer AS ord
-      FROM jsonb_array_elements(p_appends) WITH ORDINALITY AS a
-     ORDER BY a.value->>'stream' COLLATE "C"
-  LOOP
-    SELECT * INTO v_result
-      FROM event_store_append(v_item.value->>'stream', (v_item.value->>'expected')::bigint, v_item.value->'events', p_now);
-    IF v_result.outcome = 'wrong' THEN
-      RAISE EXCEPTION 'event_store_wrong_expected_revision'
-        USING DETAIL = jsonb_build_object('index', v_item.ord - 1, 'actual', v_result.revision::text)::text;
-    END IF;
-    IF v_result.outcome = 'idempotent' THEN
-      v_repeated := coalesce(v_repeated, v_item.ord);
-    ELSIF jsonb_array_length(v_item.value->'events') > 0 THEN
-      v_wrote := true;
-    END IF;
-    v_ords := v_ords || v_item.ord;
-    v_outcomes := v_outcomes || v_result.outcome;
-    v_revisions := v_revisions || v_result.revision;
-    v_transactions := v_transactions || v_result.transaction_id;
-    v_positions := v_positions || v_result.global_position;
-  END LOOP;
-  IF v_repeated IS NOT NULL AND v_wrote THEN
-    SELECT s.revision INTO v_actual FROM streams s WHERE s.stream = (p_appends->(v_repeated - 1))->>'stream';
-    RAISE EXCEPTION 'event_store_wrong_expected_revision'
-      USING DETAIL = jsonb_build_object('index', v_repeated - 1, 'actual', v_actual::text)::text;
-  END IF;
-  RETURN QUERY SELECT * FROM unnest(v_ords, v_outcomes, v_revisions, v_transactions, v_positions);
-END
-$fn$;
-`;
-
-// Version 4 lets an append carry its stream's retention (AppendOptions.retention / StreamAppend.retention): the
-// append function upserts stream_retention in the same statement when it succeeds, so a new stream and its retention
-// commit together (one round trip, one commit). A multi-stream append passes each stream's retention along and rolls
-// it back with the rest. The old four-argument append is dropped so calls with four arguments stay unambiguous.
-const appendRetention = `
-DROP FUNCTION event_store_append(text, bigint, jsonb, timestamptz);
-
 -- Sets a stream's retention (replacing an earlier one) when the append that carries it succeeds, in its transaction.
 -- p_retention: NULL or JSON null (leave it), {"maxAgeSeconds": n} or {"truncateBefore": "n"}.
 CREATE FUNCTION event_store_keep(p_stream text, p_retention jsonb) RETURNS void
@@ -279,6 +43,15 @@ LANGUAGE sql AS $fn$
   ON CONFLICT (stream) DO UPDATE SET max_age_seconds = excluded.max_age_seconds, truncate_before = excluded.truncate_before
 $fn$;
 
+-- p_expected: a revision >= 0, or -1 no_stream, -2 any, -4 stream_exists (EventStoreDB's wire constants).
+-- One call appends one stream's events. Fast paths first, taken when nothing unusual is going on: a new stream at
+-- no_stream inserts its row directly, and an explicit revision whose ids are not in the stream yet moves the head
+-- with one conditional UPDATE. Anything else (a conflict, a re-append, any / stream_exists) takes the locked path:
+-- lock the stream row, answer a re-append of ids already in the stream (all at consecutive revisions: the original
+-- result; some: wrong revision), enforce the expectation, then write. A re-append racing its original past the
+-- unlocked id probe is stopped by UNIQUE (stream, event_id); the adapter retries such a statement once, and the
+-- locked path then answers it. p_retention, when given, is set by event_store_keep in the same statement whenever
+-- the append succeeds. Outcome 'ok' | 'idempotent' | 'wrong' (revision = the actual one, NULL for no stream).
 CREATE FUNCTION event_store_append(
   p_stream text, p_expected bigint, p_events jsonb, p_now timestamptz, p_retention jsonb DEFAULT NULL
 )
@@ -377,7 +150,11 @@ BEGIN
 END
 $fn$;
 
-CREATE OR REPLACE FUNCTION event_store_append_multi(p_appends jsonb, p_now timestamptz)
+-- appendMulti as one statement (one round trip, its own transaction): streams are appended in name order, so
+-- concurrent multi-stream appends lock rows in one order; a wrong revision, or a write that repeats some streams and
+-- is new for others, raises and rolls the whole statement back (retention included). The raise carries the stream's
+-- index and actual revision as JSON in DETAIL.
+CREATE FUNCTION event_store_append_multi(p_appends jsonb, p_now timestamptz)
 RETURNS TABLE (ord integer, outcome text, revision bigint, transaction_id text, global_position bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
@@ -427,10 +204,7 @@ $fn$;
 
 /** The event store's schema, version by version. */
 export const eventStoreMigrations: readonly Migration[] = [
-  { version: 1, name: 'streams, events, retention and the append function', sql: schema },
-  { version: 2, name: 'append fast paths for new streams and explicit revisions', sql: appendFastPaths },
-  { version: 3, name: 'appendMulti as one statement', sql: appendMulti },
-  { version: 4, name: 'retention rides in the append', sql: appendRetention },
+  { version: 1, name: 'streams, events, retention, and the append functions', sql: schema },
 ];
 
 /**
@@ -441,5 +215,32 @@ export const eventStoreMigrations: readonly Migration[] = [
  * @example
  * await migrateEventStore(pool);
  */
-export const migrateEventStore = (pool: Pool): Promise<MigrationResult> =>
-  migrate(pool, 'event-store', eventStoreMigrations);
+export const migrateEventStore = async (pool: Pool): Promise<MigrationResult> => {
+  await refuseFoldedVersions(pool);
+  return migrate(pool, 'event-store', eventStoreMigrations);
+};
+
+/**
+ * Before the first release, versions 1 to 4 were folded into version 1. A database migrated by those unreleased
+ * versions records a version above the last one known here and lacks the current functions: say so plainly
+ * instead of failing later on a missing function.
+ */
+const refuseFoldedVersions = async (pool: Pool): Promise<void> => {
+  const latest = eventStoreMigrations.at(-1)?.version ?? 0;
+  let recorded: number | null;
+  try {
+    const { rows } = await pool.query<{ version: number | null }>(
+      "SELECT max(version) AS version FROM once_migrations WHERE component = 'event-store'",
+    );
+    recorded = rows[0]?.version ?? null;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '42P01') return; // no migrations table yet: a new database
+    throw error;
+  }
+  if (recorded !== null && recorded > latest) {
+    throw new Error(
+      `the event-store schema in this database is at version ${recorded}, written by unreleased migrations that ` +
+        `were folded into version ${latest}; recreate this development database`,
+    );
+  }
+};

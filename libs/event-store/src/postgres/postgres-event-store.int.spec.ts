@@ -32,6 +32,19 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     }
   });
 
+  it('refuses a database migrated by the unreleased versions that were folded into version 1', async () => {
+    const folded = await createTestDatabase();
+    try {
+      await migrateEventStore(folded.pool);
+      await folded.pool.query(
+        "INSERT INTO once_migrations (component, version, name) VALUES ('event-store', 3, 'appendMulti as one statement')",
+      );
+      await expect(migrateEventStore(folded.pool)).rejects.toThrow(/version 3.*folded into version 1/);
+    } finally {
+      await folded.release();
+    }
+  });
+
   it('a re-append that waits on its uncommitted original gets the original result, written once', async () => {
     await migrateEventStore(db.pool);
     const store = createPostgresEventStore(db.pool, { migrate: false });

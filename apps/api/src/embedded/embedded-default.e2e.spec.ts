@@ -22,15 +22,18 @@ describe('the embedded default', () => {
     await chmod(dataRoot, 0o755);
     cleanUp.push(() => rm(dataRoot, { recursive: true, force: true }));
     const port = await findFreePort();
+    const {
+      DATABASE_URL: _database,
+      GATEWAY_URL: _gateway,
+      EVENTSTORE_URL: _eventStore,
+      ...inherited
+    } = process.env;
     const env = {
-      ...process.env,
+      ...inherited,
       PORT: String(port),
       ONCE_DATA_DIR: join(dataRoot, 'postgres'),
       LOG_LEVEL: 'warn',
     };
-    delete env['DATABASE_URL'];
-    delete env['GATEWAY_URL'];
-    delete env['EVENTSTORE_URL'];
     const child = spawn(process.execPath, ['--conditions=@once/source', '--import', 'tsx', mainTs], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -33,6 +33,8 @@ export interface AppDeps {
   readonly eventStoreUrl?: string;
   /** The card gateway (apps/gateway-sim or a real one with the same contract). */
   readonly gatewayUrl: string;
+  /** How long the api waits for the gateway before treating the charge as unknown (ms); 5 s by default. */
+  readonly gatewayTimeoutMs?: number;
   /** The shared secret gateway webhooks are signed with; without it every webhook is refused. */
   readonly gatewayWebhookSecret?: string | undefined;
   /** `off` is for the benchmark only: commands run without the idempotency layer. */
@@ -102,7 +104,10 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       leaseMs: deps.leaseMs,
       mode: deps.idempotency,
     });
-    await app.register(gatewayPlugin, { baseUrl: deps.gatewayUrl });
+    await app.register(gatewayPlugin, {
+      baseUrl: deps.gatewayUrl,
+      ...(deps.gatewayTimeoutMs === undefined ? {} : { timeoutMs: deps.gatewayTimeoutMs }),
+    });
     if (deps.projector !== 'external') await app.register(projectorPlugin);
 
     await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '@once/postgres';
+import { createTestDatabase } from '@once/testing';
+import type { TestDatabase } from '@once/testing';
+import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
+import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
+import { createHttp, startTestApi } from '../testing/index.js';
+import type { Http, TestApi, TestTenant } from '../testing/index.js';
+
+let db: TestDatabase;
+let gateway: GatewaySimProcess;
+let api: TestApi;
+let http: Http;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  gateway = await startGatewaySimProcess({ port: await findFreePort() });
+  api = await startTestApi({
+    databaseUrl: db.connectionString,
+    gatewayUrl: gateway.url,
+    gatewayTimeoutMs: 300,
+    leaseMs: 500,
+    logger: false,
+  });
+  http = createHttp(api.url);
+  tenant = await api.tenant();
+});
+
+afterAll(async () => {
+  await api?.close();
+  await gateway?.stop();
+  await db?.release();
+});
+
+const arm = (fault: unknown) =>
+  fetch(`${gateway.url}/admin/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ target: 'charge', fault }),
+  });
+
+const payByCard = async (invoiceId: string, key: string) =>
+  http.post(`/invoices/${invoiceId}/payments`, {
+    apiKey: tenant.alice,
+    key,
+    body: { method: 'card', amount: 800, currency: 'EUR', cardToken: 'tok_visa' },
+  });
+
+/** A client's retries: through 409 (the lease of the failed attempt) and 503 until the outcome is known. */
+const retryUntilKnown = async (send: () => ReturnType<typeof payByCard>) => {
+  for (let attempt = 0; attempt < 60; attempt++) {
+    const answer = await send();
+    if (answer.status !== 409 && answer.status !== 503) return answer;
+    await sleep(100);
+  }
+  throw new Error('the payment never settled');
+};
+
+const charges = async (reference: string) =>
+  ((await (await fetch(`${gateway.url}/charges?reference=${reference}`)).json()) as { charges: unknown[] })
+    .charges;
+
+describe.each([
+  ['hangs (the api times out)', { kind: 'hang' }],
+  ['answers 502', { kind: 'error', status: 502 }],
+  ['charges but the response is lost', { kind: 'lost-response' }],
+])('when the gateway %s', (_name, fault) => {
+  it('answers 503, and the retry asks the gateway first and ends with exactly one charge', async () => {
+    const invoiceId = (
+      await http.post('/invoices', {
+        apiKey: tenant.alice,
+        key: randomUUID(),
+        body: { currency: 'EUR', total: 1000 },
+      })
+    ).json<{ id: string }>().id;
+    expect((await arm(fault)).status).toBe(201);
+    const key = randomUUID();
+    const failed = await payByCard(invoiceId, key);
+    expect(failed.status).toBe(503);
+    expect(failed.json()).toMatchObject({ type: '/problems/gateway-unavailable' });
+
+    const settled = await retryUntilKnown(() => payByCard(invoiceId, key));
+    expect(settled.status).toBe(201);
+    const payment = settled.json<{ id: string; status: string }>();
+    expect(payment.status).toBe('captured');
+    expect(await charges(payment.id)).toHaveLength(1);
+    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({
+      paid: 800,
+      reserved: 0,
+      payments: [expect.anything()],
+    });
+  });
+});

@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DomainError, domainErrorCatalog } from '@once/domain';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
+import { createCommandRegistry } from './commands/command-registry.js';
 import type { ProcessFaultHook } from './faults/index.js';
 import { healthRoutes } from './health/health.routes.js';
 import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
@@ -12,6 +13,7 @@ import { invoicesRoutes } from './invoices/invoices.routes.js';
 import { paymentsRoutes } from './invoices/payments.routes.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { authPlugin } from './plugins/auth.plugin.js';
+import { completerPlugin } from './plugins/completer.plugin.js';
 import { docsPlugin } from './plugins/docs.plugin.js';
 import { eventStorePlugin } from './plugins/event-store.plugin.js';
 import { gatewayPlugin } from './plugins/gateway.plugin.js';
@@ -46,6 +48,8 @@ export interface AppDeps {
   readonly logger?: FastifyServerOptions['logger'];
   /** `in-process` (default) runs the read-model projections here; `external` leaves them to apps/projector. */
   readonly projector?: 'in-process' | 'external';
+  /** Pause between sweeps of the completer, which finishes keys whose client went quiet (ms); 5 s by default. */
+  readonly completerIntervalMs?: number;
   /** Connections in the PostgreSQL pool; 20 by default. */
   readonly poolSize?: number;
   /** Request body limit in bytes; 64 KiB by default. */
@@ -109,6 +113,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       ...(deps.gatewayTimeoutMs === undefined ? {} : { timeoutMs: deps.gatewayTimeoutMs }),
     });
     if (deps.projector !== 'external') await app.register(projectorPlugin);
+    app.decorate('commands', createCommandRegistry({ gateway: app.gateway, faultPoint: app.faultPoint }));
+    await app.register(completerPlugin, {
+      registry: app.commands,
+      intervalMs: deps.completerIntervalMs ?? 5_000,
+    });
 
     await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
 

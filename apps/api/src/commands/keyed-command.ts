@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseIdempotencyKeyHeader } from '@once/idempotency';
-import type { CommandHandler, ExecuteOutcome, StoredResponse } from '@once/idempotency';
+import type { ExecuteOutcome, StoredResponse } from '@once/idempotency';
 import type { IdempotencyOutcome } from '../plugins/observability.plugin.js';
 import { HttpProblem } from '../problems/problem.js';
 import { problemTypeUri } from '../problems/problem-catalog.js';
@@ -42,7 +42,7 @@ const idempotencyKeyLines = (request: FastifyRequest): string | string[] | undef
 };
 
 /**
- * Runs a command route through the idempotency engine: reads the `Idempotency-Key` (missing → 400 with a
+ * Runs a command route through the idempotency engine with the route's handler from `app.commands`: reads the `Idempotency-Key` (missing → 400 with a
  * `describedby` link, malformed → 400), executes the handler once per (tenant, actor, key), and answers the
  * outcome: the first response, a byte-identical replay with `Idempotent-Replayed: true`, 409 in flight, 422 reused,
  * 503 retryable. With the benchmark-only plain mode the handler runs with no idempotency at all.
@@ -50,7 +50,6 @@ const idempotencyKeyLines = (request: FastifyRequest): string | string[] | undef
 export const runKeyedCommand = async (
   request: FastifyRequest,
   reply: FastifyReply,
-  handler: CommandHandler,
 ): Promise<FastifyReply> => {
   const header = parseIdempotencyKeyHeader(idempotencyKeyLines(request));
   if (!header.ok) {
@@ -64,9 +63,12 @@ export const runKeyedCommand = async (
     );
   }
   const app = request.server;
+  const route = request.routeOptions.url ?? request.url;
+  const handler = app.commands.handlerFor({ method: request.method, route, body: request.body });
+  if (!handler) throw new Error(`no command handler for ${request.method} ${route}`);
   const commandRequest = {
     method: request.method,
-    route: request.routeOptions.url ?? request.url,
+    route,
     // Fastify's params object has no prototype; the fingerprint wants a plain JSON object.
     params: typeof request.params === 'object' && request.params !== null ? { ...request.params } : {},
     body: request.body ?? null,

@@ -23,6 +23,7 @@ beforeAll(async () => {
     gatewayUrl: gateway.url,
     gatewayTimeoutMs: 300,
     leaseMs: 500,
+    completerIntervalMs: 200,
     logger: false,
   });
   http = createHttp(api.url);
@@ -92,5 +93,35 @@ describe.each([
       reserved: 0,
       payments: [expect.anything()],
     });
+  });
+});
+
+describe('the completer', () => {
+  it('finishes a card payment whose client never came back, and the late retry gets the stored answer', async () => {
+    const invoiceId = (
+      await http.post('/invoices', {
+        apiKey: tenant.alice,
+        key: randomUUID(),
+        body: { currency: 'EUR', total: 1000 },
+      })
+    ).json<{ id: string }>().id;
+    expect((await arm({ kind: 'lost-response' })).status).toBe(201);
+    const key = randomUUID();
+    expect((await payByCard(invoiceId, key)).status).toBe(503);
+
+    await expect
+      .poll(async () => (await http.get(`/idempotency-keys/${key}`, tenant.alice)).json(), {
+        timeout: 20_000,
+      })
+      .toMatchObject({ status: 'completed', responseStatus: 201 });
+    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({
+      paid: 800,
+      reserved: 0,
+    });
+
+    const late = await payByCard(invoiceId, key);
+    expect(late.status).toBe(201);
+    expect(late.headers.get('idempotent-replayed')).toBe('true');
+    expect(await charges(late.json<{ id: string }>().id)).toHaveLength(1);
   });
 });

@@ -4,7 +4,6 @@ import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/
 import { runKeyedCommand } from '../commands/keyed-command.js';
 import { readAggregate } from '../commands/aggregate-command.js';
 import { HttpProblem } from '../problems/problem.js';
-import { cardPaymentHandler, cashPaymentHandler, issueInvoiceHandler } from './invoice.handlers.js';
 import {
   invoiceIdParams,
   invoiceView,
@@ -16,8 +15,6 @@ import { toInvoiceView } from './invoice.view.js';
 
 /** Invoices and their payments: `POST /invoices`, `GET /invoices/:id`, `POST /invoices/:id/payments`. */
 export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const cardPayment = cardPaymentHandler({ gateway: app.gateway, faultPoint: app.faultPoint });
-
   app.post(
     '/',
     {
@@ -29,7 +26,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: invoiceView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply, issueInvoiceHandler),
+    async (request, reply) => runKeyedCommand(request, reply),
   );
 
   app.get(
@@ -62,7 +59,6 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: paymentView, 402: problemView, ...commandProblems },
       },
     },
-    async (request, reply) =>
-      runKeyedCommand(request, reply, request.body.method === 'card' ? cardPayment : cashPaymentHandler),
+    async (request, reply) => runKeyedCommand(request, reply),
   );
 };

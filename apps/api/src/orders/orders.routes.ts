@@ -9,7 +9,6 @@ import {
 } from '../commands/command-schemas.js';
 import { runKeyedCommand } from '../commands/keyed-command.js';
 import { HttpProblem } from '../problems/problem.js';
-import { completeOrderHandler, placeOrderHandler, serveOrderHandler } from './order.handlers.js';
 import { orderIdParams, orderView, placeOrderBody } from './order.schemas.js';
 import { toOrderView } from './order.view.js';
 
@@ -29,7 +28,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: orderView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply, placeOrderHandler),
+    async (request, reply) => runKeyedCommand(request, reply),
   );
 
   app.post(
@@ -44,7 +43,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: orderView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply, serveOrderHandler),
+    async (request, reply) => runKeyedCommand(request, reply),
   );
 
   app.post(
@@ -59,7 +58,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: orderView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply, completeOrderHandler),
+    async (request, reply) => runKeyedCommand(request, reply),
   );
 
   app.get(

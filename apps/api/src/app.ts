@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DomainError, domainErrorCatalog } from '@once/domain';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
 import { createCommandRegistry } from './commands/command-registry.js';
+import { consistencyPlugin, defaultReadWaitMs } from './consistency/index.js';
 import type { ProcessFaultHook } from './faults/index.js';
 import { healthRoutes } from './health/health.routes.js';
 import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
@@ -54,6 +55,8 @@ export interface AppDeps {
   readonly poolSize?: number;
   /** Request body limit in bytes; 64 KiB by default. */
   readonly bodyLimit?: number;
+  /** The longest a read waits for its `Once-Min-Position` before answering with `Once-Stale: true` (ms); 5 s by default. */
+  readonly readWaitMs?: number;
 }
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
@@ -94,6 +97,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     });
     await app.register(strictJsonPlugin, { bodyLimit });
     await app.register(observabilityPlugin);
+    await app.register(consistencyPlugin, { readWaitMs: deps.readWaitMs ?? defaultReadWaitMs });
     await app.register(docsPlugin, { catalog, version: '0.1.0' });
     await app.register(postgresPlugin, {
       connectionString: deps.databaseUrl,

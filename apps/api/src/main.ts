@@ -47,6 +47,8 @@ const env = z
     ONCE_PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
     /** How long a crashed request holds its key before a retry may take it over (ms). */
     IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+    /** The longest a read waits for its `Once-Min-Position` (ms). */
+    ONCE_READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).optional(),
     /** Where the embedded default keeps PostgreSQL's data (default `.once/postgres`). */
     ONCE_DATA_DIR: z.string().min(1).optional(),
   })
@@ -86,6 +88,7 @@ const app = await buildApp({
   idempotency: env.ONCE_BENCH_PLAIN ? 'off' : 'on',
   projector: env.ONCE_PROJECTOR,
   poolSize: env.DATABASE_POOL_SIZE,
+  ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   logger: { level: env.LOG_LEVEL },
 }).catch(async (error: unknown) => {

@@ -7,7 +7,6 @@ import type {
   HandlerResponse,
   StreamSnapshot,
 } from '@once/idempotency';
-import type { EventStore } from '@once/event-store';
 import { problemTypeUri } from '../problems/problem-catalog.js';
 
 /** Folds a stream snapshot into an aggregate's state. */
@@ -83,16 +82,3 @@ export const aggregateCommand = <Command extends Message, Event extends Message,
       return accept([{ stream, events: decided.value }], spec.respond(context, after, decided.value));
     },
   });
-
-/**
- * Reads an aggregate's current state by folding its stream (always correct, never stale).
- *
- * @example
- * const state = await readAggregate(app.eventStore, orderDecider, orderStream(tenantId, orderId));
- */
-export const readAggregate = async <Command extends Message, Event extends Message, State>(
-  store: EventStore,
-  decider: Decider<Command, Event, State>,
-  stream: string,
-): Promise<State> =>
-  foldSnapshot(decider, { stream, events: await store.readStream(stream), revision: 'no_stream' });

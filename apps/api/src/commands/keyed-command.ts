@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseIdempotencyKeyHeader } from '@once/idempotency';
+import { keyStreamName, parseIdempotencyKeyHeader } from '@once/idempotency';
 import type { ExecuteOutcome, StoredResponse } from '@once/idempotency';
+import { completedWritePosition } from '../consistency/index.js';
 import type { IdempotencyOutcome } from '../plugins/observability.plugin.js';
 import { HttpProblem } from '../problems/problem.js';
 import { problemTypeUri } from '../problems/problem-catalog.js';
@@ -45,7 +46,7 @@ const idempotencyKeyLines = (request: FastifyRequest): string | string[] | undef
  * Runs a command route through the idempotency engine with the route's handler from `app.commands`: reads the `Idempotency-Key` (missing → 400 with a
  * `describedby` link, malformed → 400), executes the handler once per (tenant, actor, key), and answers the
  * outcome: the first response, a byte-identical replay with `Idempotent-Replayed: true`, 409 in flight, 422 reused,
- * 503 retryable. With the benchmark-only plain mode the handler runs with no idempotency at all.
+ * 503 retryable. A response after a write, or replaying one, carries its `Once-Position` (consistency plugin). With the benchmark-only plain mode the handler runs with no idempotency at all.
  */
 export const runKeyedCommand = async (
   request: FastifyRequest,
@@ -99,6 +100,17 @@ export const runKeyedCommand = async (
     case 'first':
       return sendStored(reply, outcome.response, false);
     case 'replay':
+      // Nothing was appended now: the position is the original write's, from the key log.
+      // A replay is still answered when that lookup fails, only without the header.
+      if (request.writeCapture) {
+        request.writeCapture.position = await completedWritePosition(
+          app.eventStore,
+          keyStreamName(request.principal, header.key),
+        ).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'no position for the replay');
+          return undefined;
+        });
+      }
       return sendStored(reply, outcome.response, true);
     case 'in-flight':
       throw new HttpProblem(

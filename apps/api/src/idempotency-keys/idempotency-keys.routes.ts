@@ -1,13 +1,37 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { keyStreamName } from '@once/idempotency';
+import { getIdempotencyKey } from '@once/projections';
+import type { IdempotencyKeyRow } from '@once/projections';
 import { problemView } from '../commands/command-schemas.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import { idempotencyKeyParams, idempotencyKeyView } from './idempotency-key.schemas.js';
 import type { IdempotencyKeyView } from './idempotency-key.schemas.js';
 
+const toKeyView = (row: IdempotencyKeyRow): IdempotencyKeyView => {
+  const base = { key: row.key, method: row.method, route: row.path };
+  switch (row.status) {
+    case 'inFlight':
+      return {
+        ...base,
+        status: 'in_flight',
+        recoveryPoint: row.recovery_point,
+        ...(row.locked_until === null ? {} : { leaseExpiresAt: new Date(row.locked_until).toISOString() }),
+      };
+    case 'completed':
+      return { ...base, status: 'completed', ...(row.response_status === null ? {} : { responseStatus: row.response_status }) };
+    case 'released':
+      return { ...base, status: 'released' };
+    default: {
+      const _exhaustive: never = row.status;
+      return _exhaustive;
+    }
+  }
+};
+
 /**
- * `GET /idempotency-keys/:key`: where the caller's own key stands (in flight, completed, released), read from the
- * key log itself. The key is looked up under the caller's tenant and actor, so another actor's key is not found.
+ * `GET /idempotency-keys/:key`: where the caller's own key stands (in flight, completed, released), from the
+ * `idempotency_keys` read model. The key is looked up under the caller's tenant and actor, so another actor's key is
+ * not found. (The engine itself decides replays from the key log, never from this table.)
  */
 export const idempotencyKeysRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -15,46 +39,20 @@ export const idempotencyKeysRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         summary: "Your own Idempotency-Key's state",
+        description: readModelDescription('Your key: in flight (with its recovery point and lease), completed, or released.'),
         tags: ['idempotency'],
+        headers: readConsistencyHeaders,
         params: idempotencyKeyParams,
-        response: { 200: idempotencyKeyView, 404: problemView },
+        response: { 200: idempotencyKeyView, 400: problemView, 404: problemView },
       },
     },
-    async (request): Promise<IdempotencyKeyView> => {
-      const { key } = request.params;
-      const state = await app.commandEngine.readKeyState(keyStreamName(request.principal, key));
-      switch (state.status) {
-        case 'absent':
-          throw new HttpProblem('not-found', 'no such key for you (keys are kept at least 24 hours)');
-        case 'inFlight':
-          return {
-            key,
-            status: 'in_flight',
-            method: state.fingerprint.method,
-            route: state.fingerprint.route,
-            recoveryPoint: state.recoveryPoint,
-            leaseExpiresAt: new Date(state.leaseExpiresAt).toISOString(),
-          };
-        case 'completed':
-          return {
-            key,
-            status: 'completed',
-            method: state.fingerprint.method,
-            route: state.fingerprint.route,
-            responseStatus: state.response.status,
-          };
-        case 'released':
-          return {
-            key,
-            status: 'released',
-            method: state.fingerprint.method,
-            route: state.fingerprint.route,
-          };
-        default: {
-          const _exhaustive: never = state;
-          return _exhaustive;
-        }
-      }
+    async (request, reply): Promise<IdempotencyKeyView> => {
+      const { tenantId, actorId } = request.principal;
+      const row = await readYourWrites(request, reply, 'idempotency_keys', () =>
+        getIdempotencyKey(app.pg, { tenantId, actorId, key: request.params.key }),
+      );
+      if (!row) throw new HttpProblem('not-found', 'no such key for you (keys are kept at least 24 hours)');
+      return toKeyView(row);
     },
   );
 };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { asInvoiceId, asTenantId, invoiceDecider, invoiceStream } from '@once/domain';
+import { getInvoice } from '@once/projections';
 import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
 import { runKeyedCommand } from '../commands/keyed-command.js';
-import { readAggregate } from '../commands/aggregate-command.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import {
   invoiceIdParams,
@@ -11,7 +11,6 @@ import {
   paymentView,
   recordPaymentBody,
 } from './invoice.schemas.js';
-import { toInvoiceView } from './invoice.view.js';
 
 /** Invoices and their payments: `POST /invoices`, `GET /invoices/:id`, `POST /invoices/:id/payments`. */
 export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -34,16 +33,20 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         summary: 'An invoice with its balance and payments',
+        description: readModelDescription('The invoice and its payments in the order they were made.'),
         tags: ['invoices'],
+        headers: readConsistencyHeaders,
         params: invoiceIdParams,
-        response: { 200: invoiceView, 404: problemView },
+        response: { 200: invoiceView, 400: problemView, 404: problemView },
       },
     },
-    async (request) => {
-      const stream = invoiceStream(asTenantId(request.principal.tenantId), asInvoiceId(request.params.id));
-      const state = await readAggregate(app.eventStore, invoiceDecider, stream);
-      if (state.status === 'none') throw new HttpProblem('not-found', `no invoice ${request.params.id}`);
-      return toInvoiceView(state);
+    async (request, reply) => {
+      const { tenantId } = request.principal;
+      const invoice = await readYourWrites(request, reply, 'invoices', () =>
+        getInvoice(app.pg, tenantId, request.params.id),
+      );
+      if (!invoice) throw new HttpProblem('not-found', `no invoice ${request.params.id}`);
+      return { ...invoice, payments: [...invoice.payments] };
     },
   );
 

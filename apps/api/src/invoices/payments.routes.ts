@@ -1,42 +1,31 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { asInvoiceId, asPaymentId, asTenantId, invoiceDecider, invoiceStream } from '@once/domain';
 import { getPayment } from '@once/projections';
-import { readAggregate } from '../commands/aggregate-command.js';
 import { problemView } from '../commands/command-schemas.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import { paymentIdParams, paymentView } from './invoice.schemas.js';
-import { toPaymentView } from './invoice.view.js';
 
-/**
- * `GET /payments/:id`: the payments read model says which invoice holds the payment; the invoice stream says where
- * the payment stands now (the read model may lag a moment behind a write, the stream never does).
- */
+/** `GET /payments/:id`: one payment of the caller's tenant, from the payments read model. */
 export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id',
     {
       schema: {
-        summary: 'A payment (found through the payments read model, so it appears a moment after it is made)',
+        summary: 'A payment',
+        description: readModelDescription('One payment, with the invoice it pays.'),
         tags: ['invoices'],
+        headers: readConsistencyHeaders,
         params: paymentIdParams,
-        response: { 200: paymentView, 404: problemView },
+        response: { 200: paymentView, 400: problemView, 404: problemView },
       },
     },
-    async (request) => {
-      const tenantId = asTenantId(request.principal.tenantId);
-      const paymentId = asPaymentId(request.params.id);
-      const row = await getPayment(app.pg, tenantId, paymentId);
-      const state = row
-        ? await readAggregate(
-            app.eventStore,
-            invoiceDecider,
-            invoiceStream(tenantId, asInvoiceId(row.invoiceId)),
-          )
-        : undefined;
-      const payment = state?.status === 'issued' ? state.payments.get(paymentId) : undefined;
-      if (state?.status !== 'issued' || !payment)
-        throw new HttpProblem('not-found', `no payment ${paymentId}`);
-      return toPaymentView(state, paymentId, payment);
+    async (request, reply) => {
+      const { tenantId } = request.principal;
+      const payment = await readYourWrites(request, reply, 'invoices', () =>
+        getPayment(app.pg, tenantId, request.params.id),
+      );
+      if (!payment) throw new HttpProblem('not-found', `no payment ${request.params.id}`);
+      return payment;
     },
   );
 };

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { asOrderId, asTenantId, orderDecider, orderStream } from '@once/domain';
-import { readAggregate } from '../commands/aggregate-command.js';
+import { getOrder } from '@once/projections';
 import {
   commandProblems,
   emptyBody,
@@ -8,9 +7,9 @@ import {
   problemView,
 } from '../commands/command-schemas.js';
 import { runKeyedCommand } from '../commands/keyed-command.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import { orderIdParams, orderView, placeOrderBody } from './order.schemas.js';
-import { toOrderView } from './order.view.js';
 
 /** Orders: place, serve, complete (the sale, once), read. */
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -66,16 +65,18 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         summary: 'An order',
+        description: readModelDescription('The order, with its sale once completed.'),
         tags: ['orders'],
+        headers: readConsistencyHeaders,
         params: orderIdParams,
-        response: { 200: orderView, 404: problemView },
+        response: { 200: orderView, 400: problemView, 404: problemView },
       },
     },
-    async (request) => {
-      const stream = orderStream(asTenantId(request.principal.tenantId), asOrderId(request.params.id));
-      const view = toOrderView(await readAggregate(app.eventStore, orderDecider, stream));
-      if (!view) throw new HttpProblem('not-found', `no order ${request.params.id}`);
-      return view;
+    async (request, reply) => {
+      const { tenantId } = request.principal;
+      const order = await readYourWrites(request, reply, 'orders', () => getOrder(app.pg, tenantId, request.params.id));
+      if (!order) throw new HttpProblem('not-found', `no order ${request.params.id}`);
+      return { ...order, lines: [...order.lines] };
     },
   );
 };

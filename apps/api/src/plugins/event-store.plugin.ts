@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { createEventStoreDbEventStore, createPostgresEventStore, migrateEventStore } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
+import { capturingWritePositions } from '../consistency/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,7 +12,7 @@ declare module 'fastify' {
 
 /**
  * The event store: EventStoreDB when `eventStoreUrl` is given, otherwise PostgreSQL over the app's pool (migrated at
- * start). Closed when the app closes; the pool stays the postgres plugin's.
+ * start), reporting each append's position to the request that made it. Closed when the app closes; the pool stays the postgres plugin's.
  */
 export const eventStorePlugin = fp<{ eventStoreUrl?: string | undefined }>(
   async (app, { eventStoreUrl }) => {
@@ -22,7 +23,8 @@ export const eventStorePlugin = fp<{ eventStoreUrl?: string | undefined }>(
       await migrateEventStore(app.pg);
       store = createPostgresEventStore(app.pg, { migrate: false });
     }
-    app.decorate('eventStore', store);
+    // Appends report their positions to the request that made them (`Once-Position`).
+    app.decorate('eventStore', capturingWritePositions(store));
     app.addHook('onClose', async () => store.close());
   },
   { name: 'once-event-store', fastify: '5.x', dependencies: ['once-postgres'] },

@@ -53,6 +53,13 @@ export const httpProblems = {
       'The first request with this key is still running. Retry after `Retry-After` seconds with the same key: you ' +
       'will get its result. Nothing was stored for this attempt.',
   },
+  'invalid-position': {
+    status: 400,
+    title: 'Once-Min-Position is malformed',
+    description:
+      'A read may send `Once-Min-Position` with the `Once-Position` a write returned (an opaque token, sent once) to ' +
+      'read that write back. This value is not such a token. Send it unchanged, or leave the header out.',
+  },
   unauthorized: {
     status: 401,
     title: 'An API key is required',

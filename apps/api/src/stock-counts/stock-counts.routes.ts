@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { asStockCountId, asTenantId, stockCountDecider, stockCountStream } from '@once/domain';
-import { readAggregate } from '../commands/aggregate-command.js';
+import { getStockCount } from '@once/projections';
 import {
   commandProblems,
   emptyBody,
@@ -8,9 +7,9 @@ import {
   problemView,
 } from '../commands/command-schemas.js';
 import { runKeyedCommand } from '../commands/keyed-command.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import { recordCountLineBody, stockCountIdParams, stockCountView } from './stock-count.schemas.js';
-import { toStockCountView } from './stock-count.view.js';
 
 /** Stock counts: open, record counted lines, post (once), read. */
 export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -64,19 +63,20 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         summary: 'A stock count',
+        description: readModelDescription('The count with its lines in counting order.'),
         tags,
+        headers: readConsistencyHeaders,
         params: stockCountIdParams,
-        response: { 200: stockCountView, 404: problemView },
+        response: { 200: stockCountView, 400: problemView, 404: problemView },
       },
     },
-    async (request) => {
-      const stream = stockCountStream(
-        asTenantId(request.principal.tenantId),
-        asStockCountId(request.params.id),
+    async (request, reply) => {
+      const { tenantId } = request.principal;
+      const count = await readYourWrites(request, reply, 'stock_counts', () =>
+        getStockCount(app.pg, tenantId, request.params.id),
       );
-      const view = toStockCountView(await readAggregate(app.eventStore, stockCountDecider, stream));
-      if (!view) throw new HttpProblem('not-found', `no stock count ${request.params.id}`);
-      return view;
+      if (!count) throw new HttpProblem('not-found', `no stock count ${request.params.id}`);
+      return { ...count, lines: [...count.lines] };
     },
   );
 };

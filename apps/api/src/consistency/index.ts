@@ -1,0 +1,14 @@
+export { consistencyPlugin } from './consistency.plugin.js';
+export {
+  defaultReadWaitMs,
+  minPositionHeader,
+  positionHeader,
+  positionToken,
+  readConsistencyHeaders,
+  readModelDescription,
+  readYourWrites,
+  staleHeader,
+} from './read-your-writes.js';
+export type { ReadModelProjection } from './read-your-writes.js';
+export { capturingWritePositions, completedWritePosition, noteWritePosition, runWithWriteCapture } from './write-position.js';
+export type { WritePositionCapture } from './write-position.js';

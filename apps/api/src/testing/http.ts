@@ -60,3 +60,5 @@ export const createHttp = (baseUrl: string) => {
     latestPosition: (): string | undefined => latest,
   };
 };
+
+export type Http = ReturnType<typeof createHttp>;

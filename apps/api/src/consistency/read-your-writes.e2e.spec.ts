@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allProjections, silentLogger, startProjector } from '@once/projections';
+import type { Projector } from '@once/projections';
+import { createTestDatabase } from '@once/testing';
+import type { TestDatabase } from '@once/testing';
+import { createHttp, startTestApi } from '../testing/index.js';
+import type { Http, TestApi, TestTenant } from '../testing/index.js';
+import type {} from '../plugins/event-store.plugin.js';
+
+// The projector runs here, under the test's control, so it can be stopped to make the read models lag for certain.
+let db: TestDatabase;
+let api: TestApi;
+let projector: Projector | undefined;
+let http: Http;
+let tenant: TestTenant;
+let other: TestTenant;
+
+const readWaitMs = 300;
+const startTheProjector = async () => {
+  projector = await startProjector({
+    pool: api.app.pg,
+    store: api.app.eventStore,
+    projections: allProjections,
+    logger: silentLogger,
+    pollIntervalMs: 20,
+  });
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  api = await startTestApi({
+    databaseUrl: db.connectionString,
+    gatewayUrl: 'http://127.0.0.1:9',
+    logger: false,
+    projector: 'external',
+    readWaitMs,
+  });
+  await startTheProjector();
+  http = createHttp(api.url);
+  [tenant, other] = await Promise.all([api.tenant(), api.tenant()]);
+});
+
+afterAll(async () => {
+  await projector?.stop();
+  await api?.close();
+  await db?.release();
+});
+
+const at = (position: string | null) => ({ 'once-min-position': position ?? '' });
+
+const issueInvoice = async (total = 1000) => {
+  const response = await http.post('/invoices', {
+    apiKey: tenant.alice,
+    key: randomUUID(),
+    body: { currency: 'EUR', total },
+  });
+  expect(response.status).toBe(201);
+  return { id: response.json<{ id: string }>().id, position: response.headers.get('once-position') };
+};
+
+describe('read your writes', () => {
+  it('a read with the position of a write shows that write, on every read model', async () => {
+    for (let round = 0; round < 5; round++) {
+      const invoice = await issueInvoice(1000 + round);
+      expect(invoice.position).toMatch(/^\d{20}:\d{20}$/);
+      const read = await http.get(`/invoices/${invoice.id}`, tenant.alice, at(invoice.position));
+      expect(read.status).toBe(200);
+      expect(read.headers.get('once-stale')).toBeNull();
+      expect(read.json()).toMatchObject({ total: 1000 + round, outstanding: 1000 + round, payments: [] });
+
+      const key = randomUUID();
+      const paid = await http.post(`/invoices/${invoice.id}/payments`, {
+        apiKey: tenant.alice,
+        key,
+        body: { method: 'cash', amount: 400, currency: 'EUR' },
+      });
+      expect(paid.status).toBe(201);
+      const paidAt = at(paid.headers.get('once-position'));
+      expect((await http.get(`/invoices/${invoice.id}`, tenant.alice, paidAt)).json()).toMatchObject({
+        paid: 400,
+        outstanding: 600 + round,
+      });
+      expect((await http.get(`/payments/${paid.json<{ id: string }>().id}`, tenant.alice, paidAt)).json()).toEqual(
+        paid.json(),
+      );
+      expect((await http.get(`/idempotency-keys/${key}`, tenant.alice, paidAt)).json()).toMatchObject({
+        status: 'completed',
+        responseStatus: 201,
+      });
+    }
+
+    const placed = await http.post('/orders', {
+      apiKey: tenant.alice,
+      key: randomUUID(),
+      body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity: 1, unitPrice: 250 }] },
+    });
+    const orderId = placed.json<{ id: string }>().id;
+    const served = await http.post(`/orders/${orderId}/serve`, { apiKey: tenant.alice, key: randomUUID(), body: {} });
+    expect(
+      (await http.get(`/orders/${orderId}`, tenant.alice, at(served.headers.get('once-position')))).json(),
+    ).toEqual(served.json());
+
+    const opened = await http.post('/stock-counts', { apiKey: tenant.alice, key: randomUUID(), body: {} });
+    const countId = opened.json<{ id: string }>().id;
+    const line = await http.post(`/stock-counts/${countId}/lines`, {
+      apiKey: tenant.alice,
+      key: randomUUID(),
+      body: { sku: 'oat-milk', countedQuantity: 12 },
+    });
+    expect(
+      (await http.get(`/stock-counts/${countId}`, tenant.alice, at(line.headers.get('once-position')))).json(),
+    ).toMatchObject({ lines: [{ sku: 'oat-milk', countedQuantity: 12 }] });
+  });
+
+  it('a replay carries the position of the original write', async () => {
+    const key = randomUUID();
+    const body = { currency: 'EUR', total: 700 };
+    const first = await http.post('/invoices', { apiKey: tenant.alice, key, body });
+    const replay = await http.post('/invoices', { apiKey: tenant.alice, key, body });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.headers.get('once-position')).toBe(first.headers.get('once-position'));
+  });
+
+  it('while the projector is stopped, a read waits the bound and answers what it has, marked stale; then catches up', async () => {
+    const invoice = await issueInvoice(500);
+    expect((await http.get(`/invoices/${invoice.id}`, tenant.alice, at(invoice.position))).status).toBe(200);
+    await projector?.stop();
+    projector = undefined;
+
+    const paid = await http.post(`/invoices/${invoice.id}/payments`, {
+      apiKey: tenant.alice,
+      key: randomUUID(),
+      body: { method: 'cash', amount: 500, currency: 'EUR' },
+    });
+    const paidAt = at(paid.headers.get('once-position'));
+    const stale = await http.get(`/invoices/${invoice.id}`, tenant.alice, paidAt);
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('once-stale')).toBe('true');
+    expect(stale.json()).toMatchObject({ paid: 0, status: 'open' });
+
+    const notYet = await http.get(`/payments/${paid.json<{ id: string }>().id}`, tenant.alice, paidAt);
+    expect(notYet.status).toBe(404);
+    expect(notYet.headers.get('once-stale')).toBe('true');
+
+    await startTheProjector();
+    // The bound is short here and a fresh projector first takes its leases: ask until a read is no longer stale.
+    await expect
+      .poll(async () => {
+        const read = await http.get(`/invoices/${invoice.id}`, tenant.alice, paidAt);
+        return { stale: read.headers.get('once-stale'), body: read.json() };
+      })
+      .toMatchObject({ stale: null, body: { paid: 500, status: 'paid' } });
+  });
+
+  it('a position far in the future waits the bound and answers, marked stale; without one the read answers at once', async () => {
+    const invoice = await issueInvoice(900);
+    await http.get(`/invoices/${invoice.id}`, tenant.alice, at(invoice.position));
+    const future = await http.get(`/invoices/${invoice.id}`, tenant.alice, at('99999999999999999999:00000000000000000000'));
+    expect(future.status).toBe(200);
+    expect(future.headers.get('once-stale')).toBe('true');
+    expect(future.json()).toMatchObject({ id: invoice.id, total: 900 });
+
+    const plain = await http.get(`/invoices/${invoice.id}`, tenant.alice, {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('once-stale')).toBeNull();
+  });
+
+  it('a malformed position is a 400 problem on every read route', async () => {
+    const invoice = await issueInvoice();
+    for (const path of [
+      `/invoices/${invoice.id}`,
+      `/payments/${randomUUID()}`,
+      `/orders/${randomUUID()}`,
+      `/stock-counts/${randomUUID()}`,
+      `/idempotency-keys/${randomUUID()}`,
+    ]) {
+      for (const token of ['', 'latest', '12:', '1:2:3', '-1:5', '123456789012345678901:1']) {
+        const response = await http.get(path, tenant.alice, at(token));
+        expect(response.status, `${path} ${token}`).toBe(400);
+        expect(response.headers.get('content-type')).toContain('application/problem+json');
+        expect(response.json()).toMatchObject({ type: '/problems/invalid-position', status: 400 });
+      }
+    }
+  });
+
+  it("another tenant's ids are not found, whatever position it waits for", async () => {
+    const invoice = await issueInvoice();
+    const key = randomUUID();
+    const paid = await http.post(`/invoices/${invoice.id}/payments`, {
+      apiKey: tenant.alice,
+      key,
+      body: { method: 'cash', amount: 100, currency: 'EUR' },
+    });
+    const paidAt = at(paid.headers.get('once-position'));
+    expect((await http.get(`/invoices/${invoice.id}`, tenant.alice, paidAt)).status).toBe(200);
+    expect((await http.get(`/invoices/${invoice.id}`, other.alice, paidAt)).status).toBe(404);
+    expect((await http.get(`/payments/${paid.json<{ id: string }>().id}`, other.alice, paidAt)).status).toBe(404);
+    expect((await http.get(`/idempotency-keys/${key}`, other.alice, paidAt)).status).toBe(404);
+    expect((await http.get(`/idempotency-keys/${key}`, tenant.bob, paidAt)).status).toBe(404);
+  });
+});

@@ -41,7 +41,16 @@ describe('operations endpoints', () => {
   it('serves the OpenAPI document and the docs page', async () => {
     const spec = (await (await fetch(`${api.url}/docs/json`)).json()) as {
       openapi: string;
-      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: { name: string; in: string }[];
+            responses?: Record<string, { headers?: Record<string, unknown> }>;
+          }
+        >
+      >;
     };
     expect(spec.openapi).toMatch(/^3\./);
     expect(Object.keys(spec.paths)).toEqual(
@@ -55,6 +64,11 @@ describe('operations endpoints', () => {
     expect(spec.paths['/invoices/{id}/payments']?.['post']?.parameters).toContainEqual(
       expect.objectContaining({ name: 'idempotency-key', in: 'header' }),
     );
+    const payment = spec.paths['/invoices/{id}/payments']?.['post'];
+    expect(Object.keys(payment?.responses?.['201']?.headers ?? {})).toContain('once-position');
+    const invoice = spec.paths['/invoices/{id}']?.['get'];
+    expect(invoice?.parameters).toContainEqual(expect.objectContaining({ name: 'once-min-position', in: 'header' }));
+    expect(Object.keys(invoice?.responses?.['200']?.headers ?? {})).toContain('once-stale');
     expect((await fetch(`${api.url}/docs`, { redirect: 'follow' })).status).toBe(200);
   });
 

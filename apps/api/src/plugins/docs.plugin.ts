@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { documentConsistencyHeaders } from '../consistency/index.js';
 import type { ProblemCatalog } from '../problems/problem-catalog.js';
 import { HttpProblem } from '../problems/problem.js';
 
@@ -39,7 +40,10 @@ export const docsPlugin = fp<{ catalog: ProblemCatalog; version: string }>(
             'Café operations with exactly-once effects. Every command (POST) needs an `Idempotency-Key` ' +
             '(8–255 visible ASCII characters, sf-string or bare). A retry with the same key and the same request gets ' +
             'the stored response (same status, byte-identical body, `Idempotent-Replayed: true`); the same key with a ' +
-            'different request is 422. Keys are kept at least 24 hours. Errors are problem+json; see `/problems`.',
+            'different request is 422. Keys are kept at least 24 hours. Errors are problem+json; see `/problems`. ' +
+            'Reads (GET) come from read models, eventually consistent with the writes: a write answers ' +
+            '`Once-Position`; a GET that sends it back as `Once-Min-Position` waits (bounded, 5 s by default) until ' +
+            'the read model shows that write, or answers what it has with `Once-Stale: true`.',
         },
         components: {
           securitySchemes: {
@@ -49,6 +53,7 @@ export const docsPlugin = fp<{ catalog: ProblemCatalog; version: string }>(
         security: [{ apiKey: [] }],
       },
       transform: jsonSchemaTransform,
+      transformObject: documentConsistencyHeaders,
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
 

@@ -98,7 +98,9 @@ BEGIN
           IF v_found = v_count AND v_aligned THEN
             SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
               FROM events e WHERE e.stream = p_stream AND e.revision = v_last;
-            PERFORM event_store_keep(p_stream, p_retention);
+            IF p_retention IS NOT NULL THEN
+              PERFORM event_store_keep(p_stream, p_retention);
+            END IF;
             RETURN QUERY SELECT 'idempotent'::text, v_last, v_tx::text, v_gp;
           ELSE
             RETURN QUERY SELECT 'wrong'::text, v_current, NULL::text, NULL::bigint;
@@ -113,7 +115,9 @@ BEGIN
       IF v_count = 0 THEN
         SELECT e.transaction_id, e.global_position INTO v_tx, v_gp
           FROM events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1;
-        PERFORM event_store_keep(p_stream, p_retention);
+        IF p_retention IS NOT NULL THEN
+          PERFORM event_store_keep(p_stream, p_retention);
+        END IF;
         RETURN QUERY SELECT 'ok'::text, v_current, coalesce(v_tx::text, '0'), coalesce(v_gp, 0::bigint);
         RETURN;
       END IF;
@@ -124,7 +128,9 @@ BEGIN
         RETURN;
       END IF;
       IF v_count = 0 THEN
-        PERFORM event_store_keep(p_stream, p_retention);
+        IF p_retention IS NOT NULL THEN
+          PERFORM event_store_keep(p_stream, p_retention);
+        END IF;
         RETURN QUERY SELECT 'ok'::text, -1::bigint, '0'::text, 0::bigint;
         RETURN;
       END IF;
@@ -145,7 +151,9 @@ BEGIN
     RETURNING events.global_position
   )
   SELECT max(inserted.global_position) INTO v_gp FROM inserted;
-  PERFORM event_store_keep(p_stream, p_retention);
+  IF p_retention IS NOT NULL THEN
+    PERFORM event_store_keep(p_stream, p_retention);
+  END IF;
   RETURN QUERY SELECT 'ok'::text, v_current + v_count, pg_current_xact_id()::text, v_gp;
 END
 $fn$;

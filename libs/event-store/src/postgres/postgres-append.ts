@@ -99,7 +99,7 @@ export const appendMultiOnClient = async (
       stream: append.stream,
       expected: expectedCode(append.expectedRevision),
       events: toPayload(append.events),
-      retention: toRetentionPayload(append.retention),
+      ...(append.retention === undefined ? {} : { retention: toRetentionPayload(append.retention) }),
     })),
   );
   try {

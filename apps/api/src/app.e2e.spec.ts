@@ -67,7 +67,9 @@ describe('operations endpoints', () => {
     const payment = spec.paths['/invoices/{id}/payments']?.['post'];
     expect(Object.keys(payment?.responses?.['201']?.headers ?? {})).toContain('once-position');
     const invoice = spec.paths['/invoices/{id}']?.['get'];
-    expect(invoice?.parameters).toContainEqual(expect.objectContaining({ name: 'once-min-position', in: 'header' }));
+    expect(invoice?.parameters).toContainEqual(
+      expect.objectContaining({ name: 'once-min-position', in: 'header' }),
+    );
     expect(Object.keys(invoice?.responses?.['200']?.headers ?? {})).toContain('once-stale');
     expect((await fetch(`${api.url}/docs`, { redirect: 'follow' })).status).toBe(200);
   });

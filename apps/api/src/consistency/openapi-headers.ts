@@ -8,7 +8,7 @@ interface Operation {
 
 const positionDoc = {
   description:
-    'Where this request\'s write sits in the global order of events (an opaque token). Sent when the request wrote ' +
+    "Where this request's write sits in the global order of events (an opaque token). Sent when the request wrote " +
     '(whatever the status: a 503 after a partial effect has one too) and on replays, where it is the original ' +
     "write's. Give it back as `Once-Min-Position` on a GET to read the write back.",
   schema: { type: 'string', example: '00000000000000000767:00000000000000001234' },
@@ -43,7 +43,9 @@ export const documentConsistencyHeaders: SwaggerTransformObject = (document) => 
     const post = item['post'];
     if (post) addHeader(post, positionHeader, positionDoc);
     const get = item['get'];
-    if (get?.parameters?.some((parameter) => parameter.in === 'header' && parameter.name === minPositionHeader)) {
+    if (
+      get?.parameters?.some((parameter) => parameter.in === 'header' && parameter.name === minPositionHeader)
+    ) {
       addHeader(get, staleHeader, staleDoc, ['200', '404']);
     }
   }

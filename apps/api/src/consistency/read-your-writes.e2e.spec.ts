@@ -81,9 +81,9 @@ describe('read your writes', () => {
         paid: 400,
         outstanding: 600 + round,
       });
-      expect((await http.get(`/payments/${paid.json<{ id: string }>().id}`, tenant.alice, paidAt)).json()).toEqual(
-        paid.json(),
-      );
+      expect(
+        (await http.get(`/payments/${paid.json<{ id: string }>().id}`, tenant.alice, paidAt)).json(),
+      ).toEqual(paid.json());
       expect((await http.get(`/idempotency-keys/${key}`, tenant.alice, paidAt)).json()).toMatchObject({
         status: 'completed',
         responseStatus: 201,
@@ -96,7 +96,11 @@ describe('read your writes', () => {
       body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity: 1, unitPrice: 250 }] },
     });
     const orderId = placed.json<{ id: string }>().id;
-    const served = await http.post(`/orders/${orderId}/serve`, { apiKey: tenant.alice, key: randomUUID(), body: {} });
+    const served = await http.post(`/orders/${orderId}/serve`, {
+      apiKey: tenant.alice,
+      key: randomUUID(),
+      body: {},
+    });
     expect(
       (await http.get(`/orders/${orderId}`, tenant.alice, at(served.headers.get('once-position')))).json(),
     ).toEqual(served.json());
@@ -109,7 +113,9 @@ describe('read your writes', () => {
       body: { sku: 'oat-milk', countedQuantity: 12 },
     });
     expect(
-      (await http.get(`/stock-counts/${countId}`, tenant.alice, at(line.headers.get('once-position')))).json(),
+      (
+        await http.get(`/stock-counts/${countId}`, tenant.alice, at(line.headers.get('once-position')))
+      ).json(),
     ).toMatchObject({ lines: [{ sku: 'oat-milk', countedQuantity: 12 }] });
   });
 
@@ -156,7 +162,11 @@ describe('read your writes', () => {
   it('a position far in the future waits the bound and answers, marked stale; without one the read answers at once', async () => {
     const invoice = await issueInvoice(900);
     await http.get(`/invoices/${invoice.id}`, tenant.alice, at(invoice.position));
-    const future = await http.get(`/invoices/${invoice.id}`, tenant.alice, at('99999999999999999999:00000000000000000000'));
+    const future = await http.get(
+      `/invoices/${invoice.id}`,
+      tenant.alice,
+      at('99999999999999999999:00000000000000000000'),
+    );
     expect(future.status).toBe(200);
     expect(future.headers.get('once-stale')).toBe('true');
     expect(future.json()).toMatchObject({ id: invoice.id, total: 900 });
@@ -195,8 +205,41 @@ describe('read your writes', () => {
     const paidAt = at(paid.headers.get('once-position'));
     expect((await http.get(`/invoices/${invoice.id}`, tenant.alice, paidAt)).status).toBe(200);
     expect((await http.get(`/invoices/${invoice.id}`, other.alice, paidAt)).status).toBe(404);
-    expect((await http.get(`/payments/${paid.json<{ id: string }>().id}`, other.alice, paidAt)).status).toBe(404);
+    expect((await http.get(`/payments/${paid.json<{ id: string }>().id}`, other.alice, paidAt)).status).toBe(
+      404,
+    );
     expect((await http.get(`/idempotency-keys/${key}`, other.alice, paidAt)).status).toBe(404);
     expect((await http.get(`/idempotency-keys/${key}`, tenant.bob, paidAt)).status).toBe(404);
+  });
+});
+
+describe('before an external projector has ever run', () => {
+  it('reads are 503 with Retry-After (the read models do not exist yet), with or without a position', async () => {
+    const fresh = await createTestDatabase();
+    const lonely = await startTestApi({
+      databaseUrl: fresh.connectionString,
+      gatewayUrl: 'http://127.0.0.1:9',
+      logger: false,
+      projector: 'external',
+    });
+    try {
+      const { alice } = await lonely.tenant();
+      const client = createHttp(lonely.url);
+      const issued = await client.post('/invoices', {
+        apiKey: alice,
+        key: randomUUID(),
+        body: { currency: 'EUR', total: 1 },
+      });
+      expect(issued.status).toBe(201);
+      for (const headers of [{}, at(issued.headers.get('once-position'))]) {
+        const read = await client.get(`/invoices/${issued.json<{ id: string }>().id}`, alice, headers);
+        expect(read.status).toBe(503);
+        expect(read.headers.get('retry-after')).toBe('1');
+        expect(read.json()).toMatchObject({ type: '/problems/service-unavailable' });
+      }
+    } finally {
+      await lonely.close();
+      await fresh.release();
+    }
   });
 });

@@ -54,7 +54,8 @@ const parseMinPosition = (request: FastifyRequest): GlobalPosition | undefined =
 /**
  * A GET route's read of a read model, consistent with the caller's own write when it asks: with
  * `Once-Min-Position`, waits (at most `app.readWaitMs`) until `projection` has applied that position, then reads;
- * if the wait runs out it reads anyway and marks the answer `Once-Stale: true`. A malformed token is a 400 problem.
+ * if the wait runs out it reads anyway and marks the answer `Once-Stale: true`. A malformed token is a 400 problem;
+ * read models that do not exist yet (an external projector that has not started) are a 503 with `Retry-After`.
  *
  * @example
  * const invoice = await readYourWrites(request, reply, 'invoices', () => getInvoice(app.pg, tenantId, id));
@@ -66,11 +67,27 @@ export const readYourWrites = async <T>(
   read: () => Promise<T>,
 ): Promise<T> => {
   const wanted = parseMinPosition(request);
-  if (wanted) {
-    const { reached } = await waitForPosition(request.server.pg, projection, wanted, {
-      timeoutMs: request.server.readWaitMs,
-    });
-    if (!reached) void reply.header(staleHeader, 'true');
+  try {
+    if (wanted) {
+      const { reached } = await waitForPosition(request.server.pg, projection, wanted, {
+        timeoutMs: request.server.readWaitMs,
+      });
+      if (!reached) void reply.header(staleHeader, 'true');
+    }
+    return await read();
+  } catch (error) {
+    // An external projector that has not started yet has created no read models: retryable, not a defect.
+    if (isUndefinedTable(error)) {
+      throw new HttpProblem(
+        'service-unavailable',
+        'the read models are not built yet',
+        {},
+        { 'retry-after': '1' },
+      );
+    }
+    throw error;
   }
-  return read();
 };
+
+const isUndefinedTable = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && 'code' in error && error.code === '42P01';

@@ -17,7 +17,8 @@ const captures = new AsyncLocalStorage<WritePositionCapture>();
  * @example
  * app.addHook('onRequest', (request, _reply, done) => runWithWriteCapture(request.writeCapture, done));
  */
-export const runWithWriteCapture = <T>(capture: WritePositionCapture, work: () => T): T => captures.run(capture, work);
+export const runWithWriteCapture = <T>(capture: WritePositionCapture, work: () => T): T =>
+  captures.run(capture, work);
 
 /** Raises the current request's capture to `position` (the later of the two). */
 export const noteWritePosition = (position: GlobalPosition): void => {
@@ -70,7 +71,9 @@ export const completedWritePosition = async (
   store: EventStore,
   keyStream: string,
 ): Promise<GlobalPosition | undefined> => {
-  const completed = (await store.readStream(keyStream)).findLast((event) => event.type === 'IdempotencyKeyCompleted');
+  const completed = (await store.readStream(keyStream)).findLast(
+    (event) => event.type === 'IdempotencyKeyCompleted',
+  );
   if (!completed) return undefined;
   let end = completed.position;
   for (;;) {

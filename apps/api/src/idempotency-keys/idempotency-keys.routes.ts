@@ -18,7 +18,11 @@ const toKeyView = (row: IdempotencyKeyRow): IdempotencyKeyView => {
         ...(row.locked_until === null ? {} : { leaseExpiresAt: new Date(row.locked_until).toISOString() }),
       };
     case 'completed':
-      return { ...base, status: 'completed', ...(row.response_status === null ? {} : { responseStatus: row.response_status }) };
+      return {
+        ...base,
+        status: 'completed',
+        ...(row.response_status === null ? {} : { responseStatus: row.response_status }),
+      };
     case 'released':
       return { ...base, status: 'released' };
     default: {
@@ -39,11 +43,13 @@ export const idempotencyKeysRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         summary: "Your own Idempotency-Key's state",
-        description: readModelDescription('Your key: in flight (with its recovery point and lease), completed, or released.'),
+        description: readModelDescription(
+          'Your key: in flight (with its recovery point and lease), completed, or released.',
+        ),
         tags: ['idempotency'],
         headers: readConsistencyHeaders,
         params: idempotencyKeyParams,
-        response: { 200: idempotencyKeyView, 400: problemView, 404: problemView },
+        response: { 200: idempotencyKeyView, 400: problemView, 404: problemView, 503: problemView },
       },
     },
     async (request, reply): Promise<IdempotencyKeyView> => {

@@ -37,7 +37,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['invoices'],
         headers: readConsistencyHeaders,
         params: invoiceIdParams,
-        response: { 200: invoiceView, 400: problemView, 404: problemView },
+        response: { 200: invoiceView, 400: problemView, 404: problemView, 503: problemView },
       },
     },
     async (request, reply) => {

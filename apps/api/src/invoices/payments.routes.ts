@@ -16,7 +16,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['invoices'],
         headers: readConsistencyHeaders,
         params: paymentIdParams,
-        response: { 200: paymentView, 400: problemView, 404: problemView },
+        response: { 200: paymentView, 400: problemView, 404: problemView, 503: problemView },
       },
     },
     async (request, reply) => {

@@ -69,12 +69,14 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['orders'],
         headers: readConsistencyHeaders,
         params: orderIdParams,
-        response: { 200: orderView, 400: problemView, 404: problemView },
+        response: { 200: orderView, 400: problemView, 404: problemView, 503: problemView },
       },
     },
     async (request, reply) => {
       const { tenantId } = request.principal;
-      const order = await readYourWrites(request, reply, 'orders', () => getOrder(app.pg, tenantId, request.params.id));
+      const order = await readYourWrites(request, reply, 'orders', () =>
+        getOrder(app.pg, tenantId, request.params.id),
+      );
       if (!order) throw new HttpProblem('not-found', `no order ${request.params.id}`);
       return { ...order, lines: [...order.lines] };
     },

@@ -67,7 +67,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         headers: readConsistencyHeaders,
         params: stockCountIdParams,
-        response: { 200: stockCountView, 400: problemView, 404: problemView },
+        response: { 200: stockCountView, 400: problemView, 404: problemView, 503: problemView },
       },
     },
     async (request, reply) => {

@@ -3,7 +3,8 @@ import type { demoTenant } from './demo-tenant.js';
 
 /**
  * What the embedded default prints once it listens: the URL, the demo API keys, and a copy-paste curl sequence that
- * creates an invoice and pays it twice with one key (the second answer is the replay: `Idempotent-Replayed: true`).
+ * creates an invoice, pays it twice with one key (the second answer is the replay: `Idempotent-Replayed: true`) and
+ * reads the invoice back at the payment's `Once-Position`.
  * Fresh keys each start, so the demo works on every run.
  */
 export const demoBanner = (input: {
@@ -23,7 +24,8 @@ Demo tenant ${input.demo.tenantId}
   alice  ${alice.apiKey}
   bob    ${bob.apiKey}
 
-Try it: create an invoice, then pay it twice with ONE Idempotency-Key (the second answer is the replay):
+Try it: create an invoice, pay it twice with ONE Idempotency-Key (the second answer is the replay), then read it
+back at the payment's Once-Position (reads come from read models; this one waits until they show the payment):
 
 API=${input.url}
 AUTH="Authorization: Bearer ${alice.apiKey}"
@@ -32,10 +34,11 @@ INVOICE=$(curl -s -X POST $API/invoices -H "$AUTH" -H 'Content-Type: application
   -d '{"currency":"EUR","lines":[{"description":"Flat white","quantity":2,"unitPrice":450}]}' \\
   | sed -E 's/.*"id":"([^"]+)".*/\\1/')
 for attempt in 1 2; do
-  curl -s -i -X POST $API/invoices/$INVOICE/payments -H "$AUTH" -H 'Content-Type: application/json' \\
-    -H 'Idempotency-Key: demo-payment-${run}' -d '{"method":"cash","amount":900,"currency":"EUR"}'
-  echo; echo
+  PAID=$(curl -s -i -X POST $API/invoices/$INVOICE/payments -H "$AUTH" -H 'Content-Type: application/json' \\
+    -H 'Idempotency-Key: demo-payment-${run}' -d '{"method":"cash","amount":900,"currency":"EUR"}')
+  echo "$PAID"; echo
+  POSITION=$(echo "$PAID" | tr -d '\\r' | sed -n 's/^once-position: //p')
 done
-curl -s $API/invoices/$INVOICE -H "$AUTH"; echo
+curl -s $API/invoices/$INVOICE -H "$AUTH" -H "Once-Min-Position: $POSITION"; echo
 `;
 };

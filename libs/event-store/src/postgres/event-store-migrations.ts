@@ -162,6 +162,12 @@ $fn$;
 -- concurrent multi-stream appends lock rows in one order; a wrong revision, or a write that repeats some streams and
 -- is new for others, raises and rolls the whole statement back (retention included). The raise carries the stream's
 -- index and actual revision as JSON in DETAIL.
+-- The common case takes a lighter path: a stream with events at no_stream or at an explicit revision whose ids are
+-- not in it yet only moves its head here (the same fast steps as event_store_append); the events of all such streams
+-- go in one INSERT and their retentions in one more, after the loop. Any other stream (a miss of the fast step,
+-- any / stream_exists, no events, ids already there) is handed to event_store_append, which decides it in full. A
+-- fast stream's row is locked by its own INSERT or UPDATE until commit, so deferring its events changes nothing
+-- another writer can see.
 CREATE FUNCTION event_store_append_multi(p_appends jsonb, p_now timestamptz)
 RETURNS TABLE (ord integer, outcome text, revision bigint, transaction_id text, global_position bigint)
 LANGUAGE plpgsql AS $fn$
@@ -176,14 +182,63 @@ DECLARE
   v_repeated integer;
   v_wrote boolean := false;
   v_actual bigint;
+  v_count bigint;
+  v_expected bigint;
+  v_current bigint;
+  v_gp bigint;
 BEGIN
   FOR v_item IN
     SELECT a.value, a.ordinality::integer AS ord
       FROM jsonb_array_elements(p_appends) WITH ORDINALITY AS a
      ORDER BY a.value->>'stream' COLLATE "C"
   LOOP
+    v_count := jsonb_array_length(v_item.value->'events');
+    v_expected := (v_item.value->>'expected')::bigint;
+    v_current := NULL;
+    IF v_count > 0 AND v_expected = -1 THEN
+      INSERT INTO streams (stream, revision) VALUES (v_item.value->>'stream', v_count - 1) ON CONFLICT DO NOTHING;
+      IF FOUND THEN
+        v_current := -1;
+      END IF;
+    ELSIF v_count > 0 AND v_expected >= 0 THEN
+      PERFORM 1 FROM events e
+        WHERE e.stream = v_item.value->>'stream'
+          AND e.event_id IN (SELECT (i.value->>'id')::uuid FROM jsonb_array_elements(v_item.value->'events') AS i(value));
+      IF NOT FOUND THEN
+        UPDATE streams s SET revision = v_expected + v_count
+         WHERE s.stream = v_item.value->>'stream' AND s.revision = v_expected;
+        IF FOUND THEN
+          v_current := v_expected;
+        END IF;
+      END IF;
+    END IF;
+    IF v_current IS NOT NULL THEN
+      WITH inserted AS (
+        INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
+        SELECT v_item.value->>'stream', v_current + i.ord, (i.value->>'id')::uuid, i.value->>'type', i.value->'data',
+               coalesce(i.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
+          FROM jsonb_array_elements(v_item.value->'events') WITH ORDINALITY AS i(value, ord)
+         ORDER BY i.ord
+        RETURNING events.global_position
+      )
+      SELECT max(inserted.global_position) INTO v_gp FROM inserted;
+      IF jsonb_typeof(v_item.value->'retention') = 'object' THEN
+        INSERT INTO stream_retention (stream, max_age_seconds, truncate_before)
+        VALUES (v_item.value->>'stream', (v_item.value->'retention'->>'maxAgeSeconds')::double precision,
+                (v_item.value->'retention'->>'truncateBefore')::bigint)
+        ON CONFLICT (stream) DO UPDATE
+          SET max_age_seconds = excluded.max_age_seconds, truncate_before = excluded.truncate_before;
+      END IF;
+      v_wrote := true;
+      v_ords := v_ords || v_item.ord;
+      v_outcomes := v_outcomes || 'ok'::text;
+      v_revisions := v_revisions || (v_current + v_count);
+      v_transactions := v_transactions || pg_current_xact_id()::text;
+      v_positions := v_positions || v_gp;
+      CONTINUE;
+    END IF;
     SELECT * INTO v_result
-      FROM event_store_append(v_item.value->>'stream', (v_item.value->>'expected')::bigint, v_item.value->'events', p_now,
+      FROM event_store_append(v_item.value->>'stream', v_expected, v_item.value->'events', p_now,
                               v_item.value->'retention');
     IF v_result.outcome = 'wrong' THEN
       RAISE EXCEPTION 'event_store_wrong_expected_revision'
@@ -191,7 +246,7 @@ BEGIN
     END IF;
     IF v_result.outcome = 'idempotent' THEN
       v_repeated := coalesce(v_repeated, v_item.ord);
-    ELSIF jsonb_array_length(v_item.value->'events') > 0 THEN
+    ELSIF v_count > 0 THEN
       v_wrote := true;
     END IF;
     v_ords := v_ords || v_item.ord;

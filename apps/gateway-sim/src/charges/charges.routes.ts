@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { parseIdempotencyKeyHeader } from '@once/idempotency';
 import { faultHeader, parseFaultHeader } from '../faults/index.js';
 import type { FaultPlan, FaultTarget, GatewayFault } from '../faults/index.js';
 import type { WebhookSender } from '../webhooks/index.js';
@@ -20,18 +21,6 @@ const problem = (reply: FastifyReply, status: number, type: string, detail: stri
     .code(status)
     .type('application/problem+json')
     .send({ type: `/problems/${type}`, title: type, status, detail });
-
-/** An sf-string (`"…"`) or a bare token, 8–255 visible ASCII characters: the same rule as the Once API. */
-const readIdempotencyKey = (request: FastifyRequest): string | undefined => {
-  const raw = request.headers['idempotency-key'];
-  if (typeof raw !== 'string') return undefined;
-  const unquoted = /^"((?:[\x20-\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/
-    .exec(raw)?.[1]
-    ?.replace(/\\(["\\])/g, '$1');
-  const key =
-    unquoted ?? (/^[\x21-\x7e]+$/.test(raw) && !raw.includes(',') && !raw.includes('"') ? raw : undefined);
-  return key !== undefined && key.length >= 8 && key.length <= 255 ? key : undefined;
-};
 
 const merchantOf = (request: FastifyRequest): string => {
   const merchant = request.headers['gateway-merchant'];
@@ -64,15 +53,10 @@ export const chargesRoutes: FastifyPluginAsyncZod<ChargesRoutesOptions> = async 
     '/',
     { schema: { body: chargeRequestSchema, response: { 201: chargeSchema } } },
     async (request, reply) => {
-      const key = readIdempotencyKey(request);
-      if (key === undefined) {
-        return problem(
-          reply,
-          400,
-          'idempotency-key-invalid',
-          'Idempotency-Key must be 8–255 visible ASCII characters',
-        );
-      }
+      // The same header rule as the Once API: an sf-string or a bare token, 8–255 visible ASCII characters.
+      const header = parseIdempotencyKeyHeader(request.raw.headersDistinct['idempotency-key']);
+      if (!header.ok) return problem(reply, 400, header.problem, `Idempotency-Key: ${header.reason}`);
+      const { key } = header;
       const fault = faultFor(request, faults, 'charge');
       if (fault?.kind === 'latency') await sleep(fault.ms);
       if (fault?.kind === 'error')

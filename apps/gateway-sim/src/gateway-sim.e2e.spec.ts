@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewaySim } from './start-gateway-sim.js';
 import type { RunningGatewaySim } from './start-gateway-sim.js';
-import { verifyWebhook } from './webhooks/index.js';
+import { verifyWebhook } from '@once/webhooks';
 
 const webhookSecret = 'test-webhook-secret-0123456789';
 const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];

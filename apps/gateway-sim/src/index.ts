@@ -13,5 +13,4 @@ export {
 export type { Charge, ChargeLedger, ChargeOutcome, ChargeRequest } from './charges/index.js';
 export { createFaultPlan, gatewayFaultSchema, parseFaultHeader } from './faults/index.js';
 export type { ArmedFault, FaultPlan, FaultTarget, GatewayFault } from './faults/index.js';
-export { signWebhook, verifyWebhook } from './webhooks/index.js';
 export type { GatewayEvent } from './webhooks/index.js';

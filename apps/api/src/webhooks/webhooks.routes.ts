@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { problemView } from '../commands/command-schemas.js';
 import { HttpProblem } from '../problems/problem.js';
 import { receiveGatewayEvent } from './gateway-inbox.js';
-import { verifyWebhookSignature } from './webhook-signature.js';
+import { verifyWebhook } from '@once/webhooks';
 import { gatewayEventSchema, webhookHeaders } from './webhook.schemas.js';
 
 /**
@@ -35,7 +35,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ secret: string | undefined 
         secret !== undefined &&
         request.rawBody !== undefined &&
         headers['webhook-id'] === request.body.id &&
-        verifyWebhookSignature({
+        verifyWebhook({
           secret,
           id: headers['webhook-id'],
           timestamp: Number(headers['webhook-timestamp']),

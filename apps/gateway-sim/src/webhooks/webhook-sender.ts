@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Charge } from '../charges/charge.js';
-import { signWebhook } from './webhook-signature.js';
+import { signWebhook } from '@once/webhooks';
 
 /** A gateway event as delivered to the merchant's webhook endpoint. */
 export interface GatewayEvent {

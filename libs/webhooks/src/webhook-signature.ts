@@ -26,7 +26,12 @@ export const verifyWebhook = (input: {
   nowSeconds: number;
   toleranceSeconds?: number;
 }): boolean => {
-  if (Math.abs(input.nowSeconds - input.timestamp) > (input.toleranceSeconds ?? 300)) return false;
+  if (
+    !Number.isFinite(input.timestamp) ||
+    Math.abs(input.nowSeconds - input.timestamp) > (input.toleranceSeconds ?? 300)
+  ) {
+    return false;
+  }
   const expected = Buffer.from(signWebhook(input));
   return input.signatureHeader
     .split(' ')

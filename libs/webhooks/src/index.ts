@@ -1,0 +1,1 @@
+export { signWebhook, verifyWebhook } from './webhook-signature.js';

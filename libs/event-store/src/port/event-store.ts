@@ -144,6 +144,13 @@ export interface EventStore {
   /** Reads one stream. An absent (or fully expired) stream reads as empty. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]>;
 
+  /**
+   * Reads several whole streams forwards in one round trip (optional: stores without it leave it out and callers read
+   * stream by stream). Answers one array per stream given, in the order given; an absent or expired stream reads as
+   * empty, exactly as `readStream` would. PostgreSQL: one statement.
+   */
+  readStreams?(streams: readonly string[]): Promise<readonly (readonly RecordedEvent[])[]>;
+
   /** Reads the global order after a checkpoint, never skipping an event that commits late. */
   readAll(options?: ReadAllOptions): Promise<ReadAllBatch>;
 

@@ -89,6 +89,21 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     }
   });
 
+  it('readStreams answers each stream as readStream does, in the order asked, in one statement', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const [first, second, truncated, absent] = [freshStream('rs'), freshStream('rs'), freshStream('rs'), freshStream('rs')];
+    await store.appendMulti([
+      { stream: first, events: someEvents(3), expectedRevision: 'no_stream' },
+      { stream: second, events: someEvents(1), expectedRevision: 'no_stream' },
+      { stream: truncated, events: someEvents(2), expectedRevision: 'no_stream', retention: { truncateBefore: 1n } },
+    ]);
+    const asked = [second, absent, truncated, first, second];
+    const many = await store.readStreams?.(asked);
+    expect(many).toEqual(await Promise.all(asked.map((stream) => store.readStream(stream))));
+    expect(many?.map((events) => events.map((event) => event.revision))).toEqual([[0n], [], [1n], [0n, 1n, 2n], [0n]]);
+    expect(await store.readStreams?.([])).toEqual([]);
+  });
+
   it('closing the store ends its subscriptions cleanly and leaves the pool open', async () => {
     const store = createPostgresEventStore(db.pool);
     const subscription = store.subscribeToAll({ onBatch: async () => undefined, pollIntervalMs: 5 });

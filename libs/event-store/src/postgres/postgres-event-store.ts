@@ -17,7 +17,7 @@ import { createSubscriptionRegistry, subscribeByPolling } from '../subscription/
 import { migrateEventStore } from './event-store-migrations.js';
 import type { AppendOutcome } from './postgres-append.js';
 import { appendMultiOnClient, appendOnClient } from './postgres-append.js';
-import { readAllRows, readStreamRows } from './postgres-read.js';
+import { readAllRows, readStreamRows, readStreamsRows } from './postgres-read.js';
 
 export interface PostgresEventStoreOptions {
   /** Apply the schema migrations before the first operation. Default true. */
@@ -90,6 +90,11 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     return readStreamRows(pool, stream, readOptions, now());
   };
 
+  const readStreams = async (streams: readonly string[]): Promise<readonly (readonly RecordedEvent[])[]> => {
+    await whenReady();
+    return readStreamsRows(pool, streams, now());
+  };
+
   const readAll = async (readOptions: ReadAllOptions = {}): Promise<ReadAllBatch> => {
     await whenReady();
     return readAllRows(pool, readOptions, readBatchSize, now());
@@ -139,6 +144,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     appendToStream,
     appendMulti,
     readStream,
+    readStreams,
     readAll,
     subscribeToAll,
     setStreamRetention,

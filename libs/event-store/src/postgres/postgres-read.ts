@@ -77,6 +77,32 @@ export const readStreamRows = async (
   return rows.map(toRecordedEvent);
 };
 
+const readMany = {
+  name: 'once_event_store_read_many',
+  // One index range per stream (the lateral join), never one scan filtered by the whole list.
+  text: `SELECT ${eventColumns}
+           FROM unnest($1::text[]) WITH ORDINALITY AS s(stream, ord)
+           CROSS JOIN LATERAL (
+             SELECT * FROM events e
+              WHERE e.stream = s.stream AND ${visible('$2::timestamptz')}
+              ORDER BY e.revision ASC) e
+          ORDER BY s.ord, e.revision ASC`,
+};
+
+/** Reads several whole streams in one statement; one array per stream given, in that order. */
+export const readStreamsRows = async (
+  pool: Pool,
+  streams: readonly string[],
+  now: Date | null,
+): Promise<readonly (readonly RecordedEvent[])[]> => {
+  const byStream = new Map<string, RecordedEvent[]>();
+  for (const stream of streams) byStream.set(stream, []);
+  if (byStream.size === 0) return [];
+  const { rows } = await pool.query<EventRow>({ ...readMany, values: [[...byStream.keys()], now] });
+  for (const row of rows) byStream.get(row.stream)?.push(toRecordedEvent(row));
+  return streams.map((stream) => byStream.get(stream) ?? []);
+};
+
 // Only transactions below the snapshot's xmin are final: none of them can still commit an earlier event. Scanning
 // in (transaction_id, global_position) order below it never skips a late commit. A page scans at most `$3` rows in
 // index order and flags those the filters and retention let through; the checkpoint is the last row scanned, so a

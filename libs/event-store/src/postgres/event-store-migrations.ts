@@ -5,9 +5,15 @@ import type { Migration, MigrationResult } from '@once/postgres';
 // The whole schema in one migration: tables, then the append functions (one stream; several streams atomically).
 // Later changes get versions 2, 3, … and never edit this one once released.
 const schema = `
+-- A stream's head and its retention in one row. revision -1: no event yet, the row only carries a retention set
+-- before the first append (the stream still reads and appends as absent). Retention: none (both NULL), events
+-- older than max_age_seconds, or revisions below truncate_before.
 CREATE TABLE streams (
   stream text PRIMARY KEY,
-  revision bigint NOT NULL CHECK (revision >= 0)
+  revision bigint NOT NULL CHECK (revision >= -1),
+  max_age_seconds double precision CHECK (max_age_seconds >= 0),
+  truncate_before bigint CHECK (truncate_before >= 0),
+  CHECK (max_age_seconds IS NULL OR truncate_before IS NULL)
 );
 
 CREATE TABLE events (
@@ -26,19 +32,12 @@ CREATE TABLE events (
 
 CREATE INDEX events_global_order ON events (transaction_id, global_position);
 
-CREATE TABLE stream_retention (
-  stream text PRIMARY KEY,
-  max_age_seconds double precision CHECK (max_age_seconds >= 0),
-  truncate_before bigint CHECK (truncate_before >= 0),
-  CHECK ((max_age_seconds IS NULL) <> (truncate_before IS NULL))
-);
-
 -- Sets a stream's retention (replacing an earlier one) when the append that carries it succeeds, in its transaction.
 -- p_retention: NULL or JSON null (leave it), {"maxAgeSeconds": n} or {"truncateBefore": "n"}.
 CREATE FUNCTION event_store_keep(p_stream text, p_retention jsonb) RETURNS void
 LANGUAGE sql AS $fn$
-  INSERT INTO stream_retention (stream, max_age_seconds, truncate_before)
-  SELECT p_stream, (p_retention->>'maxAgeSeconds')::double precision, (p_retention->>'truncateBefore')::bigint
+  INSERT INTO streams (stream, revision, max_age_seconds, truncate_before)
+  SELECT p_stream, -1, (p_retention->>'maxAgeSeconds')::double precision, (p_retention->>'truncateBefore')::bigint
    WHERE jsonb_typeof(p_retention) = 'object'
   ON CONFLICT (stream) DO UPDATE SET max_age_seconds = excluded.max_age_seconds, truncate_before = excluded.truncate_before
 $fn$;
@@ -66,13 +65,18 @@ DECLARE
   v_last bigint;
   v_tx xid8;
   v_gp bigint;
+  v_kept boolean := false;
 BEGIN
   -- Fast paths, taken when nothing unusual is going on: a new stream at no_stream, or an explicit revision that
   -- matches and none of the ids in the stream yet. Anything else falls through to the locked path below.
   IF v_count > 0 AND p_expected = -1 THEN
-    INSERT INTO streams (stream, revision) VALUES (p_stream, v_count - 1) ON CONFLICT DO NOTHING;
+    INSERT INTO streams (stream, revision, max_age_seconds, truncate_before)
+    VALUES (p_stream, v_count - 1, (p_retention->>'maxAgeSeconds')::double precision,
+            (p_retention->>'truncateBefore')::bigint)
+    ON CONFLICT DO NOTHING;
     IF FOUND THEN
       v_current := -1;
+      v_kept := true;
     END IF;
   ELSIF v_count > 0 AND p_expected >= 0 THEN
     PERFORM 1 FROM events e
@@ -88,7 +92,21 @@ BEGIN
 
   WHILE v_current IS NULL LOOP
     SELECT s.revision INTO v_current FROM streams s WHERE s.stream = p_stream FOR UPDATE;
-    IF FOUND THEN
+    IF FOUND AND v_current = -1 THEN
+      -- A row that only carries a retention: the stream is still absent, and the first append takes the row over.
+      IF p_expected >= 0 OR p_expected = -4 THEN
+        RETURN QUERY SELECT 'wrong'::text, NULL::bigint, NULL::text, NULL::bigint;
+        RETURN;
+      END IF;
+      IF v_count = 0 THEN
+        IF p_retention IS NOT NULL THEN
+          PERFORM event_store_keep(p_stream, p_retention);
+        END IF;
+        RETURN QUERY SELECT 'ok'::text, -1::bigint, '0'::text, 0::bigint;
+        RETURN;
+      END IF;
+      UPDATE streams s SET revision = v_count - 1 WHERE s.stream = p_stream;
+    ELSIF FOUND THEN
       IF v_count > 0 THEN
         SELECT count(*), coalesce(min(e.revision - i.ord) = max(e.revision - i.ord), false), max(e.revision)
           INTO v_found, v_aligned, v_last
@@ -151,7 +169,7 @@ BEGIN
     RETURNING events.global_position
   )
   SELECT max(inserted.global_position) INTO v_gp FROM inserted;
-  IF p_retention IS NOT NULL THEN
+  IF p_retention IS NOT NULL AND NOT v_kept THEN
     PERFORM event_store_keep(p_stream, p_retention);
   END IF;
   RETURN QUERY SELECT 'ok'::text, v_current + v_count, pg_current_xact_id()::text, v_gp;
@@ -186,6 +204,7 @@ DECLARE
   v_expected bigint;
   v_current bigint;
   v_gp bigint;
+  v_kept boolean;
 BEGIN
   FOR v_item IN
     SELECT a.value, a.ordinality::integer AS ord
@@ -195,10 +214,15 @@ BEGIN
     v_count := jsonb_array_length(v_item.value->'events');
     v_expected := (v_item.value->>'expected')::bigint;
     v_current := NULL;
+    v_kept := false;
     IF v_count > 0 AND v_expected = -1 THEN
-      INSERT INTO streams (stream, revision) VALUES (v_item.value->>'stream', v_count - 1) ON CONFLICT DO NOTHING;
+      INSERT INTO streams (stream, revision, max_age_seconds, truncate_before)
+      VALUES (v_item.value->>'stream', v_count - 1, (v_item.value->'retention'->>'maxAgeSeconds')::double precision,
+              (v_item.value->'retention'->>'truncateBefore')::bigint)
+      ON CONFLICT DO NOTHING;
       IF FOUND THEN
         v_current := -1;
+        v_kept := true;
       END IF;
     ELSIF v_count > 0 AND v_expected >= 0 THEN
       PERFORM 1 FROM events e
@@ -222,12 +246,10 @@ BEGIN
         RETURNING events.global_position
       )
       SELECT max(inserted.global_position) INTO v_gp FROM inserted;
-      IF jsonb_typeof(v_item.value->'retention') = 'object' THEN
-        INSERT INTO stream_retention (stream, max_age_seconds, truncate_before)
-        VALUES (v_item.value->>'stream', (v_item.value->'retention'->>'maxAgeSeconds')::double precision,
-                (v_item.value->'retention'->>'truncateBefore')::bigint)
-        ON CONFLICT (stream) DO UPDATE
-          SET max_age_seconds = excluded.max_age_seconds, truncate_before = excluded.truncate_before;
+      IF NOT v_kept AND jsonb_typeof(v_item.value->'retention') = 'object' THEN
+        UPDATE streams s SET max_age_seconds = (v_item.value->'retention'->>'maxAgeSeconds')::double precision,
+                             truncate_before = (v_item.value->'retention'->>'truncateBefore')::bigint
+         WHERE s.stream = v_item.value->>'stream';
       END IF;
       v_wrote := true;
       v_ords := v_ords || v_item.ord;
@@ -267,7 +289,7 @@ $fn$;
 
 /** The event store's schema, version by version. */
 export const eventStoreMigrations: readonly Migration[] = [
-  { version: 1, name: 'streams, events, retention, and the append functions', sql: schema },
+  { version: 1, name: 'streams with their retention, events, and the append functions', sql: schema },
 ];
 
 /**

@@ -104,6 +104,33 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     expect(await store.readStreams?.([])).toEqual([]);
   });
 
+  it('a retention set before the first append rides on the stream row; the stream still reads and appends as absent', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const stream = freshStream('kept-early');
+    await store.setStreamRetention(stream, { truncateBefore: 1n });
+    expect(await store.readStream(stream)).toEqual([]);
+    await expect(store.appendToStream(stream, someEvents(1), { expectedRevision: 0n })).rejects.toMatchObject({
+      actual: 'no_stream',
+    });
+    await expect(
+      store.appendToStream(stream, someEvents(1), { expectedRevision: 'stream_exists' }),
+    ).rejects.toMatchObject({ actual: 'no_stream' });
+    await expect(
+      store.appendMulti([{ stream, events: someEvents(1), expectedRevision: 0n }]),
+    ).rejects.toMatchObject({ actual: 'no_stream' });
+    const written = await store.appendToStream(stream, someEvents(2), { expectedRevision: 'no_stream' });
+    expect(written.nextExpectedRevision).toBe(1n);
+    expect((await store.readStream(stream)).map((event) => event.revision)).toEqual([1n]);
+
+    const other = freshStream('kept-early');
+    await store.setStreamRetention(other, { maxAgeSeconds: 3600 });
+    const [result] = await store.appendMulti([
+      { stream: other, events: someEvents(2), expectedRevision: 'no_stream', retention: { truncateBefore: 1n } },
+    ]);
+    expect(result?.nextExpectedRevision).toBe(1n);
+    expect((await store.readStream(other)).map((event) => event.revision)).toEqual([1n]);
+  });
+
   it('closing the store ends its subscriptions cleanly and leaves the pool open', async () => {
     const store = createPostgresEventStore(db.pool);
     const subscription = store.subscribeToAll({ onBatch: async () => undefined, pollIntervalMs: 5 });

@@ -110,8 +110,9 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
       'truncateBefore' in retention
         ? [null, retention.truncateBefore.toString()]
         : [retention.maxAgeSeconds, null];
+    // On the stream's row; a stream without events yet gets a row at revision -1 that only carries the retention.
     await pool.query(
-      `INSERT INTO stream_retention (stream, max_age_seconds, truncate_before) VALUES ($1, $2, $3)
+      `INSERT INTO streams (stream, revision, max_age_seconds, truncate_before) VALUES ($1, -1, $2, $3)
        ON CONFLICT (stream) DO UPDATE SET max_age_seconds = excluded.max_age_seconds, truncate_before = excluded.truncate_before`,
       [stream, maxAge, truncateBefore],
     );
@@ -122,8 +123,9 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     // Streams rows stay: a stream's revision outlives its events, as in EventStoreDB, so expectations keep working.
     const { rows } = await pool.query<{ removed: string }>(
       `WITH removed AS (
-         DELETE FROM events e USING stream_retention r
+         DELETE FROM events e USING streams r
           WHERE e.stream = r.stream
+            AND (r.truncate_before IS NOT NULL OR r.max_age_seconds IS NOT NULL)
             AND (e.revision < r.truncate_before
                  OR e.recorded_at < coalesce($1::timestamptz, now()) - make_interval(secs => r.max_age_seconds))
          RETURNING 1)

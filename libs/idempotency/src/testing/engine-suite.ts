@@ -139,6 +139,25 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
 
+    it('a handler whose streams throws is released on a claim and writes nothing', async () => {
+      const engine = engineWith();
+      const { input, counterId, key } = fresh();
+      const broken = { ...incrementCounterHandler(), streams: () => { throw new Error('no streams'); } };
+      expect(await engine.execute(input(1, { handler: broken }))).toMatchObject({ kind: 'released', reason: 'handler-error' });
+      const first = await engine.execute(input());
+      expect(first).toMatchObject({ kind: 'first' });
+      const replayed = await engine.execute(input(1, { handler: broken }));
+      if (setup.expectedProtocol === 'atomic') {
+        // The atomic protocol reads the key before it needs streams: a stored answer replays.
+        expect(replayed).toMatchObject({ kind: 'replay' });
+        expect(body(replayed)).toBe(body(first));
+      } else {
+        // The phased protocol asks for streams before it reads the key; nothing is written either way.
+        expect(replayed).toMatchObject({ kind: 'released', reason: 'handler-error' });
+      }
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    });
+
     it('does not store a 5xx answer', async () => {
       const engine = engineWith();
       const { input } = fresh();

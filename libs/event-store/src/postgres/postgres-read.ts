@@ -25,6 +25,7 @@ const eventColumns =
 // An event is visible unless its stream's retention has expired it: below truncateBefore, or older than the age.
 const visible = (now: string): string => `NOT EXISTS (
   SELECT 1 FROM streams r WHERE r.stream = e.stream
+    AND (r.max_age_seconds IS NOT NULL OR r.truncate_before IS NOT NULL)
     AND (e.revision < r.truncate_before
          OR e.recorded_at < coalesce(${now}, now()) - make_interval(secs => r.max_age_seconds)))`;
 

@@ -69,7 +69,17 @@ export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
-    ignores: ['**/vitest.config.ts', 'vitest.shared.ts', '**/dist', '**/out-tsc', '**/node_modules', '**/.nx', '**/.once', '**/vite.config.*.timestamp*', '**/vitest.config.*.timestamp*'],
+    ignores: [
+      '**/vitest.config.ts',
+      'vitest.shared.ts',
+      '**/dist',
+      '**/out-tsc',
+      '**/node_modules',
+      '**/.nx',
+      '**/.once',
+      '**/vite.config.*.timestamp*',
+      '**/vitest.config.*.timestamp*',
+    ],
   },
   {
     files: ['**/*.ts'],
@@ -90,7 +100,11 @@ export default [
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
-        { enforceBuildableLibDependency: false, allow: [], depConstraints: dependencyConstraints({ testCode: false }) },
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: dependencyConstraints({ testCode: false }),
+        },
       ],
     },
   },
@@ -99,7 +113,11 @@ export default [
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
-        { enforceBuildableLibDependency: false, allow: [], depConstraints: dependencyConstraints({ testCode: true }) },
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: dependencyConstraints({ testCode: true }),
+        },
       ],
     },
   },

@@ -27,19 +27,17 @@ const tierSettings: Record<Tier, { testTimeout: number; usesDatabase: boolean }>
  * The int and e2e tiers get a real PostgreSQL through the global setup (one per run).
  */
 export const tierProjects = (roots: string[], tiers: Tier[] = ['unit', 'int', 'e2e']) =>
-  tiers.map(
-    (tier): TestProjectInlineConfiguration => ({
-      extends: false,
-      ...sourceResolution,
-      test: {
-        name: tier,
-        include: roots.map((root) => `${root}/**/*.${tier}.spec.ts`),
-        exclude: ['**/node_modules/**', '**/dist/**'],
-        environment: 'node',
-        testTimeout: tierSettings[tier].testTimeout,
-        hookTimeout: tierSettings[tier].testTimeout,
-        globalSetup: tierSettings[tier].usesDatabase ? [postgresGlobalSetup] : [],
-        passWithNoTests: true,
-      },
-    }),
-  );
+  tiers.map((tier): TestProjectInlineConfiguration => ({
+    extends: false,
+    ...sourceResolution,
+    test: {
+      name: tier,
+      include: roots.map((root) => `${root}/**/*.${tier}.spec.ts`),
+      exclude: ['**/node_modules/**', '**/dist/**'],
+      environment: 'node',
+      testTimeout: tierSettings[tier].testTimeout,
+      hookTimeout: tierSettings[tier].testTimeout,
+      globalSetup: tierSettings[tier].usesDatabase ? [postgresGlobalSetup] : [],
+      passWithNoTests: true,
+    },
+  }));

@@ -36,7 +36,11 @@ export const resolveDatabase = async (options: {
     };
   }
   const server = await startEmbeddedPostgres({ dataDirectory });
-  return { connectionString: server.connectionString, source: 'embedded (started here)', stop: () => server.stop() };
+  return {
+    connectionString: server.connectionString,
+    source: 'embedded (started here)',
+    stop: () => server.stop(),
+  };
 };
 
 /** The port of a live server on this data folder: line 4 of `postmaster.pid`, if its process is alive. */

@@ -9,5 +9,10 @@ import type { EventStore } from '@once/event-store';
  * @example
  * const store = createEventStoreFromEnv({ pool, eventStoreUrl: process.env.EVENTSTORE_URL });
  */
-export const createEventStoreFromEnv = (options: { readonly pool: Pool; readonly eventStoreUrl?: string | undefined }): EventStore =>
-  options.eventStoreUrl ? createEventStoreDbEventStore(options.eventStoreUrl) : createPostgresEventStore(options.pool);
+export const createEventStoreFromEnv = (options: {
+  readonly pool: Pool;
+  readonly eventStoreUrl?: string | undefined;
+}): EventStore =>
+  options.eventStoreUrl
+    ? createEventStoreDbEventStore(options.eventStoreUrl)
+    : createPostgresEventStore(options.pool);

@@ -6,7 +6,8 @@ export type LogLevel = keyof typeof levels;
 const serialise = (data: object): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
-    out[key] = value instanceof Error ? { type: value.name, message: value.message, stack: value.stack } : value;
+    out[key] =
+      value instanceof Error ? { type: value.name, message: value.message, stack: value.stack } : value;
   }
   return out;
 };
@@ -18,12 +19,20 @@ const serialise = (data: object): Record<string, unknown> => {
  * const logger = createJsonLogger('info');
  * logger.info({ projection: 'invoices' }, 'took the lease');
  */
-export const createJsonLogger = (level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): ProjectionLogger => {
+export const createJsonLogger = (
+  level: LogLevel,
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): ProjectionLogger => {
   const at = (name: Exclude<LogLevel, 'silent'>) => (data: object, message?: string) => {
     if (levels[name] < levels[level]) return;
     write(
       JSON.stringify(
-        { level: name, time: new Date().toISOString(), ...serialise(data), ...(message ? { msg: message } : {}) },
+        {
+          level: name,
+          time: new Date().toISOString(),
+          ...serialise(data),
+          ...(message ? { msg: message } : {}),
+        },
         (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value),
       ),
     );

@@ -7,8 +7,14 @@ import { createJsonLogger } from './json-logger.js';
 
 const env = z
   .object({
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//).optional(),
-    EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//).optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//)
+      .optional(),
+    EVENTSTORE_URL: z
+      .string()
+      .regex(/^(esdb|kurrentdb)(\+discover)?:\/\//)
+      .optional(),
     ONCE_DATA_DIR: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
@@ -34,7 +40,10 @@ const projector = await startProjector({
   pollIntervalMs: env.PROJECTOR_POLL_MS,
   leaseRetryMs: env.PROJECTOR_LEASE_RETRY_MS,
 });
-logger.info({ database: database.source, projections: allProjections.map((projection) => projection.name) }, 'projector started');
+logger.info(
+  { database: database.source, projections: allProjections.map((projection) => projection.name) },
+  'projector started',
+);
 
 let stopping = false;
 const shutdown = async (signal: string): Promise<void> => {

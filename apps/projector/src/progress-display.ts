@@ -13,7 +13,8 @@ const formatDuration = (seconds: number | undefined): string => {
   return `${String(minutes).padStart(2, '0')}:${String(whole % 60).padStart(2, '0')}`;
 };
 
-const formatRate = (eventsPerSecond: number): string => `${Math.round(eventsPerSecond).toLocaleString('en-US')} events/s`;
+const formatRate = (eventsPerSecond: number): string =>
+  `${Math.round(eventsPerSecond).toLocaleString('en-US')} events/s`;
 
 /**
  * A progress bar redrawn in place on a terminal, or plain lines (at most one per `lineIntervalMs`) otherwise.
@@ -36,8 +37,10 @@ export const createProgressDisplay = (
         const width = Math.max(10, Math.min(40, (stream.columns ?? 80) - 60));
         const fraction = progress.fraction;
         const filled = fraction === undefined ? 0 : Math.round(fraction * width);
-        const bar = fraction === undefined ? '?'.repeat(width) : `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
-        const percent = fraction === undefined ? '  ?%' : `${String(Math.floor(fraction * 100)).padStart(3)}%`;
+        const bar =
+          fraction === undefined ? '?'.repeat(width) : `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+        const percent =
+          fraction === undefined ? '  ?%' : `${String(Math.floor(fraction * 100)).padStart(3)}%`;
         stream.write(
           `\r${progress.label} ${bar} ${percent} ${progress.events.toLocaleString('en-US')} events ${formatRate(progress.eventsPerSecond)} ETA ${formatDuration(progress.etaSeconds)}\u001b[K`,
         );

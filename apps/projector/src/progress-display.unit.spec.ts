@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { RebuildProgress } from '@once/projections';
 import { createProgressDisplay } from './progress-display.js';
 
-const sample = (events: number, fraction: number | undefined, etaSeconds: number | undefined): RebuildProgress => ({
+const sample = (
+  events: number,
+  fraction: number | undefined,
+  etaSeconds: number | undefined,
+): RebuildProgress => ({
   label: 'invoices v2',
   events,
   eventsPerSecond: 12_345.6,
@@ -13,7 +17,11 @@ const sample = (events: number, fraction: number | undefined, etaSeconds: number
 
 const fakeStream = (isTTY: boolean) => {
   const written: string[] = [];
-  const stream = { isTTY, columns: 120, write: (text: string) => written.push(text) } as unknown as NodeJS.WriteStream;
+  const stream = {
+    isTTY,
+    columns: 120,
+    write: (text: string) => written.push(text),
+  } as unknown as NodeJS.WriteStream;
   return { stream, written };
 };
 

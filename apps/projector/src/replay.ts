@@ -16,8 +16,14 @@ environment: DATABASE_URL (default: the embedded database in .once/postgres or O
 
 const env = z
   .object({
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//).optional(),
-    EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//).optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//)
+      .optional(),
+    EVENTSTORE_URL: z
+      .string()
+      .regex(/^(esdb|kurrentdb)(\+discover)?:\/\//)
+      .optional(),
     ONCE_DATA_DIR: z.string().min(1).optional(),
     REPLAY_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
   })
@@ -65,7 +71,9 @@ try {
   const seconds = (Date.now() - startedAt) / 1000;
   for (const outcome of outcomes) {
     if (outcome.status === 'interrupted') {
-      console.log(`${outcome.projection}: interrupted at v${outcome.version} after ${outcome.events} events; rerun to resume`);
+      console.log(
+        `${outcome.projection}: interrupted at v${outcome.version} after ${outcome.events} events; rerun to resume`,
+      );
       exitCode = 130;
       continue;
     }
@@ -74,7 +82,9 @@ try {
     );
   }
   const total = outcomes.reduce((sum, outcome) => sum + outcome.events, 0);
-  console.log(`${total} events in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001))} events/s)`);
+  console.log(
+    `${total} events in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001))} events/s)`,
+  );
 } catch (error) {
   display.finish();
   console.error('replay failed:', error);

@@ -1,6 +1,18 @@
 export { defineTable, physicalTableName, rowRef } from './tables/index.js';
-export type { ColumnDefinition, ColumnType, ColumnValue, ProjectionTransaction, RowRef, TableDefinition } from './tables/index.js';
-export { CheckpointConflictError, silentLogger, startProjectionGroupRunner, startProjectionRunner } from './runner/index.js';
+export type {
+  ColumnDefinition,
+  ColumnType,
+  ColumnValue,
+  ProjectionTransaction,
+  RowRef,
+  TableDefinition,
+} from './tables/index.js';
+export {
+  CheckpointConflictError,
+  silentLogger,
+  startProjectionGroupRunner,
+  startProjectionRunner,
+} from './runner/index.js';
 export type {
   BatchReport,
   ProjectionDefinition,
@@ -35,11 +47,41 @@ export {
   listAbandonedKeys,
   sweepExpiredKeys,
 } from './read-models/idempotency-keys/index.js';
-export type { IdempotencyKeyRow, IdempotencyKeyStatus, SweepExpiredKeysOptions } from './read-models/idempotency-keys/index.js';
+export type {
+  IdempotencyKeyRow,
+  IdempotencyKeyStatus,
+  SweepExpiredKeysOptions,
+} from './read-models/idempotency-keys/index.js';
 export { allProjections } from './read-models/index.js';
-export { getInvoice, getPayment, invoicesProjection, invoicesTable, paymentsTable } from './read-models/invoices/index.js';
-export type { InvoiceReadModel, InvoiceRow, PaymentReadModel, PaymentRow } from './read-models/invoices/index.js';
-export { getOrder, getSaleByOrder, ordersProjection, ordersTable, salesTable } from './read-models/orders/index.js';
+export {
+  getInvoice,
+  getPayment,
+  invoicesProjection,
+  invoicesTable,
+  paymentsTable,
+} from './read-models/invoices/index.js';
+export type {
+  InvoiceReadModel,
+  InvoiceRow,
+  PaymentReadModel,
+  PaymentRow,
+} from './read-models/invoices/index.js';
+export {
+  getOrder,
+  getSaleByOrder,
+  ordersProjection,
+  ordersTable,
+  salesTable,
+} from './read-models/orders/index.js';
 export type { OrderReadModel, OrderRow, SaleReadModel, SaleRow } from './read-models/orders/index.js';
-export { getStockCount, stockCountLinesTable, stockCountsProjection, stockCountsTable } from './read-models/stock-counts/index.js';
-export type { StockCountLineRow, StockCountReadModel, StockCountRow } from './read-models/stock-counts/index.js';
+export {
+  getStockCount,
+  stockCountLinesTable,
+  stockCountsProjection,
+  stockCountsTable,
+} from './read-models/stock-counts/index.js';
+export type {
+  StockCountLineRow,
+  StockCountReadModel,
+  StockCountRow,
+} from './read-models/stock-counts/index.js';

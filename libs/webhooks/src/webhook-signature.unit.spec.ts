@@ -32,9 +32,7 @@ describe('verifyWebhook', () => {
   it('refuses another secret, another body, another id and an old timestamp', () => {
     const signatureHeader = sign('evt_1', now, body);
     const base = { secret, id: 'evt_1', timestamp: now, body, signatureHeader, nowSeconds: now };
-    expect(
-      verifyWebhook({ ...base, signatureHeader: sign('evt_1', now, body, 'other-secret') }),
-    ).toBe(false);
+    expect(verifyWebhook({ ...base, signatureHeader: sign('evt_1', now, body, 'other-secret') })).toBe(false);
     expect(verifyWebhook({ ...base, body: '{"id":"evt_2"}' })).toBe(false);
     expect(verifyWebhook({ ...base, id: 'evt_2' })).toBe(false);
     expect(verifyWebhook({ ...base, nowSeconds: now + 301 })).toBe(false);

@@ -122,7 +122,8 @@ export const runEngineBench = async (
       replays.push(await throughput(SECONDS_PER_PHASE, (index) => replay(engine, keys, index)));
       log(`round ${round + 1}: replay ${replays.at(-1)?.toFixed(0)}/s`);
     }
-    const median = (values: number[]) => Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0);
+    const median = (values: number[]) =>
+      Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0);
     const result: EngineBenchResult = {
       keyed_per_s: median(keyed),
       plain_per_s: median(plain),

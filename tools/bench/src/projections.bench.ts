@@ -44,9 +44,14 @@ const fillLog = async (pool: pg.Pool, events: number, lanes = 4): Promise<number
     groups[lane] = [];
     if (group.length === 0) return pending[lane] ?? Promise.resolve();
     const next = (pending[lane] ?? Promise.resolve()).then(async () => {
-      const resolved = group.map((append) => ({ ...append, expectedRevision: revisions.get(append.stream) ?? ('no_stream' as const) }));
+      const resolved = group.map((append) => ({
+        ...append,
+        expectedRevision: revisions.get(append.stream) ?? ('no_stream' as const),
+      }));
       const results = await store.appendMulti(resolved);
-      group.forEach((append, index) => revisions.set(append.stream, results[index]?.nextExpectedRevision ?? 0n));
+      group.forEach((append, index) =>
+        revisions.set(append.stream, results[index]?.nextExpectedRevision ?? 0n),
+      );
       written += group.reduce((sum, append) => sum + append.events.length, 0);
     });
     pending[lane] = next;
@@ -87,8 +92,13 @@ const measureCeiling = async (
     for (const table of projection?.tables ?? []) {
       const source = physicalTableName(table, version);
       const target = `ceiling_${source}`;
-      await pool.query(`DROP TABLE IF EXISTS ${target}; CREATE TABLE ${target} (LIKE ${source} INCLUDING ALL)`);
-      const columns = Object.entries(table.columns).map(([column, definition]): [string, string] => [column, definition.type]);
+      await pool.query(
+        `DROP TABLE IF EXISTS ${target}; CREATE TABLE ${target} (LIKE ${source} INCLUDING ALL)`,
+      );
+      const columns = Object.entries(table.columns).map(([column, definition]): [string, string] => [
+        column,
+        definition.type,
+      ]);
       const rows = (await pool.query<Record<string, unknown>>(`SELECT * FROM ${source}`)).rows;
       tables.push({ target, columns, rows });
     }
@@ -122,14 +132,20 @@ const measureCeiling = async (
 
 /** Removes every projection version left by an earlier run on a kept data folder. */
 const dropReadModels = async (pool: pg.Pool): Promise<void> => {
-  const exists = await pool.query<{ ready: boolean }>(`SELECT to_regclass('projection_versions') IS NOT NULL AS ready`);
+  const exists = await pool.query<{ ready: boolean }>(
+    `SELECT to_regclass('projection_versions') IS NOT NULL AS ready`,
+  );
   if (!exists.rows[0]?.ready) return;
-  const versions = await pool.query<{ name: string; version: number }>('SELECT name, version FROM projection_versions');
+  const versions = await pool.query<{ name: string; version: number }>(
+    'SELECT name, version FROM projection_versions',
+  );
   for (const projection of allProjections) {
     for (const table of projection.tables) {
       await pool.query(`DROP VIEW IF EXISTS ${table.name}`);
       for (const { version } of versions.rows.filter((row) => row.name === projection.name)) {
-        await pool.query(`DROP TABLE IF EXISTS ${physicalTableName(table, version)}, ceiling_${physicalTableName(table, version)}`);
+        await pool.query(
+          `DROP TABLE IF EXISTS ${physicalTableName(table, version)}, ceiling_${physicalTableName(table, version)}`,
+        );
       }
     }
   }
@@ -140,7 +156,9 @@ const dropReadModels = async (pool: pg.Pool): Promise<void> => {
 
 export const run = async (args: readonly string[]): Promise<void> => {
   const { events, batchSize, dataDirectory } = parseArgs(args);
-  console.log(`projections: rebuilding all read models from ${events.toLocaleString('en-US')} events (batch ${batchSize}), embedded PostgreSQL, fsync on`);
+  console.log(
+    `projections: rebuilding all read models from ${events.toLocaleString('en-US')} events (batch ${batchSize}), embedded PostgreSQL, fsync on`,
+  );
   const server = await startEmbeddedPostgres(dataDirectory ? { dataDirectory } : {});
   const pool = new pg.Pool({ connectionString: server.connectionString, max: 16 });
   // Idle connections are cut when the server stops at the end; that is expected, not a failure.
@@ -153,18 +171,28 @@ export const run = async (args: readonly string[]): Promise<void> => {
       .catch(() => 0);
     const logged = existing >= events ? existing : await fillLog(pool, events);
     await dropReadModels(pool);
-    console.log(`log: ${logged.toLocaleString('en-US')} events written in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s`);
+    console.log(
+      `log: ${logged.toLocaleString('en-US')} events written in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s`,
+    );
     const store = createPostgresEventStore(pool);
     await pool.query('CHECKPOINT');
 
     const started = performance.now();
-    const rebuilt: readonly RebuildOutcome[] = await rebuildProjections({ pool, store, projections: allProjections, batchSize });
+    const rebuilt: readonly RebuildOutcome[] = await rebuildProjections({
+      pool,
+      store,
+      projections: allProjections,
+      batchSize,
+    });
     const seconds = (performance.now() - started) / 1000;
     const outcomes = rebuilt.map((outcome) => ({ name: outcome.projection, outcome }));
     const applied = outcomes.reduce((sum, { outcome }) => sum + outcome.events, 0);
-    for (const { name, outcome } of outcomes) console.log(`  ${name.padEnd(18)} ${String(outcome.events).padStart(8)} events`);
+    for (const { name, outcome } of outcomes)
+      console.log(`  ${name.padEnd(18)} ${String(outcome.events).padStart(8)} events`);
     const rebuildEventsPerSecond = applied / seconds;
-    console.log(`rebuild: ${applied.toLocaleString('en-US')} events in ${seconds.toFixed(1)} s = ${Math.round(rebuildEventsPerSecond).toLocaleString('en-US')} events/s`);
+    console.log(
+      `rebuild: ${applied.toLocaleString('en-US')} events in ${seconds.toFixed(1)} s = ${Math.round(rebuildEventsPerSecond).toLocaleString('en-US')} events/s`,
+    );
 
     const ceiling = await measureCeiling(
       pool,

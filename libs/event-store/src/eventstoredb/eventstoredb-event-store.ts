@@ -50,7 +50,11 @@ export const createEventStoreDbEventStore = (
   const readBatchSize = options.readBatchSize ?? 1_000;
   const subscriptions = createSubscriptionRegistry();
 
-  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision, retention }) => {
+  const appendToStream: EventStore['appendToStream'] = async (
+    stream,
+    events,
+    { expectedRevision, retention },
+  ) => {
     assertValidAppend(stream, events, expectedRevision);
     if (retention !== undefined) assertValidRetention(retention);
     let result: AppendResult;

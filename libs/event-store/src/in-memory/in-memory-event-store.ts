@@ -174,7 +174,11 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     streams.set(stream, state);
   };
 
-  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision, retention }) => {
+  const appendToStream: EventStore['appendToStream'] = async (
+    stream,
+    events,
+    { expectedRevision, retention },
+  ) => {
     assertOpen();
     assertValidAppend(stream, events, expectedRevision);
     if (retention !== undefined) assertValidRetention(retention);
@@ -217,7 +221,8 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     const results = appends.map((append, index) =>
       settle(append.stream, append.events, append.expectedRevision, decisions[index] as CommitDecision),
     );
-    for (const append of appends) if (append.retention !== undefined) keepFor(append.stream, append.retention);
+    for (const append of appends)
+      if (append.retention !== undefined) keepFor(append.stream, append.retention);
     notifyAppend();
     return results;
   };

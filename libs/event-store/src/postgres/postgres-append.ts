@@ -1,5 +1,11 @@
 import type { ClientBase } from 'pg';
-import type { AppendResult, EventToAppend, ExpectedRevision, StreamAppend, StreamRetention } from '../port/index.js';
+import type {
+  AppendResult,
+  EventToAppend,
+  ExpectedRevision,
+  StreamAppend,
+  StreamRetention,
+} from '../port/index.js';
 import { WrongExpectedRevisionError } from '../port/index.js';
 
 /** What one call of `event_store_append` decided. */
@@ -69,7 +75,13 @@ export const appendOnClient = async (
   const keep = toRetentionPayload(retention);
   const { rows } = await client.query<AppendRow>({
     ...appendStatement,
-    values: [stream, expectedCode(expectedRevision), payload, now, keep === null ? null : JSON.stringify(keep)],
+    values: [
+      stream,
+      expectedCode(expectedRevision),
+      payload,
+      now,
+      keep === null ? null : JSON.stringify(keep),
+    ],
   });
   const row = rows[0];
   if (row === undefined) throw new Error('event_store_append returned no row');

@@ -91,16 +91,32 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
 
   it('readStreams answers each stream as readStream does, in the order asked, in one statement', async () => {
     const store = createPostgresEventStore(db.pool);
-    const [first, second, truncated, absent] = [freshStream('rs'), freshStream('rs'), freshStream('rs'), freshStream('rs')];
+    const [first, second, truncated, absent] = [
+      freshStream('rs'),
+      freshStream('rs'),
+      freshStream('rs'),
+      freshStream('rs'),
+    ];
     await store.appendMulti([
       { stream: first, events: someEvents(3), expectedRevision: 'no_stream' },
       { stream: second, events: someEvents(1), expectedRevision: 'no_stream' },
-      { stream: truncated, events: someEvents(2), expectedRevision: 'no_stream', retention: { truncateBefore: 1n } },
+      {
+        stream: truncated,
+        events: someEvents(2),
+        expectedRevision: 'no_stream',
+        retention: { truncateBefore: 1n },
+      },
     ]);
     const asked = [second, absent, truncated, first, second];
     const many = await store.readStreams?.(asked);
     expect(many).toEqual(await Promise.all(asked.map((stream) => store.readStream(stream))));
-    expect(many?.map((events) => events.map((event) => event.revision))).toEqual([[0n], [], [1n], [0n, 1n, 2n], [0n]]);
+    expect(many?.map((events) => events.map((event) => event.revision))).toEqual([
+      [0n],
+      [],
+      [1n],
+      [0n, 1n, 2n],
+      [0n],
+    ]);
     expect(await store.readStreams?.([])).toEqual([]);
   });
 
@@ -109,9 +125,11 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     const stream = freshStream('kept-early');
     await store.setStreamRetention(stream, { truncateBefore: 1n });
     expect(await store.readStream(stream)).toEqual([]);
-    await expect(store.appendToStream(stream, someEvents(1), { expectedRevision: 0n })).rejects.toMatchObject({
-      actual: 'no_stream',
-    });
+    await expect(store.appendToStream(stream, someEvents(1), { expectedRevision: 0n })).rejects.toMatchObject(
+      {
+        actual: 'no_stream',
+      },
+    );
     await expect(
       store.appendToStream(stream, someEvents(1), { expectedRevision: 'stream_exists' }),
     ).rejects.toMatchObject({ actual: 'no_stream' });
@@ -125,7 +143,12 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     const other = freshStream('kept-early');
     await store.setStreamRetention(other, { maxAgeSeconds: 3600 });
     const [result] = await store.appendMulti([
-      { stream: other, events: someEvents(2), expectedRevision: 'no_stream', retention: { truncateBefore: 1n } },
+      {
+        stream: other,
+        events: someEvents(2),
+        expectedRevision: 'no_stream',
+        retention: { truncateBefore: 1n },
+      },
     ]);
     expect(result?.nextExpectedRevision).toBe(1n);
     expect((await store.readStream(other)).map((event) => event.revision)).toEqual([1n]);

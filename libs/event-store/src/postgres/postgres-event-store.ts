@@ -61,7 +61,11 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     return outcome.result;
   };
 
-  const appendToStream: EventStore['appendToStream'] = async (stream, events, { expectedRevision, retention }) => {
+  const appendToStream: EventStore['appendToStream'] = async (
+    stream,
+    events,
+    { expectedRevision, retention },
+  ) => {
     assertValidAppend(stream, events, expectedRevision);
     if (retention !== undefined) assertValidRetention(retention);
     await whenReady();

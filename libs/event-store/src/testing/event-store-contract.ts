@@ -677,7 +677,10 @@ const describeRetention = (store: () => EventStore, clock: TestClock, options: C
       });
       expect((await store().readStream(stream)).map((event) => event.revision)).toEqual([2n]);
       await expectWrongRevision(
-        store().appendToStream(stream, someEvents(1), { expectedRevision: 0n, retention: { truncateBefore: 3n } }),
+        store().appendToStream(stream, someEvents(1), {
+          expectedRevision: 0n,
+          retention: { truncateBefore: 3n },
+        }),
       );
       expect((await store().readStream(stream)).map((event) => event.revision)).toEqual([2n]);
       await store().appendToStream(stream, someEvents(1), { expectedRevision: 2n });
@@ -700,7 +703,12 @@ const describeRetention = (store: () => EventStore, clock: TestClock, options: C
       await store().appendToStream(existing, someEvents(1), { expectedRevision: 'no_stream' });
       await expectWrongRevision(
         store().appendMulti([
-          { stream: first, events: someEvents(2), expectedRevision: 'no_stream', retention: { truncateBefore: 5n } },
+          {
+            stream: first,
+            events: someEvents(2),
+            expectedRevision: 'no_stream',
+            retention: { truncateBefore: 5n },
+          },
           { stream: existing, events: someEvents(1), expectedRevision: 'no_stream' },
         ]),
       );
@@ -708,7 +716,12 @@ const describeRetention = (store: () => EventStore, clock: TestClock, options: C
       expect(await store().readStream(first)).toHaveLength(2);
 
       await store().appendMulti([
-        { stream: other, events: someEvents(3), expectedRevision: 'no_stream', retention: { truncateBefore: 2n } },
+        {
+          stream: other,
+          events: someEvents(3),
+          expectedRevision: 'no_stream',
+          retention: { truncateBefore: 2n },
+        },
         { stream: existing, events: someEvents(1), expectedRevision: 0n, retention: { truncateBefore: 1n } },
       ]);
       expect((await store().readStream(other)).map((event) => event.revision)).toEqual([2n]);

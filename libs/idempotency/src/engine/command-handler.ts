@@ -105,7 +105,10 @@ export interface PhasedCommandContext extends CommandContext {
    * holder started this step and never recorded its result: the call may or may not have happened, so ask the
    * other side (an inquiry call) before calling again with the same downstream key.
    */
-  step<Result>(name: string, run: (attempt: { readonly resumed: boolean }) => Promise<Result>): Promise<Result>;
+  step<Result>(
+    name: string,
+    run: (attempt: { readonly resumed: boolean }) => Promise<Result>,
+  ): Promise<Result>;
 }
 
 /**

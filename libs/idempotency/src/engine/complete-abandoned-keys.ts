@@ -7,7 +7,10 @@ import type { IdempotencyEngine } from './idempotency-engine.js';
 export interface CompleteAbandonedKeysOptions {
   readonly engine: IdempotencyEngine;
   /** The handler of a route, as the API registered it; keys of unknown routes are skipped. */
-  readonly handlerFor: (route: { readonly method: string; readonly route: string }) => CommandHandler | undefined;
+  readonly handlerFor: (route: {
+    readonly method: string;
+    readonly route: string;
+  }) => CommandHandler | undefined;
   /**
    * Key streams to look at (e.g. from the `idempotency_keys` projection). When omitted, the global log is read
    * from `after` filtered by the `idem-` prefix, and every key whose last event leaves it in flight is a candidate.
@@ -24,7 +27,10 @@ export type AbandonedKeyResult =
 
 const finalTypes = new Set(['IdempotencyKeyCompleted', 'IdempotencyKeyReleased']);
 
-const scanInFlightKeys = async (engine: IdempotencyEngine, after: GlobalPosition | undefined): Promise<string[]> => {
+const scanInFlightKeys = async (
+  engine: IdempotencyEngine,
+  after: GlobalPosition | undefined,
+): Promise<string[]> => {
   const lastType = new Map<string, string>();
   let checkpoint = after;
   for (;;) {
@@ -47,7 +53,9 @@ const scanInFlightKeys = async (engine: IdempotencyEngine, after: GlobalPosition
  * @example
  * const results = await completeAbandonedKeys({ engine, handlerFor: ({ route }) => handlers[route] });
  */
-export const completeAbandonedKeys = async (options: CompleteAbandonedKeysOptions): Promise<AbandonedKeyResult[]> => {
+export const completeAbandonedKeys = async (
+  options: CompleteAbandonedKeysOptions,
+): Promise<AbandonedKeyResult[]> => {
   const { engine } = options;
   const candidates = options.candidates ?? (await scanInFlightKeys(engine, options.after));
   const results: AbandonedKeyResult[] = [];

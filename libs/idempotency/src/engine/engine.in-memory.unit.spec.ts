@@ -132,6 +132,12 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
     const { engine, calls } = counting(false);
     const key = randomUUID();
     expect(await engine.execute(input(key))).toMatchObject({ kind: 'first', protocol: 'phased' });
-    expect(calls.splice(0)).toEqual(['readStream', 'readStream', 'appendToStream', 'appendToStream', 'appendToStream']);
+    expect(calls.splice(0)).toEqual([
+      'readStream',
+      'readStream',
+      'appendToStream',
+      'appendToStream',
+      'appendToStream',
+    ]);
   });
 });

@@ -65,7 +65,10 @@ export interface IdempotencyEngineOptions {
   /** Fault points: crash or stall the engine between protocol steps. */
   readonly faults?: FaultHook;
   /** Called once per `execute` with its outcome (metrics per route). */
-  readonly onOutcome?: (outcome: ExecuteOutcome, request: { readonly method: string; readonly route: string }) => void;
+  readonly onOutcome?: (
+    outcome: ExecuteOutcome,
+    request: { readonly method: string; readonly route: string },
+  ) => void;
   /** Response headers kept and replayed (lower-case). Default content-type, location, etag, last-modified, content-location. */
   readonly responseHeaderAllowList?: readonly string[];
 }
@@ -107,9 +110,15 @@ const toExpected = (revision: 'no_stream' | string): ExpectedRevision =>
 const fromRevision = (revision: StreamRevision | 'no_stream'): 'no_stream' | string =>
   revision === 'no_stream' ? 'no_stream' : revision.toString();
 
-const keyEvent = (event: KeyLogEvent): EventToAppend => ({ id: randomUUID(), type: event.type, data: event.data });
+const keyEvent = (event: KeyLogEvent): EventToAppend => ({
+  id: randomUUID(),
+  type: event.type,
+  data: event.data,
+});
 
-const arrivalOutcome = (arrival: Exclude<ArrivalDecision, { kind: 'claim' | 'take-over' }>): ExecuteOutcome => {
+const arrivalOutcome = (
+  arrival: Exclude<ArrivalDecision, { kind: 'claim' | 'take-over' }>,
+): ExecuteOutcome => {
   switch (arrival.kind) {
     case 'replay':
       return { kind: 'replay', response: arrival.response };
@@ -168,7 +177,9 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
   };
 
   const toKeyLog = (recorded: readonly RecordedEvent[]) => {
-    const events = recorded.filter(isKeyLogEvent).map((event) => ({ type: event.type, data: event.data }) as KeyLogEvent);
+    const events = recorded
+      .filter(isKeyLogEvent)
+      .map((event) => ({ type: event.type, data: event.data }) as KeyLogEvent);
     return { state: foldKeyLog(events), revision: recorded.at(-1)?.revision };
   };
 
@@ -182,7 +193,10 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       streams.map((stream, index) => {
         const events = read[index] ?? [];
         const last = events.at(-1);
-        return [stream, { stream, events, revision: last === undefined ? 'no_stream' : last.revision }] as const;
+        return [
+          stream,
+          { stream, events, revision: last === undefined ? 'no_stream' : last.revision },
+        ] as const;
       }),
     );
 
@@ -354,7 +368,8 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
         if (error.stream === keyStream) {
           keyConflicts += 1;
           if (key.revision === undefined && typeof error.actual === 'bigint') keyRevisionHint = error.actual;
-          if (keyConflicts > maxConflictRetries) return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
+          if (keyConflicts > maxConflictRetries)
+            return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
           continue;
         }
         aggregateConflicts += 1;
@@ -400,7 +415,11 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
           const holder = randomUUID();
           const taken: KeyLogEvent = {
             type: 'IdempotencyLeaseTaken',
-            data: { holder, previousHolder: arrival.state.holder, leaseExpiresAt: new Date(now + leaseMs).toISOString() },
+            data: {
+              holder,
+              previousHolder: arrival.state.holder,
+              leaseExpiresAt: new Date(now + leaseMs).toISOString(),
+            },
           };
           let revision: StreamRevision;
           try {
@@ -433,7 +452,8 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
               return { kind: 'released', reason: 'handler-error', error };
             }
             const response = toStoredResponse(decision.response, allowList);
-            if (response.status >= 500) return { kind: 'released', reason: 'server-error-response', response };
+            if (response.status >= 500)
+              return { kind: 'released', reason: 'server-error-response', response };
             if (decision.kind === 'reject') {
               events.push({ type: 'IdempotencyKeyCompleted', data: { ...request, response, holder } });
             } else {
@@ -462,7 +482,8 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
             ).nextExpectedRevision;
           } catch (error) {
             if (!(error instanceof WrongExpectedRevisionError)) throw error;
-            if (key.revision === undefined && typeof error.actual === 'bigint') keyRevisionHint = error.actual;
+            if (key.revision === undefined && typeof error.actual === 'bigint')
+              keyRevisionHint = error.actual;
             if (++keyConflicts > maxConflictRetries) return follow(keyStream, request);
             continue;
           }
@@ -507,7 +528,8 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
         });
         this.revision = result.nextExpectedRevision;
       } catch (error) {
-        if (error instanceof WrongExpectedRevisionError) throw new LeaseLost(`lost the lease on ${this.keyStream}`);
+        if (error instanceof WrongExpectedRevisionError)
+          throw new LeaseLost(`lost the lease on ${this.keyStream}`);
         throw error;
       }
       const next = events.reduce(evolveKeyState, this.state);
@@ -523,7 +545,9 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
   const applyPlan = async (plan: IdempotencyEffectPlannedData): Promise<boolean> => {
     for (const [index, write] of plan.writes.entries()) {
       try {
-        await store.appendToStream(write.stream, write.events, { expectedRevision: toExpected(write.expectedRevision) });
+        await store.appendToStream(write.stream, write.events, {
+          expectedRevision: toExpected(write.expectedRevision),
+        });
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
         if (await alreadyApplied(write)) continue;
@@ -539,7 +563,10 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
 
   const alreadyApplied = async (write: PlannedWrite): Promise<boolean> => {
     const from = write.expectedRevision === 'no_stream' ? 0n : BigInt(write.expectedRevision) + 1n;
-    const found = await store.readStream(write.stream, { fromRevision: from, maxCount: write.eventIds.length });
+    const found = await store.readStream(write.stream, {
+      fromRevision: from,
+      maxCount: write.eventIds.length,
+    });
     return (
       found.length === write.eventIds.length &&
       found.every((event, index) => event.id.toLowerCase() === write.eventIds[index]?.toLowerCase())
@@ -604,7 +631,13 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     await holding.append([
       {
         type: 'IdempotencyRecoveryPointReached',
-        data: { point: name, stage: 'finished', data, holder: holding.holder, leaseExpiresAt: holding.lease() },
+        data: {
+          point: name,
+          stage: 'finished',
+          data,
+          holder: holding.holder,
+          leaseExpiresAt: holding.lease(),
+        },
       },
     ]);
     return data;
@@ -626,7 +659,12 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
         ]);
       } catch (releaseError) {
         if (releaseError instanceof LeaseLost) return follow(holding.keyStream, request);
-        return { kind: 'unavailable', reason: 'store-error', retryAfterSeconds: leaseSecondsLeft(holding), error: releaseError };
+        return {
+          kind: 'unavailable',
+          reason: 'store-error',
+          retryAfterSeconds: leaseSecondsLeft(holding),
+          error: releaseError,
+        };
       }
       switch (failure.reason) {
         case 'contention':
@@ -642,12 +680,22 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       }
     }
     // Something may have happened outside: the key stays in flight and the next holder resumes it.
-    return { kind: 'unavailable', reason: 'effects-pending', retryAfterSeconds: leaseSecondsLeft(holding), error };
+    return {
+      kind: 'unavailable',
+      reason: 'effects-pending',
+      retryAfterSeconds: leaseSecondsLeft(holding),
+      error,
+    };
   };
 
-  const leaseSecondsLeft = (holding: KeyHolding): number => retryAfterSeconds(holding.state.leaseExpiresAt - clock());
+  const leaseSecondsLeft = (holding: KeyHolding): number =>
+    retryAfterSeconds(holding.state.leaseExpiresAt - clock());
 
-  const drive = async (input: ExecuteInput, request: RequestFingerprint, holding: KeyHolding): Promise<ExecuteOutcome> => {
+  const drive = async (
+    input: ExecuteInput,
+    request: RequestFingerprint,
+    holding: KeyHolding,
+  ): Promise<ExecuteOutcome> => {
     const { handler } = input;
     const context = commandContext(input, Date.parse(holding.state.claim.claimedAt));
     try {
@@ -662,13 +710,18 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
             decide: (snapshots) => {
               const decision = handler.decide(context, snapshots);
               return decision.kind === 'accept'
-                ? { kind: 'accept', writes: decision.writes, result: toStoredResponse(decision.response, allowList) }
+                ? {
+                    kind: 'accept',
+                    writes: decision.writes,
+                    result: toStoredResponse(decision.response, allowList),
+                  }
                 : decision;
             },
           },
           'response',
         );
-        response = outcome.kind === 'applied' ? outcome.result : toStoredResponse(outcome.response, allowList);
+        response =
+          outcome.kind === 'applied' ? outcome.result : toStoredResponse(outcome.response, allowList);
       } else {
         const phased: PhasedCommandContext = {
           ...context,
@@ -677,15 +730,19 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
         };
         response = toStoredResponse(await handler.run(phased), allowList);
       }
-      if (response.status >= 500) return await releaseOrKeep(holding, request, { reason: 'server-error-response', response });
+      if (response.status >= 500)
+        return await releaseOrKeep(holding, request, { reason: 'server-error-response', response });
       await fault('before-complete', holding.keyStream, 'phased');
-      await holding.append([{ type: 'IdempotencyKeyCompleted', data: { ...request, response, holder: holding.holder } }]);
+      await holding.append([
+        { type: 'IdempotencyKeyCompleted', data: { ...request, response, holder: holding.holder } },
+      ]);
       await fault('after-complete', holding.keyStream, 'phased');
       return { kind: 'first', response, protocol: 'phased', resumed: holding.resumed };
     } catch (error) {
       if (error instanceof CrashSignal) throw error;
       if (error instanceof LeaseLost) return follow(holding.keyStream, request);
-      if (error instanceof Contention) return releaseOrKeep(holding, request, { reason: 'contention', error });
+      if (error instanceof Contention)
+        return releaseOrKeep(holding, request, { reason: 'contention', error });
       return releaseOrKeep(holding, request, { reason: 'handler-error', error });
     }
   };
@@ -704,7 +761,8 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     };
     const keyStream = keyStreamName(input.scope, input.key);
     try {
-      const atomic = !forcePhased && store.capabilities.atomicMultiStreamAppend && input.handler.kind === 'decide';
+      const atomic =
+        !forcePhased && store.capabilities.atomicMultiStreamAppend && input.handler.kind === 'decide';
       return atomic && input.handler.kind === 'decide'
         ? await runAtomic(input, input.handler, request, keyStream)
         : await runPhased(input, request, keyStream);
@@ -721,7 +779,10 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     execute: async (input) => {
       const outcome = await run(input);
       try {
-        options.onOutcome?.(outcome, { method: input.request.method.toUpperCase(), route: input.request.route });
+        options.onOutcome?.(outcome, {
+          method: input.request.method.toUpperCase(),
+          route: input.request.route,
+        });
       } catch {
         // A failing metrics callback must not turn a done command into an error.
       }

@@ -1,4 +1,11 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  RouteHandlerMethod,
+  RouteOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import type { CommandHandler, ExecuteOutcome, IdempotencyEngine } from '../engine/index.js';
 import { parseIdempotencyKeyHeader } from '../header/index.js';
@@ -79,7 +86,12 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
   ): FastifyReply => {
     const { retryAfterSeconds, ...rest } = extra;
     const definition = idempotencyProblems[name];
-    const problem: ProblemDocument = { type: problemType(name), title: definition.title, status: definition.status, ...rest };
+    const problem: ProblemDocument = {
+      type: problemType(name),
+      title: definition.title,
+      status: definition.status,
+      ...rest,
+    };
     reply.removeHeader(REPLAYED_HEADER);
     if (definition.status === 400 || definition.status === 409 || definition.status === 422) {
       reply.header('link', `<${docsUrl}>; rel="describedby"`);
@@ -95,14 +107,20 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
     return reply.code(response.status).send(response.body);
   };
 
-  const sendOutcome = (request: FastifyRequest, reply: FastifyReply, outcome: ExecuteOutcome): FastifyReply => {
+  const sendOutcome = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    outcome: ExecuteOutcome,
+  ): FastifyReply => {
     switch (outcome.kind) {
       case 'first':
         return sendStored(reply, outcome.response, false);
       case 'replay':
         return sendStored(reply, outcome.response, true);
       case 'in-flight':
-        return sendProblem(reply, 'idempotency-key-in-flight', { retryAfterSeconds: outcome.retryAfterSeconds });
+        return sendProblem(reply, 'idempotency-key-in-flight', {
+          retryAfterSeconds: outcome.retryAfterSeconds,
+        });
       case 'reused':
         return sendProblem(reply, 'idempotency-key-reused');
       case 'released':
@@ -128,11 +146,18 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
       const handler = typeof settings.handler === 'function' ? settings.handler(request) : settings.handler;
       // Fastify's params object has no prototype; the fingerprint wants a plain JSON object.
       const params: Record<string, unknown> =
-        typeof request.params === 'object' && request.params !== null ? Object.fromEntries(Object.entries(request.params)) : {};
+        typeof request.params === 'object' && request.params !== null
+          ? Object.fromEntries(Object.entries(request.params))
+          : {};
       const outcome = await engine.execute({
         scope,
         key: header.key,
-        request: { method: request.method, route: request.routeOptions.url ?? request.url, params, body: request.body ?? null },
+        request: {
+          method: request.method,
+          route: request.routeOptions.url ?? request.url,
+          params,
+          body: request.body ?? null,
+        },
         handler,
         ...(settings.retentionSeconds === undefined ? {} : { retentionSeconds: settings.retentionSeconds }),
       });

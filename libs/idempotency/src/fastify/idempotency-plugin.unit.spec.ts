@@ -5,7 +5,12 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIdempotencyEngine, defineDecideHandler } from '../engine/index.js';
-import { COUNTER_ROUTE, countIncrementsByKey, createFaultInjector, incrementCounterHandler } from '../testing/index.js';
+import {
+  COUNTER_ROUTE,
+  countIncrementsByKey,
+  createFaultInjector,
+  incrementCounterHandler,
+} from '../testing/index.js';
 import type { FaultInjector } from '../testing/index.js';
 import { commandRoute, idempotencyFastifyPlugin } from './idempotency-plugin.js';
 
@@ -19,7 +24,8 @@ const buildApp = async (): Promise<FastifyInstance> => {
   instance.decorateRequest('principal', null);
   instance.addHook('onRequest', async (request) => {
     const actor = request.headers['x-test-actor'];
-    if (typeof actor === 'string') Reflect.set(request, 'principal', { tenantId: 'tenant-1', actorId: actor });
+    if (typeof actor === 'string')
+      Reflect.set(request, 'principal', { tenantId: 'tenant-1', actorId: actor });
   });
   const engine = createIdempotencyEngine({ store, faults: faults.hook, leaseMs: 30_000 });
   await instance.register(idempotencyFastifyPlugin, { engine });
@@ -32,9 +38,17 @@ const buildApp = async (): Promise<FastifyInstance> => {
     },
   });
   instance.route(commandRoute({ method: 'POST', url: COUNTER_ROUTE, command: { handler } }));
-  instance.post('/failing/:id', instance.idempotency.command({
-    handler: defineDecideHandler({ streams: () => [], decide: () => { throw new Error('defect'); } }),
-  }));
+  instance.post(
+    '/failing/:id',
+    instance.idempotency.command({
+      handler: defineDecideHandler({
+        streams: () => [],
+        decide: () => {
+          throw new Error('defect');
+        },
+      }),
+    }),
+  );
   return instance;
 };
 
@@ -49,7 +63,13 @@ afterEach(async () => {
   await app.close();
 });
 
-const post = (options: { key?: string | string[]; body?: unknown; actor?: string; counter?: string; headers?: Record<string, string> }) =>
+const post = (options: {
+  key?: string | string[];
+  body?: unknown;
+  actor?: string;
+  counter?: string;
+  headers?: Record<string, string>;
+}) =>
   app.inject({
     method: 'POST',
     url: `/counters/${options.counter ?? 'c1'}/increments`,
@@ -114,7 +134,10 @@ describe('idempotency Fastify plugin', () => {
     const response = await post({ key });
     expect(response.statusCode).toBe(400);
     expect(response.headers['link']).toMatch(/rel="describedby"/);
-    expect(response.json()).toMatchObject({ type: 'https://once.dev/problems/idempotency-key-invalid', reason });
+    expect(response.json()).toMatchObject({
+      type: 'https://once.dev/problems/idempotency-key-invalid',
+      reason,
+    });
     expect(handlerRuns).toBe(0);
     expect((await store.readAll()).events).toEqual([]);
   });
@@ -124,7 +147,10 @@ describe('idempotency Fastify plugin', () => {
     await post({ key, body: { by: 1 } });
     const response = await post({ key, body: { by: 2 } });
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toMatchObject({ type: 'https://once.dev/problems/idempotency-key-reused', status: 422 });
+    expect(response.json()).toMatchObject({
+      type: 'https://once.dev/problems/idempotency-key-reused',
+      status: 422,
+    });
     expect([...(await countIncrementsByKey(store, 'c1')).values()]).toEqual([1]);
   });
 
@@ -132,7 +158,8 @@ describe('idempotency Fastify plugin', () => {
     const key = randomUUID();
     faults.arm('after-claim', 'hang');
     const running = post({ key });
-    for (let tries = 0; tries < 200 && faults.fired.length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 2));
+    for (let tries = 0; tries < 200 && faults.fired.length === 0; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 2));
     const duplicate = await post({ key });
     expect(duplicate.statusCode).toBe(409);
     expect(duplicate.headers['retry-after']).toBe('30');

@@ -3,7 +3,8 @@ export const idempotencyProblems = {
   'idempotency-key-missing': {
     status: 400,
     title: 'Idempotency-Key is missing',
-    description: 'Every command (POST/PATCH) needs an Idempotency-Key header: one key per user intent, reused on every retry.',
+    description:
+      'Every command (POST/PATCH) needs an Idempotency-Key header: one key per user intent, reused on every retry.',
   },
   'idempotency-key-invalid': {
     status: 400,
@@ -14,22 +15,26 @@ export const idempotencyProblems = {
   'idempotency-key-in-flight': {
     status: 409,
     title: 'A request is outstanding for this Idempotency-Key',
-    description: 'The first request with this key is still running. Retry the same request after Retry-After seconds.',
+    description:
+      'The first request with this key is still running. Retry the same request after Retry-After seconds.',
   },
   'idempotency-key-reused': {
     status: 422,
     title: 'Idempotency-Key is already used',
-    description: 'This key was used for a different request (method, route, parameters or body). Use a new key for a new intent.',
+    description:
+      'This key was used for a different request (method, route, parameters or body). Use a new key for a new intent.',
   },
   'internal-error': {
     status: 500,
     title: 'Internal error',
-    description: 'The command failed before anything was applied; nothing was stored. Retrying with the same key runs it again.',
+    description:
+      'The command failed before anything was applied; nothing was stored. Retrying with the same key runs it again.',
   },
   'service-unavailable': {
     status: 503,
     title: 'Service temporarily unavailable',
-    description: 'A transient failure or contention. Retry the same request with the same key after Retry-After seconds.',
+    description:
+      'A transient failure or contention. Retry the same request with the same key after Retry-After seconds.',
   },
   unauthenticated: {
     status: 401,

@@ -1,4 +1,8 @@
 export { idempotencyFastifyPlugin, commandRoute } from './idempotency-plugin.js';
-export type { CommandRouteSettings, IdempotencyDecorator, IdempotencyPluginOptions } from './idempotency-plugin.js';
+export type {
+  CommandRouteSettings,
+  IdempotencyDecorator,
+  IdempotencyPluginOptions,
+} from './idempotency-plugin.js';
 export { idempotencyProblems } from './idempotency-problems.js';
 export type { IdempotencyProblemType, ProblemDocument } from './idempotency-problems.js';

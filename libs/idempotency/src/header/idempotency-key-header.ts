@@ -50,12 +50,14 @@ const isVisibleAscii = (code: number): boolean => code >= 0x21 && code <= 0x7e;
 export const parseIdempotencyKeyHeader = (
   rawHeaderValues: string | readonly string[] | undefined,
 ): IdempotencyKeyHeaderResult => {
-  if (rawHeaderValues === undefined) return { ok: false, problem: 'idempotency-key-missing', reason: 'missing' };
+  if (rawHeaderValues === undefined)
+    return { ok: false, problem: 'idempotency-key-missing', reason: 'missing' };
   let raw: string;
   if (typeof rawHeaderValues === 'string') {
     raw = rawHeaderValues;
   } else {
-    if (rawHeaderValues.length === 0) return { ok: false, problem: 'idempotency-key-missing', reason: 'missing' };
+    if (rawHeaderValues.length === 0)
+      return { ok: false, problem: 'idempotency-key-missing', reason: 'missing' };
     if (rawHeaderValues.length > 1) return invalid('multiple-header-lines');
     raw = rawHeaderValues[0] as string;
   }
@@ -120,7 +122,8 @@ const parseBare = (raw: string, start: number, end: number): IdempotencyKeyHeade
       return rest ?? invalid('invalid-character');
     }
     // Quotes and backslashes only make sense inside an sf-string; a bare value holding them is malformed.
-    if (char === '"' || char === '\\' || !isVisibleAscii(char.charCodeAt(0))) return invalid('invalid-character');
+    if (char === '"' || char === '\\' || !isVisibleAscii(char.charCodeAt(0)))
+      return invalid('invalid-character');
   }
   return { ok: true, key: raw.slice(start, end) };
 };

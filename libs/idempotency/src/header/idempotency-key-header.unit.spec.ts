@@ -52,7 +52,11 @@ describe('parseIdempotencyKeyHeader', () => {
     ['list', 'abcdefghij,klmnopqrst'],
     ['multiple-header-lines', [uuid, uuid]],
   ])('refuses %s: %j', (reason, header) => {
-    expect(parseIdempotencyKeyHeader(header)).toEqual({ ok: false, problem: 'idempotency-key-invalid', reason });
+    expect(parseIdempotencyKeyHeader(header)).toEqual({
+      ok: false,
+      problem: 'idempotency-key-invalid',
+      reason,
+    });
   });
 
   it('round-trips every visible-ASCII key serialised as an sf-string', () => {
@@ -67,14 +71,17 @@ describe('parseIdempotencyKeyHeader', () => {
 
   it('never throws and only accepts keys of 8-255 visible ASCII characters', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 300 })), (header) => {
-        const result = parseIdempotencyKeyHeader(header);
-        if (result.ok) {
-          expect(result.key.length).toBeGreaterThanOrEqual(8);
-          expect(result.key.length).toBeLessThanOrEqual(255);
-          expect(/^[\x21-\x7e]+$/.test(result.key)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 300 })),
+        (header) => {
+          const result = parseIdempotencyKeyHeader(header);
+          if (result.ok) {
+            expect(result.key.length).toBeGreaterThanOrEqual(8);
+            expect(result.key.length).toBeLessThanOrEqual(255);
+            expect(/^[\x21-\x7e]+$/.test(result.key)).toBe(true);
+          }
+        },
+      ),
     );
   });
 });

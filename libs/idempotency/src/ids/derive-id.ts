@@ -17,6 +17,11 @@ export const ONCE_ID_NAMESPACE = uuidV5('urn:once:idempotency:ids', UUID_NAMESPA
  * @example
  * deriveId({ tenantId: 't1', actorId: 'a1' }, 'key-123456', 'invoice-42', 0); // the same UUIDv5 every time
  */
-export const deriveId = (scope: IdempotencyScope, key: string, streamOrPurpose: string, index: number): string =>
+export const deriveId = (
+  scope: IdempotencyScope,
+  key: string,
+  streamOrPurpose: string,
+  index: number,
+): string =>
   // A JSON array keeps the parts apart: no separator inside a key can make two different tuples collide.
   uuidV5(JSON.stringify([scope.tenantId, scope.actorId, key, streamOrPurpose, index]), ONCE_ID_NAMESPACE);

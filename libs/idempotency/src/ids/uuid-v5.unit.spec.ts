@@ -16,7 +16,9 @@ describe('uuidV5', () => {
   it('always sets version 5 and the RFC variant', () => {
     fc.assert(
       fc.property(fc.string(), (name) => {
-        expect(uuidV5(name, UUID_NAMESPACE_URL)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        expect(uuidV5(name, UUID_NAMESPACE_URL)).toMatch(
+          /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        );
       }),
     );
   });
@@ -30,7 +32,9 @@ describe('deriveId', () => {
   const scope = { tenantId: 'tenant-1', actorId: 'actor-1' };
 
   it('is deterministic', () => {
-    expect(deriveId(scope, 'key-12345678', 'invoice-1', 0)).toBe(deriveId(scope, 'key-12345678', 'invoice-1', 0));
+    expect(deriveId(scope, 'key-12345678', 'invoice-1', 0)).toBe(
+      deriveId(scope, 'key-12345678', 'invoice-1', 0),
+    );
   });
 
   it('differs in every component', () => {

@@ -44,4 +44,5 @@ export const decideArrival = (state: KeyState, request: RequestFingerprint, now:
 };
 
 /** Whole seconds until a lease ends, at least 1 (`Retry-After` takes integer seconds). */
-export const retryAfterSeconds = (milliseconds: number): number => Math.max(1, Math.ceil(milliseconds / 1000));
+export const retryAfterSeconds = (milliseconds: number): number =>
+  Math.max(1, Math.ceil(milliseconds / 1000));

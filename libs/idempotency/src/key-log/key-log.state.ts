@@ -29,7 +29,9 @@ export interface KeyInFlight {
   /** The latest plan of each effect, by effect name. */
   readonly plans: Readonly<Record<string, IdempotencyEffectPlannedData>>;
   /** External steps by name: started (maybe ran) or finished (with the recorded result). */
-  readonly steps: Readonly<Record<string, { readonly stage: 'started' | 'finished'; readonly data?: unknown }>>;
+  readonly steps: Readonly<
+    Record<string, { readonly stage: 'started' | 'finished'; readonly data?: unknown }>
+  >;
 }
 
 /** A key stream written against the protocol (for example a second claim while in flight). */
@@ -97,7 +99,9 @@ export const evolveKeyState = (state: KeyState, event: KeyLogEvent): KeyState =>
         steps: {
           ...state.steps,
           [event.data.point]:
-            event.data.stage === 'finished' ? { stage: 'finished', data: event.data.data } : { stage: 'started' },
+            event.data.stage === 'finished'
+              ? { stage: 'finished', data: event.data.data }
+              : { stage: 'started' },
         },
       };
     }

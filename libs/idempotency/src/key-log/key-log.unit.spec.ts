@@ -8,8 +8,16 @@ import { keyStreamName } from './key-stream-name.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
-const fingerprint: RequestFingerprint = { method: 'POST', route: '/counters/:id', requestHash: 'a'.repeat(64) };
-const response: StoredResponse = { status: 201, headers: { 'content-type': 'application/json' }, body: '{"n": 1}' };
+const fingerprint: RequestFingerprint = {
+  method: 'POST',
+  route: '/counters/:id',
+  requestHash: 'a'.repeat(64),
+};
+const response: StoredResponse = {
+  status: 201,
+  headers: { 'content-type': 'application/json' },
+  body: '{"n": 1}',
+};
 
 const claimed = (holder = 'h1', leaseEndsAt = T0 + 10_000): KeyLogEvent => ({
   type: 'IdempotencyKeyClaimed',
@@ -28,7 +36,14 @@ const planned = (point = 'effect'): KeyLogEvent => ({
   type: 'IdempotencyEffectPlanned',
   data: {
     point,
-    writes: [{ stream: 'counter-c1', expectedRevision: '3', eventIds: ['e1'], events: [{ id: 'e1', type: 'X', data: {} }] }],
+    writes: [
+      {
+        stream: 'counter-c1',
+        expectedRevision: '3',
+        eventIds: ['e1'],
+        events: [{ id: 'e1', type: 'X', data: {} }],
+      },
+    ],
     response,
     holder: 'h1',
     leaseExpiresAt: iso(T0 + 20_000),
@@ -38,8 +53,14 @@ const leaseTaken = (holder: string, leaseEndsAt: number): KeyLogEvent => ({
   type: 'IdempotencyLeaseTaken',
   data: { holder, previousHolder: 'h1', leaseExpiresAt: iso(leaseEndsAt) },
 });
-const completed: KeyLogEvent = { type: 'IdempotencyKeyCompleted', data: { ...fingerprint, response, holder: 'h1' } };
-const released: KeyLogEvent = { type: 'IdempotencyKeyReleased', data: { reason: 'handler-error', holder: 'h1' } };
+const completed: KeyLogEvent = {
+  type: 'IdempotencyKeyCompleted',
+  data: { ...fingerprint, response, holder: 'h1' },
+};
+const released: KeyLogEvent = {
+  type: 'IdempotencyKeyReleased',
+  data: { reason: 'handler-error', holder: 'h1' },
+};
 
 const given = (events: KeyLogEvent[]) => ({
   whenArriving: (request: RequestFingerprint, at: number) => decideArrival(foldKeyLog(events), request, at),
@@ -52,7 +73,12 @@ describe('key log fold', () => {
 
   it('a claim puts the key in flight at recovery point started with its lease', () => {
     const state = foldKeyLog([claimed()]);
-    expect(state).toMatchObject({ status: 'inFlight', holder: 'h1', leaseExpiresAt: T0 + 10_000, recoveryPoint: 'started' });
+    expect(state).toMatchObject({
+      status: 'inFlight',
+      holder: 'h1',
+      leaseExpiresAt: T0 + 10_000,
+      recoveryPoint: 'started',
+    });
   });
 
   it('a plan records the plan, moves the recovery point and renews the lease', () => {
@@ -64,24 +90,52 @@ describe('key log fold', () => {
   it('recovery points record started and finished external steps', () => {
     const state = foldKeyLog([
       claimed(),
-      { type: 'IdempotencyRecoveryPointReached', data: { point: 'charge', stage: 'started', holder: 'h1', leaseExpiresAt: iso(T0 + 5) } },
-      { type: 'IdempotencyRecoveryPointReached', data: { point: 'charge', stage: 'finished', data: { ok: true }, holder: 'h1', leaseExpiresAt: iso(T0 + 6) } },
+      {
+        type: 'IdempotencyRecoveryPointReached',
+        data: { point: 'charge', stage: 'started', holder: 'h1', leaseExpiresAt: iso(T0 + 5) },
+      },
+      {
+        type: 'IdempotencyRecoveryPointReached',
+        data: {
+          point: 'charge',
+          stage: 'finished',
+          data: { ok: true },
+          holder: 'h1',
+          leaseExpiresAt: iso(T0 + 6),
+        },
+      },
     ]);
-    expect(state).toMatchObject({ status: 'inFlight', recoveryPoint: 'charge', steps: { charge: { stage: 'finished', data: { ok: true } } } });
+    expect(state).toMatchObject({
+      status: 'inFlight',
+      recoveryPoint: 'charge',
+      steps: { charge: { stage: 'finished', data: { ok: true } } },
+    });
   });
 
   it('a lease taken changes the holder and keeps the plans', () => {
     const state = foldKeyLog([claimed(), planned(), leaseTaken('h2', T0 + 50_000)]);
-    expect(state).toMatchObject({ status: 'inFlight', holder: 'h2', leaseExpiresAt: T0 + 50_000, recoveryPoint: 'effect' });
+    expect(state).toMatchObject({
+      status: 'inFlight',
+      holder: 'h2',
+      leaseExpiresAt: T0 + 50_000,
+      recoveryPoint: 'effect',
+    });
   });
 
   it('completion keeps the fingerprint and the response text', () => {
-    expect(foldKeyLog([claimed(), planned(), completed])).toEqual({ status: 'completed', fingerprint, response });
+    expect(foldKeyLog([claimed(), planned(), completed])).toEqual({
+      status: 'completed',
+      fingerprint,
+      response,
+    });
   });
 
   it('a release frees the key and a new claim takes it again', () => {
     expect(foldKeyLog([claimed(), released])).toMatchObject({ status: 'released', reason: 'handler-error' });
-    expect(foldKeyLog([claimed(), released, claimed('h3')])).toMatchObject({ status: 'inFlight', holder: 'h3' });
+    expect(foldKeyLog([claimed(), released, claimed('h3')])).toMatchObject({
+      status: 'inFlight',
+      holder: 'h3',
+    });
   });
 
   it('a completion whose claim retention already dropped still reads as completed', () => {
@@ -106,7 +160,10 @@ describe('arrival decision', () => {
   });
 
   it('replays a completed key for the same request', () => {
-    expect(given([claimed(), completed]).whenArriving(fingerprint, T0 + 1e9)).toEqual({ kind: 'replay', response });
+    expect(given([claimed(), completed]).whenArriving(fingerprint, T0 + 1e9)).toEqual({
+      kind: 'replay',
+      response,
+    });
   });
 
   it.each([
@@ -114,15 +171,27 @@ describe('arrival decision', () => {
     ['method', { ...fingerprint, method: 'PATCH' }],
     ['route', { ...fingerprint, route: '/other' }],
   ])('calls a different %s a reuse, completed or in flight', (_what, request) => {
-    expect(given([claimed(), completed]).whenArriving(request, T0)).toEqual({ kind: 'reused', original: fingerprint });
+    expect(given([claimed(), completed]).whenArriving(request, T0)).toEqual({
+      kind: 'reused',
+      original: fingerprint,
+    });
     expect(given([claimed()]).whenArriving(request, T0)).toEqual({ kind: 'reused', original: fingerprint });
     expect(given([claimed()]).whenArriving(request, T0 + 1e9)).toMatchObject({ kind: 'reused' });
   });
 
   it('answers in flight with the seconds left on a live lease (at least 1)', () => {
-    expect(given([claimed()]).whenArriving(fingerprint, T0)).toEqual({ kind: 'in-flight', retryAfterSeconds: 10 });
-    expect(given([claimed()]).whenArriving(fingerprint, T0 + 9_999)).toEqual({ kind: 'in-flight', retryAfterSeconds: 1 });
-    expect(given([claimed()]).whenArriving(fingerprint, T0 + 8_500)).toEqual({ kind: 'in-flight', retryAfterSeconds: 2 });
+    expect(given([claimed()]).whenArriving(fingerprint, T0)).toEqual({
+      kind: 'in-flight',
+      retryAfterSeconds: 10,
+    });
+    expect(given([claimed()]).whenArriving(fingerprint, T0 + 9_999)).toEqual({
+      kind: 'in-flight',
+      retryAfterSeconds: 1,
+    });
+    expect(given([claimed()]).whenArriving(fingerprint, T0 + 8_500)).toEqual({
+      kind: 'in-flight',
+      retryAfterSeconds: 2,
+    });
   });
 
   it('takes over once the lease has expired, with the recovery point to resume from', () => {
@@ -137,27 +206,38 @@ describe('arrival decision', () => {
   });
 
   it('property: never replays or resumes a different request, never claims a held key', () => {
-    const eventArbitrary = fc.constantFrom<KeyLogEvent>(claimed(), planned(), leaseTaken('h2', T0 + 40_000), completed, released);
+    const eventArbitrary = fc.constantFrom<KeyLogEvent>(
+      claimed(),
+      planned(),
+      leaseTaken('h2', T0 + 40_000),
+      completed,
+      released,
+    );
     fc.assert(
-      fc.property(fc.array(eventArbitrary, { maxLength: 8 }), fc.boolean(), fc.integer({ min: 0, max: 60_000 }), (events, same, offset) => {
-        let state: KeyState = { status: 'absent' };
-        for (const event of events) {
-          try {
-            state = evolveKeyState(state, event);
-          } catch (error) {
-            expect(error).toBeInstanceOf(KeyLogCorruptedError);
+      fc.property(
+        fc.array(eventArbitrary, { maxLength: 8 }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 60_000 }),
+        (events, same, offset) => {
+          let state: KeyState = { status: 'absent' };
+          for (const event of events) {
+            try {
+              state = evolveKeyState(state, event);
+            } catch (error) {
+              expect(error).toBeInstanceOf(KeyLogCorruptedError);
+            }
           }
-        }
-        const request = same ? fingerprint : other;
-        const decision = decideArrival(state, request, T0 + offset);
-        if (decision.kind === 'replay' || decision.kind === 'take-over' || decision.kind === 'in-flight') {
-          expect(same).toBe(true);
-        }
-        if (decision.kind === 'claim') expect(['absent', 'released']).toContain(state.status);
-        if (state.status === 'inFlight' && T0 + offset < state.leaseExpiresAt) {
-          expect(['in-flight', 'reused']).toContain(decision.kind);
-        }
-      }),
+          const request = same ? fingerprint : other;
+          const decision = decideArrival(state, request, T0 + offset);
+          if (decision.kind === 'replay' || decision.kind === 'take-over' || decision.kind === 'in-flight') {
+            expect(same).toBe(true);
+          }
+          if (decision.kind === 'claim') expect(['absent', 'released']).toContain(state.status);
+          if (state.status === 'inFlight' && T0 + offset < state.leaseExpiresAt) {
+            expect(['in-flight', 'reused']).toContain(decision.kind);
+          }
+        },
+      ),
     );
   });
 });

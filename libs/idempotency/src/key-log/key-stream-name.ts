@@ -12,4 +12,6 @@ export const KEY_STREAM_PREFIX = 'idem-';
  * keyStreamName({ tenantId: 't1', actorId: 'a1' }, 'key-12345678'); // 'idem-t1-3f0c…'
  */
 export const keyStreamName = (scope: IdempotencyScope, key: string): string =>
-  `${KEY_STREAM_PREFIX}${scope.tenantId}-${createHash('sha256').update(JSON.stringify([scope.actorId, key])).digest('hex')}`;
+  `${KEY_STREAM_PREFIX}${scope.tenantId}-${createHash('sha256')
+    .update(JSON.stringify([scope.actorId, key]))
+    .digest('hex')}`;

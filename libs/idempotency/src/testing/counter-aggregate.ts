@@ -1,6 +1,11 @@
 import type { EventStore } from '@once/event-store';
 import { accept, defineDecideHandler, definePhasedHandler, reject } from '../engine/index.js';
-import type { CommandRequest, DecideCommandHandler, PhasedCommandHandler, StreamSnapshot } from '../engine/index.js';
+import type {
+  CommandRequest,
+  DecideCommandHandler,
+  PhasedCommandHandler,
+  StreamSnapshot,
+} from '../engine/index.js';
 
 /** The route every counter test uses. */
 export const COUNTER_ROUTE = '/counters/:id/increments';
@@ -96,7 +101,9 @@ export const chargedIncrementHandler = (gateway: FakeGateway): PhasedCommandHand
           by > 0
             ? {
                 kind: 'accept',
-                writes: [{ stream, events: [{ type: 'CounterReserved', data: { by, key: ctx.key, incrementId } }] }],
+                writes: [
+                  { stream, events: [{ type: 'CounterReserved', data: { by, key: ctx.key, incrementId } }] },
+                ],
                 result: incrementId,
               }
             : { kind: 'reject', response: { status: 422, body: { type: 'invalid-amount', by } } },
@@ -111,7 +118,17 @@ export const chargedIncrementHandler = (gateway: FakeGateway): PhasedCommandHand
         streams: [stream],
         decide: () => ({
           kind: 'accept',
-          writes: [{ stream, events: [{ type: 'CounterIncremented', data: { by, key: ctx.key, incrementId, chargeId: charge.chargeId } }] }],
+          writes: [
+            {
+              stream,
+              events: [
+                {
+                  type: 'CounterIncremented',
+                  data: { by, key: ctx.key, incrementId, chargeId: charge.chargeId },
+                },
+              ],
+            },
+          ],
           result: null,
         }),
       });
@@ -120,7 +137,10 @@ export const chargedIncrementHandler = (gateway: FakeGateway): PhasedCommandHand
   });
 
 /** How many increments each key applied to a counter (the effect count of the exactly-once checks). */
-export const countIncrementsByKey = async (store: EventStore, counterId: string): Promise<Map<string, number>> => {
+export const countIncrementsByKey = async (
+  store: EventStore,
+  counterId: string,
+): Promise<Map<string, number>> => {
   const counts = new Map<string, number>();
   for (const event of await store.readStream(counterStream(counterId))) {
     if (event.type !== 'CounterIncremented') continue;

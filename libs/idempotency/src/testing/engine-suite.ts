@@ -3,7 +3,13 @@ import { WrongExpectedRevisionError } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeAbandonedKeys, createIdempotencyEngine, faultPoints } from '../engine/index.js';
-import type { ExecuteInput, ExecuteOutcome, FaultPoint, IdempotencyEngine, IdempotencyEngineOptions } from '../engine/index.js';
+import type {
+  ExecuteInput,
+  ExecuteOutcome,
+  FaultPoint,
+  IdempotencyEngine,
+  IdempotencyEngineOptions,
+} from '../engine/index.js';
 import { keyStreamName } from '../key-log/index.js';
 import {
   chargedIncrementHandler,
@@ -75,7 +81,11 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       const engine = engineWith();
       const { input, counterId, key } = fresh();
       const first = await engine.execute(input());
-      expect(first).toMatchObject({ kind: 'first', protocol: setup.expectedProtocol, response: { status: 201 } });
+      expect(first).toMatchObject({
+        kind: 'first',
+        protocol: setup.expectedProtocol,
+        response: { status: 201 },
+      });
       const replay = await engine.execute(input());
       expect(replay.kind).toBe('replay');
       expect(body(replay)).toBe(body(first));
@@ -91,7 +101,9 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       const { input, counterId } = fresh();
       await engine.execute(input(1));
       expect(await engine.execute(input(2))).toMatchObject({ kind: 'reused' });
-      expect(await engine.execute(input(1, { request: { ...incrementRequest(counterId, 1), route: '/other' } }))).toMatchObject({
+      expect(
+        await engine.execute(input(1, { request: { ...incrementRequest(counterId, 1), route: '/other' } })),
+      ).toMatchObject({
         kind: 'reused',
       });
       expect([...(await countIncrementsByKey(store, counterId)).values()]).toEqual([1]);
@@ -133,8 +145,16 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
     it('releases the key on a handler error, so the next try runs fresh', async () => {
       const engine = engineWith();
       const { input, counterId, key } = fresh();
-      const failing = { ...incrementCounterHandler(), decide: () => { throw new Error('boom'); } };
-      expect(await engine.execute(input(1, { handler: failing }))).toMatchObject({ kind: 'released', reason: 'handler-error' });
+      const failing = {
+        ...incrementCounterHandler(),
+        decide: () => {
+          throw new Error('boom');
+        },
+      };
+      expect(await engine.execute(input(1, { handler: failing }))).toMatchObject({
+        kind: 'released',
+        reason: 'handler-error',
+      });
       expect(await engine.execute(input())).toMatchObject({ kind: 'first' });
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
@@ -142,8 +162,16 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
     it('a handler whose streams throws is released on a claim and writes nothing', async () => {
       const engine = engineWith();
       const { input, counterId, key } = fresh();
-      const broken = { ...incrementCounterHandler(), streams: () => { throw new Error('no streams'); } };
-      expect(await engine.execute(input(1, { handler: broken }))).toMatchObject({ kind: 'released', reason: 'handler-error' });
+      const broken = {
+        ...incrementCounterHandler(),
+        streams: () => {
+          throw new Error('no streams');
+        },
+      };
+      expect(await engine.execute(input(1, { handler: broken }))).toMatchObject({
+        kind: 'released',
+        reason: 'handler-error',
+      });
       const first = await engine.execute(input());
       expect(first).toMatchObject({ kind: 'first' });
       const replayed = await engine.execute(input(1, { handler: broken }));
@@ -178,7 +206,14 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       const { counterId, scope } = fresh();
       const keys = Array.from({ length: 6 }, () => randomUUID());
       const outcomes = await Promise.all(
-        keys.map((key) => engine.execute({ scope, key, request: incrementRequest(counterId, 1), handler: incrementCounterHandler() })),
+        keys.map((key) =>
+          engine.execute({
+            scope,
+            key,
+            request: incrementRequest(counterId, 1),
+            handler: incrementCounterHandler(),
+          }),
+        ),
       );
       expect(outcomes.map((outcome) => outcome.kind)).toEqual(keys.map(() => 'first'));
       const counts = await countIncrementsByKey(store, counterId);
@@ -206,35 +241,45 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
         },
       };
       const engine = engineWith({ store: hostile, maxConflictRetries: 2 });
-      expect(await engine.execute(input())).toMatchObject({ kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 });
+      expect(await engine.execute(input())).toMatchObject({
+        kind: 'unavailable',
+        reason: 'contention',
+        retryAfterSeconds: 1,
+      });
       expect(['absent', 'released']).toContain((await engine.readKeyState(keyStreamName(scope, key))).status);
       expect(await engineWith().execute(input())).toMatchObject({ kind: 'first' });
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
 
-    it.each(faultPoints)('a crash at %s followed by retries ends in one effect and one completed key', async (point: FaultPoint) => {
-      const faults = createFaultInjector();
-      const engine = engineWith({ faults: faults.hook });
-      const { input, counterId, key, scope } = fresh();
-      faults.arm(point);
-      const crashed = engine.execute(input());
-      if (setup.expectedProtocol === 'atomic' && ['after-claim', 'after-plan', 'after-effect'].includes(point)) {
-        // The atomic protocol has no steps between claim and completion: these points never fire.
-        expect(await crashed).toMatchObject({ kind: 'first' });
-      } else {
-        await expect(crashed).rejects.toBeInstanceOf(InjectedCrash);
-      }
-      const outcomes: ExecuteOutcome[] = [];
-      for (let attempt = 0; attempt < 3; attempt++) {
-        outcomes.push(await engine.execute(input()));
-        clock.advance(LEASE_MS);
-      }
-      expect(outcomes.at(-1)?.kind).toMatch(/^(first|replay)$/);
-      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
-      expect((await engine.readKeyState(keyStreamName(scope, key))).status).toBe('completed');
-      const bodies = new Set(outcomes.map(body).filter((text) => text !== undefined));
-      expect(bodies.size).toBe(1);
-    });
+    it.each(faultPoints)(
+      'a crash at %s followed by retries ends in one effect and one completed key',
+      async (point: FaultPoint) => {
+        const faults = createFaultInjector();
+        const engine = engineWith({ faults: faults.hook });
+        const { input, counterId, key, scope } = fresh();
+        faults.arm(point);
+        const crashed = engine.execute(input());
+        if (
+          setup.expectedProtocol === 'atomic' &&
+          ['after-claim', 'after-plan', 'after-effect'].includes(point)
+        ) {
+          // The atomic protocol has no steps between claim and completion: these points never fire.
+          expect(await crashed).toMatchObject({ kind: 'first' });
+        } else {
+          await expect(crashed).rejects.toBeInstanceOf(InjectedCrash);
+        }
+        const outcomes: ExecuteOutcome[] = [];
+        for (let attempt = 0; attempt < 3; attempt++) {
+          outcomes.push(await engine.execute(input()));
+          clock.advance(LEASE_MS);
+        }
+        expect(outcomes.at(-1)?.kind).toMatch(/^(first|replay)$/);
+        expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+        expect((await engine.readKeyState(keyStreamName(scope, key))).status).toBe('completed');
+        const bodies = new Set(outcomes.map(body).filter((text) => text !== undefined));
+        expect(bodies.size).toBe(1);
+      },
+    );
 
     it('two holders racing after a lease expiry: one completes, the other follows it', async () => {
       const faults = createFaultInjector();
@@ -262,7 +307,9 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       await expect(engine.execute(input())).rejects.toBeInstanceOf(InjectedCrash);
       clock.advance(LEASE_MS);
       const outcomes = await Promise.all(Array.from({ length: 5 }, () => engine.execute(input())));
-      expect(outcomes.filter((outcome) => outcome.kind === 'first')).toEqual([expect.objectContaining({ resumed: true })]);
+      expect(outcomes.filter((outcome) => outcome.kind === 'first')).toEqual([
+        expect.objectContaining({ resumed: true }),
+      ]);
       for (const outcome of outcomes) expect(['first', 'in-flight', 'replay']).toContain(outcome.kind);
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
@@ -289,13 +336,16 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       faults.arm('after-plan');
       await expect(engine.execute(input())).rejects.toBeInstanceOf(InjectedCrash);
       const keyStream = keyStreamName(scope, key);
-      const handlerFor = ({ route }: { route: string }) => (route === COUNTER_ROUTE ? incrementCounterHandler() : undefined);
+      const handlerFor = ({ route }: { route: string }) =>
+        route === COUNTER_ROUTE ? incrementCounterHandler() : undefined;
       expect(await completeAbandonedKeys({ engine, handlerFor, candidates: [keyStream] })).toEqual([
         { keyStream, skipped: 'lease-live' },
       ]);
       clock.advance(LEASE_MS);
       const results = await completeAbandonedKeys({ engine, handlerFor });
-      expect(results.find((result) => result.keyStream === keyStream)).toMatchObject({ outcome: { kind: 'first', resumed: true } });
+      expect(results.find((result) => result.keyStream === keyStream)).toMatchObject({
+        outcome: { kind: 'first', resumed: true },
+      });
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
       expect(await engine.execute(input())).toMatchObject({ kind: 'replay' });
     });
@@ -314,7 +364,12 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       await expect(engine.execute(input(5, { handler }))).rejects.toBeInstanceOf(InjectedCrash);
       clock.advance(LEASE_MS);
       const done = await engine.execute(input(5, { handler }));
-      expect(done).toMatchObject({ kind: 'first', protocol: 'phased', resumed: true, response: { status: 201 } });
+      expect(done).toMatchObject({
+        kind: 'first',
+        protocol: 'phased',
+        resumed: true,
+        response: { status: 201 },
+      });
       expect([...gateway.charges.values()]).toEqual([1]);
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
       expect(await engine.execute(input(5, { handler }))).toMatchObject({ kind: 'replay' });
@@ -339,7 +394,10 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       const { input, counterId, key } = fresh();
       const handler = chargedIncrementHandler(crashingGateway);
       // The charge went through but its answer was lost: the key must stay in flight (not released).
-      expect(await engine.execute(input(3, { handler }))).toMatchObject({ kind: 'unavailable', reason: 'effects-pending' });
+      expect(await engine.execute(input(3, { handler }))).toMatchObject({
+        kind: 'unavailable',
+        reason: 'effects-pending',
+      });
       expect(await engine.execute(input(3, { handler }))).toMatchObject({ kind: 'in-flight' });
       clock.advance(LEASE_MS);
       expect(await engine.execute(input(3, { handler }))).toMatchObject({ kind: 'first', resumed: true });
@@ -350,17 +408,24 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
 
     it('reports every outcome to onOutcome with its route', async () => {
       const seen: string[] = [];
-      const engine = engineWith({ onOutcome: (outcome, route) => seen.push(`${route.method} ${route.route} ${outcome.kind}`) });
+      const engine = engineWith({
+        onOutcome: (outcome, route) => seen.push(`${route.method} ${route.route} ${outcome.kind}`),
+      });
       const { input } = fresh();
       await engine.execute(input());
       await engine.execute(input());
       await engine.execute(input(2));
-      expect(seen).toEqual([`POST ${COUNTER_ROUTE} first`, `POST ${COUNTER_ROUTE} replay`, `POST ${COUNTER_ROUTE} reused`]);
+      expect(seen).toEqual([
+        `POST ${COUNTER_ROUTE} first`,
+        `POST ${COUNTER_ROUTE} replay`,
+        `POST ${COUNTER_ROUTE} reused`,
+      ]);
     });
   });
 };
 
 const vitestWaitFor = async (condition: () => boolean): Promise<void> => {
-  for (let tries = 0; tries < 500 && !condition(); tries++) await new Promise((resolve) => setTimeout(resolve, 2));
+  for (let tries = 0; tries < 500 && !condition(); tries++)
+    await new Promise((resolve) => setTimeout(resolve, 2));
   expect(condition()).toBe(true);
 };

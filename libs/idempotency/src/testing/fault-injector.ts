@@ -14,7 +14,11 @@ export interface FaultInjector {
   /** Pass as the engine's `faults` option. */
   readonly hook: FaultHook;
   /** Crash (`throw`) or stall (`hang`) the next `times` passes through `point` (optionally for one key stream). */
-  arm(point: FaultPoint, mode?: 'throw' | 'hang', options?: { readonly times?: number; readonly keyStream?: string }): void;
+  arm(
+    point: FaultPoint,
+    mode?: 'throw' | 'hang',
+    options?: { readonly times?: number; readonly keyStream?: string },
+  ): void;
   disarm(): void;
   /** Lets every stalled execution go on (it then meets whatever happened meanwhile). */
   releaseHangs(): void;

@@ -35,7 +35,9 @@ const password = 'once';
  * const server = await startEmbeddedPostgres({ ephemeral: true });
  * await server.stop();
  */
-export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgresServer> => {
+export const startEmbeddedPostgres = async (
+  options: EmbeddedPostgresOptions = {},
+): Promise<EmbeddedPostgresServer> => {
   const temporaryRoot = options.dataDirectory ? undefined : await mkdtemp(join(tmpdir(), 'once-postgres-'));
   const dataDirectory = options.dataDirectory ?? join(temporaryRoot as string, 'data');
   if (temporaryRoot) await chmod(temporaryRoot, 0o755);
@@ -54,10 +56,15 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {
     onLog: (message: unknown) => log(String(message)),
     onError: (error: unknown) => log(`[error] ${String(error)}`),
     postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'max_connections=400',
-      '-c', 'unix_socket_directories=',
-      ...(options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=400',
+      '-c',
+      'unix_socket_directories=',
+      ...(options.ephemeral
+        ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
+        : []),
     ],
   });
 
@@ -122,6 +129,8 @@ export const findFreePort = (): Promise<number> =>
     probe.on('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });

@@ -51,13 +51,18 @@ describe('migrate', () => {
   });
 
   it('rolls back a failing migration and leaves its version unapplied', async () => {
-    const broken = [...migrations, { version: 3, name: 'broken', sql: 'ALTER TABLE missing ADD COLUMN x int' }];
+    const broken = [
+      ...migrations,
+      { version: 3, name: 'broken', sql: 'ALTER TABLE missing ADD COLUMN x int' },
+    ];
     await expect(migrate(db.pool, 'accounts', broken)).rejects.toThrow();
     const versions = await db.pool.query("SELECT version FROM once_migrations WHERE component = 'accounts'");
     expect(versions.rows.map((row) => row.version).sort()).toEqual([1, 2]);
   });
 
   it('refuses a list with a gap in its versions', async () => {
-    await expect(migrate(db.pool, 'gappy', [{ version: 2, name: 'x', sql: 'SELECT 1' }])).rejects.toThrow(/without gaps/);
+    await expect(migrate(db.pool, 'gappy', [{ version: 2, name: 'x', sql: 'SELECT 1' }])).rejects.toThrow(
+      /without gaps/,
+    );
   });
 });

@@ -47,10 +47,10 @@ export const migrate = async (
     });
     for (const migration of ordered) {
       await withLockedTransaction(client, async () => {
-        const done = await client.query('SELECT 1 FROM once_migrations WHERE component = $1 AND version = $2', [
-          component,
-          migration.version,
-        ]);
+        const done = await client.query(
+          'SELECT 1 FROM once_migrations WHERE component = $1 AND version = $2',
+          [component, migration.version],
+        );
         if (done.rowCount) return;
         await client.query(migration.sql);
         await client.query('INSERT INTO once_migrations (component, version, name) VALUES ($1, $2, $3)', [
@@ -82,7 +82,9 @@ const withLockedTransaction = async (client: PoolClient, work: () => Promise<voi
 const assertContiguous = (component: string, ordered: readonly Migration[]): void => {
   ordered.forEach((migration, index) => {
     if (migration.version !== index + 1) {
-      throw new Error(`${component} migrations must be numbered 1..n without gaps; found ${migration.version} at ${index + 1}`);
+      throw new Error(
+        `${component} migrations must be numbered 1..n without gaps; found ${migration.version} at ${index + 1}`,
+      );
     }
   });
 };

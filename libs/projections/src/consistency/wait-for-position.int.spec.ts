@@ -32,14 +32,18 @@ describe('waitForPosition', () => {
       checkpoint: null,
     });
     const live = await ensureLiveVersion(db.pool, ledgerProjection());
-    expect((await waitForPosition(db.pool, 'ledger', { commit: 1n, prepare: 1n }, { timeoutMs: 20 })).reached).toBe(false);
+    expect(
+      (await waitForPosition(db.pool, 'ledger', { commit: 1n, prepare: 1n }, { timeoutMs: 20 })).reached,
+    ).toBe(false);
 
     await moveCheckpoint(live.version, 10n);
     expect(await waitForPosition(db.pool, 'ledger', { commit: 10n, prepare: 1n })).toEqual({
       reached: true,
       checkpoint: formatPosition({ commit: 10n, prepare: 1n }),
     });
-    expect(await waitForPosition(db.pool, 'ledger', formatPosition({ commit: 9n, prepare: 5n }))).toMatchObject({ reached: true });
+    expect(
+      await waitForPosition(db.pool, 'ledger', formatPosition({ commit: 9n, prepare: 5n })),
+    ).toMatchObject({ reached: true });
 
     const behind = await waitForPosition(db.pool, 'ledger', { commit: 11n, prepare: 0n }, { timeoutMs: 50 });
     expect(behind).toEqual({ reached: false, checkpoint: formatPosition({ commit: 10n, prepare: 1n }) });

@@ -41,7 +41,9 @@ export const completeAbandonedKeysOnce = async (
     );
     if (!lock.rows[0]?.acquired) return undefined;
     try {
-      const table = await client.query<{ ready: boolean }>(`SELECT to_regclass('idempotency_keys') IS NOT NULL AS ready`);
+      const table = await client.query<{ ready: boolean }>(
+        `SELECT to_regclass('idempotency_keys') IS NOT NULL AS ready`,
+      );
       // Before the key table's first version exists there is nothing to look at yet.
       if (!table.rows[0]?.ready) return [];
       const now = options.now?.() ?? Date.now();

@@ -46,8 +46,15 @@ describe('projector', () => {
   it('finishes a key its client abandoned once the key table shows the lease expired, and follows a blue/green switch', async () => {
     const clock = createManualClock();
     const faults = createFaultInjector();
-    const engine = createIdempotencyEngine({ store, clock: clock.now, leaseMs: 10_000, faults: faults.hook, protocol: 'phased' });
-    const handlerFor = ({ route }: { route: string }) => (route === COUNTER_ROUTE ? incrementCounterHandler() : undefined);
+    const engine = createIdempotencyEngine({
+      store,
+      clock: clock.now,
+      leaseMs: 10_000,
+      faults: faults.hook,
+      protocol: 'phased',
+    });
+    const handlerFor = ({ route }: { route: string }) =>
+      route === COUNTER_ROUTE ? incrementCounterHandler() : undefined;
     const projector = await startProjector({
       pool: db.pool,
       store,
@@ -62,12 +69,22 @@ describe('projector', () => {
       const key = `abandoned-${randomUUID()}`;
       faults.arm('after-plan');
       await expect(
-        engine.execute({ scope, key, request: incrementRequest(counterId, 1), handler: incrementCounterHandler() }),
+        engine.execute({
+          scope,
+          key,
+          request: incrementRequest(counterId, 1),
+          handler: incrementCounterHandler(),
+        }),
       ).rejects.toBeInstanceOf(InjectedCrash);
       faults.disarm();
-      const [last] = await store.readStream(keyStreamName(scope, key), { direction: 'backwards', maxCount: 1 });
+      const [last] = await store.readStream(keyStreamName(scope, key), {
+        direction: 'backwards',
+        maxCount: 1,
+      });
       if (!last) throw new Error('the crashed request left no key events');
-      expect((await waitForPosition(db.pool, 'idempotency_keys', last.position, { timeoutMs: 10_000 })).reached).toBe(true);
+      expect(
+        (await waitForPosition(db.pool, 'idempotency_keys', last.position, { timeoutMs: 10_000 })).reached,
+      ).toBe(true);
       expect(await getIdempotencyKey(db.pool, { ...scope, key })).toMatchObject({ status: 'inFlight' });
 
       clock.advance(10_000);
@@ -79,10 +96,19 @@ describe('projector', () => {
       expect(await getIdempotencyKey(db.pool, { ...scope, key })).toMatchObject({ response_status: 201 });
 
       const before = await getLiveVersion(db.pool, 'idempotency_keys');
-      const rebuilt = await rebuildProjection({ pool: db.pool, store, projection: idempotencyKeysProjection });
+      const rebuilt = await rebuildProjection({
+        pool: db.pool,
+        store,
+        projection: idempotencyKeysProjection,
+      });
       expect(rebuilt).toMatchObject({ status: 'live', previous: before?.version });
       const laterKey = `later-${randomUUID()}`;
-      await engine.execute({ scope, key: laterKey, request: incrementRequest(counterId, 2), handler: incrementCounterHandler() });
+      await engine.execute({
+        scope,
+        key: laterKey,
+        request: incrementRequest(counterId, 2),
+        handler: incrementCounterHandler(),
+      });
       await waitFor(
         async () => (await getIdempotencyKey(db.pool, { ...scope, key: laterKey }))?.status === 'completed',
         'the projector to follow the new live version',
@@ -99,25 +125,53 @@ describe('projector', () => {
     const tenantId = freshTenantId();
     await appendLedgerWorkload(memory, { seed: 3, tenantId, operations: 200 });
     const rows = async () =>
-      (await db.pool.query('SELECT * FROM ledger_accounts WHERE tenant_id = $1 ORDER BY account_id', [tenantId])).rows;
+      (
+        await db.pool.query('SELECT * FROM ledger_accounts WHERE tenant_id = $1 ORDER BY account_id', [
+          tenantId,
+        ])
+      ).rows;
     const until = async (condition: () => Promise<boolean>, what: string) => waitFor(condition, what);
 
-    const first = await startProjector({ pool: db.pool, store: memory, projections: [ledgerProjection(1)], pollIntervalMs: 10, leaseRetryMs: 50 });
-    await until(async () => (await db.pool.query(`SELECT to_regclass('ledger_accounts') IS NOT NULL AS ok`)).rows[0]?.ok === true, 'the view');
+    const first = await startProjector({
+      pool: db.pool,
+      store: memory,
+      projections: [ledgerProjection(1)],
+      pollIntervalMs: 10,
+      leaseRetryMs: 50,
+    });
+    await until(
+      async () =>
+        (await db.pool.query(`SELECT to_regclass('ledger_accounts') IS NOT NULL AS ok`)).rows[0]?.ok === true,
+      'the view',
+    );
     const end = (await memory.readAll({ maxCount: 1_000_000 })).checkpoint;
     if (!end) throw new Error('the workload wrote nothing');
-    await until(async () => (await waitForPosition(db.pool, 'ledger', end, { timeoutMs: 100 })).reached, 'version 1 to catch up');
+    await until(
+      async () => (await waitForPosition(db.pool, 'ledger', end, { timeoutMs: 100 })).reached,
+      'version 1 to catch up',
+    );
     expect((await rows()).length).toBeGreaterThan(0);
     await first.stop();
     const served = await rows();
 
-    const second = await startProjector({ pool: db.pool, store: memory, projections: [ledgerProjection(2)], pollIntervalMs: 10, leaseRetryMs: 50 });
+    const second = await startProjector({
+      pool: db.pool,
+      store: memory,
+      projections: [ledgerProjection(2)],
+      pollIntervalMs: 10,
+      leaseRetryMs: 50,
+    });
     try {
       await until(
-        async () => (await listVersions(db.pool, 'ledger')).some((version) => version.state === 'live' && version.definitionVersion === 2),
+        async () =>
+          (await listVersions(db.pool, 'ledger')).some(
+            (version) => version.state === 'live' && version.definitionVersion === 2,
+          ),
         'the projector to rebuild and switch to the new definition',
       );
-      expect((await listVersions(db.pool, 'ledger')).map((version) => [version.definitionVersion, version.state])).toEqual([
+      expect(
+        (await listVersions(db.pool, 'ledger')).map((version) => [version.definitionVersion, version.state]),
+      ).toEqual([
         [1, 'retired'],
         [2, 'live'],
       ]);

@@ -69,7 +69,12 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
         const live = await ensureLiveVersion(pool, projection);
         if (live.definitionVersion !== projection.version) {
           logger.warn(
-            { projection: projection.name, live: live.version, built: live.definitionVersion, wanted: projection.version },
+            {
+              projection: projection.name,
+              live: live.version,
+              built: live.definitionVersion,
+              wanted: projection.version,
+            },
             'live projection was built by another definition; rebuilding blue/green',
           );
           states[projection.name] = 'standby';
@@ -101,7 +106,11 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
     states[projection.name] = 'stopped';
   };
 
-  const untilLiveVersionChanges = async (name: string, version: number, runner: ProjectionRunner): Promise<void> => {
+  const untilLiveVersionChanges = async (
+    name: string,
+    version: number,
+    runner: ProjectionRunner,
+  ): Promise<void> => {
     while (!stopController.signal.aborted && runner.state() !== 'stopped') {
       await abortableSleep(leaseRetryMs, stopController.signal);
       const live = await getLiveVersion(pool, name).catch(() => undefined);
@@ -119,18 +128,25 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
     }
   };
 
-  const sweep = async (settings: { readonly intervalMs?: number; readonly minimumRetentionSeconds?: number }): Promise<void> => {
+  const sweep = async (settings: {
+    readonly intervalMs?: number;
+    readonly minimumRetentionSeconds?: number;
+  }): Promise<void> => {
     while (!stopController.signal.aborted) {
       await abortableSleep(settings.intervalMs ?? 60_000, stopController.signal);
       if (stopController.signal.aborted) break;
       const notUpdatedSince = new Date(Date.now() - (settings.minimumRetentionSeconds ?? 24 * 3600) * 1000);
       await sweepExpiredKeys(pool, store, { notUpdatedSince })
-        .then((removed) => removed > 0 && logger.info({ removed }, 'removed expired idempotency keys from the key table'))
+        .then(
+          (removed) =>
+            removed > 0 && logger.info({ removed }, 'removed expired idempotency keys from the key table'),
+        )
         .catch((error: unknown) => logger.error({ err: error }, 'key sweep failed'));
     }
   };
   const sweepsKeys =
-    options.keySweep !== false && options.projections.some((projection) => projection.name === 'idempotency_keys');
+    options.keySweep !== false &&
+    options.projections.some((projection) => projection.name === 'idempotency_keys');
 
   const supervisors = [
     ...options.projections.map((projection) => supervise(projection)),
@@ -145,4 +161,3 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
     },
   };
 };
-

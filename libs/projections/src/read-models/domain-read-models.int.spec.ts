@@ -33,12 +33,25 @@ afterAll(async () => {
 
 const catchUp = async (projection: ProjectionDefinition, batchSize = 500): Promise<void> => {
   const live = await ensureLiveVersion(db.pool, projection);
-  await startProjectionRunner({ pool: db.pool, store, projection, version: live.version, batchSize, stopWhenCaughtUp: true }).done;
+  await startProjectionRunner({
+    pool: db.pool,
+    store,
+    projection,
+    version: live.version,
+    batchSize,
+    stopWhenCaughtUp: true,
+  }).done;
 };
 
-const streamsOf = async (prefix: string, tenantIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> => {
+const streamsOf = async (
+  prefix: string,
+  tenantIds: readonly string[],
+): Promise<Map<string, RecordedEvent[]>> => {
   const streams = new Map<string, RecordedEvent[]>();
-  const batch = await store.readAll({ filter: { streamPrefixes: tenantIds.map((tenantId) => `${prefix}${tenantId}-`) }, maxCount: 1_000_000 });
+  const batch = await store.readAll({
+    filter: { streamPrefixes: tenantIds.map((tenantId) => `${prefix}${tenantId}-`) },
+    maxCount: 1_000_000,
+  });
   for (const event of batch.events) streams.set(event.stream, [...(streams.get(event.stream) ?? []), event]);
   return streams;
 };
@@ -50,13 +63,18 @@ describe('domain read models', () => {
   it('equal a fresh fold of the log by the deciders after a random workload', async () => {
     const tenantIds = [freshTenantId(), freshTenantId()];
     await appendDomainWorkload(store, { seed: 2026, tenantIds, events: 1000, concurrency: 4 });
-    await Promise.all([catchUp(invoicesProjection, 37), catchUp(ordersProjection, 111), catchUp(stockCountsProjection, 9)]);
+    await Promise.all([
+      catchUp(invoicesProjection, 37),
+      catchUp(ordersProjection, 111),
+      catchUp(stockCountsProjection, 9),
+    ]);
 
     const invoices = await streamsOf(streamPrefixes.invoice, tenantIds);
     expect(invoices.size).toBeGreaterThan(10);
     for (const events of invoices.values()) {
       const state = foldEvents(invoiceDecider, messages<InvoiceEvent>(events));
-      if (state.status !== 'issued') throw new Error('every generated invoice stream starts with InvoiceIssued');
+      if (state.status !== 'issued')
+        throw new Error('every generated invoice stream starts with InvoiceIssued');
       const payments = [...state.payments].map(([id, payment]) => ({
         id,
         invoiceId: state.invoiceId,
@@ -64,7 +82,9 @@ describe('domain read models', () => {
         method: payment.status === 'recorded' ? payment.method : 'card',
         amount: payment.amount,
         currency: state.total.currency,
-        ...(payment.status === 'captured' || payment.status === 'declined' ? { gatewayReference: payment.gatewayReference } : {}),
+        ...(payment.status === 'captured' || payment.status === 'declined'
+          ? { gatewayReference: payment.gatewayReference }
+          : {}),
         ...(payment.status === 'declined' ? { declineReason: payment.reason } : {}),
       }));
       expect(await getInvoice(db.pool, state.tenantId, state.invoiceId)).toEqual({
@@ -78,7 +98,8 @@ describe('domain read models', () => {
         status: state.paid >= state.total.amount ? 'paid' : 'open',
         payments,
       });
-      for (const payment of payments) expect(await getPayment(db.pool, state.tenantId, payment.id)).toEqual(payment);
+      for (const payment of payments)
+        expect(await getPayment(db.pool, state.tenantId, payment.id)).toEqual(payment);
       expect(await getInvoice(db.pool, freshTenantId(), state.invoiceId)).toBeUndefined();
     }
 
@@ -102,7 +123,8 @@ describe('domain read models', () => {
           : {}),
       });
       const sale = await getSaleByOrder(db.pool, order.tenantId, order.orderId);
-      if (state.status === 'completed') expect(sale).toMatchObject({ id: state.saleId, orderId: order.orderId, total: order.total.amount });
+      if (state.status === 'completed')
+        expect(sale).toMatchObject({ id: state.saleId, orderId: order.orderId, total: order.total.amount });
       else expect(sale).toBeUndefined();
     }
 
@@ -110,7 +132,8 @@ describe('domain read models', () => {
     expect(counts.size).toBeGreaterThan(3);
     for (const events of counts.values()) {
       const state = foldEvents(stockCountDecider, messages<StockCountEvent>(events));
-      if (state.status === 'none') throw new Error('every generated stock count stream starts with StockCountOpened');
+      if (state.status === 'none')
+        throw new Error('every generated stock count stream starts with StockCountOpened');
       expect(await getStockCount(db.pool, state.tenantId, state.stockCountId)).toEqual({
         id: state.stockCountId,
         status: state.status,
@@ -124,10 +147,16 @@ describe('domain read models', () => {
   it('rebuilds every read model in one pass into tables identical to the live ones, one of them resuming', async () => {
     const tenantIds = [freshTenantId()];
     await appendDomainWorkload(store, { seed: 77, tenantIds, events: 600, concurrency: 3, withKeys: true });
-    const projections = [idempotencyKeysProjection, invoicesProjection, ordersProjection, stockCountsProjection];
+    const projections = [
+      idempotencyKeysProjection,
+      invoicesProjection,
+      ordersProjection,
+      stockCountsProjection,
+    ];
     for (const projection of projections) await catchUp(projection);
     const before = new Map<string, number | undefined>();
-    for (const projection of projections) before.set(projection.name, (await getLiveVersion(db.pool, projection.name))?.version);
+    for (const projection of projections)
+      before.set(projection.name, (await getLiveVersion(db.pool, projection.name))?.version);
 
     // An earlier, interrupted rebuild of invoices: the pass below must resume it from its own checkpoint.
     const interrupt = new AbortController();
@@ -146,7 +175,9 @@ describe('domain read models', () => {
     expect(partial).toMatchObject({ status: 'interrupted' });
 
     const outcomes = await rebuildProjections({ pool: db.pool, store, projections, batchSize: 173 });
-    expect(outcomes.find((outcome) => outcome.projection === 'invoices')).toMatchObject({ version: partial.version });
+    expect(outcomes.find((outcome) => outcome.projection === 'invoices')).toMatchObject({
+      version: partial.version,
+    });
     for (const projection of projections) {
       const outcome = outcomes.find((candidate) => candidate.projection === projection.name);
       expect(outcome).toMatchObject({ status: 'live', previous: before.get(projection.name) });
@@ -169,11 +200,26 @@ describe('domain read models', () => {
     const sale = (saleId: string) => ({
       id: crypto.randomUUID(),
       type: 'SaleRecorded',
-      data: { tenantId, saleId, orderId: 'o-1', lines: [], total: { amount: 100, currency: 'EUR' }, recordedAt: '2026-01-01T00:00:00.000Z' },
+      data: {
+        tenantId,
+        saleId,
+        orderId: 'o-1',
+        lines: [],
+        total: { amount: 100, currency: 'EUR' },
+        recordedAt: '2026-01-01T00:00:00.000Z',
+      },
     });
-    await store.appendToStream(`order-${tenantId}-o-1`, [sale('s-1'), sale('s-2')], { expectedRevision: 'no_stream' });
+    await store.appendToStream(`order-${tenantId}-o-1`, [sale('s-1'), sale('s-2')], {
+      expectedRevision: 'no_stream',
+    });
     const live = await ensureLiveVersion(db.pool, projection);
-    const runner = startProjectionRunner({ pool: db.pool, store, projection, version: live.version, stopWhenCaughtUp: true });
+    const runner = startProjectionRunner({
+      pool: db.pool,
+      store,
+      projection,
+      version: live.version,
+      stopWhenCaughtUp: true,
+    });
     await expect(runner.done).rejects.toMatchObject({ code: '23505' });
   });
 });

@@ -1,2 +1,7 @@
 export { rebuildProjection, rebuildProjections } from './rebuild-projection.js';
-export type { RebuildManyOptions, RebuildOptions, RebuildOutcome, RebuildProgress } from './rebuild-projection.js';
+export type {
+  RebuildManyOptions,
+  RebuildOptions,
+  RebuildOutcome,
+  RebuildProgress,
+} from './rebuild-projection.js';

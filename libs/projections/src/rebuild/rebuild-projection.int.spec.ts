@@ -30,7 +30,13 @@ describe('blue/green rebuild', () => {
     const tenantId = freshTenantId();
     const expected = await appendLedgerWorkload(store, { seed: 5, tenantId, operations: 500 });
     const live = await ensureLiveVersion(db.pool, projection);
-    await startProjectionRunner({ pool: db.pool, store, projection, version: live.version, stopWhenCaughtUp: true }).done;
+    await startProjectionRunner({
+      pool: db.pool,
+      store,
+      projection,
+      version: live.version,
+      stopWhenCaughtUp: true,
+    }).done;
     const liveRows = await rowsOf(`ledger_accounts_v${live.version}`);
     expect(liveRows).toHaveLength(expected.size);
 
@@ -49,16 +55,23 @@ describe('blue/green rebuild', () => {
     });
     expect(first).toMatchObject({ status: 'interrupted' });
     expect(await rowsOf('ledger_accounts')).toEqual(liveRows);
-    expect((await listVersions(db.pool, projection.name)).map((version) => version.state)).toEqual(['live', 'building']);
+    expect((await listVersions(db.pool, projection.name)).map((version) => version.state)).toEqual([
+      'live',
+      'building',
+    ]);
 
     const second = await rebuildProjection({ pool: db.pool, store, projection, batchSize: 50 });
     expect(second).toMatchObject({ status: 'live', version: first.version, previous: live.version });
-    const ledgerEvents = (await store.readAll({ filter: { streamPrefixes: ['ledger-'] }, maxCount: 100_000 })).events.length;
+    const ledgerEvents = (await store.readAll({ filter: { streamPrefixes: ['ledger-'] }, maxCount: 100_000 }))
+      .events.length;
     expect(first.events).toBeGreaterThan(0);
     expect(second.events).toBe(ledgerEvents - first.events);
     expect(await rowsOf(`ledger_accounts_v${first.version}`)).toEqual(liveRows);
     expect(await rowsOf('ledger_accounts')).toEqual(liveRows);
-    expect((await listVersions(db.pool, projection.name)).map((version) => version.state)).toEqual(['retired', 'live']);
+    expect((await listVersions(db.pool, projection.name)).map((version) => version.state)).toEqual([
+      'retired',
+      'live',
+    ]);
     expect(progress.every((sample) => sample.eventsPerSecond > 0)).toBe(true);
 
     const third = await rebuildProjection({ pool: db.pool, store, projection, batchSize: 500 });

@@ -6,7 +6,12 @@ import type { ProjectionDefinition, ProjectionLogger } from '../runner/projectio
 import type { RunnerFaults } from '../runner/projection-runner.js';
 import { startProjectionGroupRunner } from '../runner/projection-runner.js';
 import { readLiveCheckpoint } from '../consistency/wait-for-position.js';
-import { dropRetiredVersions, getLiveVersion, makeVersionLive, startBuildingVersion } from '../versions/projection-versions.js';
+import {
+  dropRetiredVersions,
+  getLiveVersion,
+  makeVersionLive,
+  startBuildingVersion,
+} from '../versions/projection-versions.js';
 
 /** A progress sample of a rebuild (of one projection, or of several read together). */
 export interface RebuildProgress {
@@ -52,7 +57,12 @@ export type RebuildOutcome =
       readonly previous: number | undefined;
       readonly events: number;
     }
-  | { readonly status: 'interrupted'; readonly projection: string; readonly version: number; readonly events: number };
+  | {
+      readonly status: 'interrupted';
+      readonly projection: string;
+      readonly version: number;
+      readonly events: number;
+    };
 
 /**
  * Rebuilds a projection blue/green: a new version fills its own tables from the start of the log while the live
@@ -82,11 +92,19 @@ export const rebuildProjections = async (options: RebuildManyOptions): Promise<r
     const previous = await getLiveVersion(pool, projection.name);
     const building = await startBuildingVersion(pool, projection);
     const targetText = await readLiveCheckpoint(pool, projection.name);
-    members.push({ projection, previous, building, target: targetText === null ? undefined : parsePosition(targetText) });
+    members.push({
+      projection,
+      previous,
+      building,
+      target: targetText === null ? undefined : parsePosition(targetText),
+    });
   }
   const target = members
     .map((member) => member.target)
-    .reduce<GlobalPosition | undefined>((a, b) => (a === undefined ? b : b === undefined || comparePositions(a, b) >= 0 ? a : b), undefined);
+    .reduce<GlobalPosition | undefined>(
+      (a, b) => (a === undefined ? b : b === undefined || comparePositions(a, b) >= 0 ? a : b),
+      undefined,
+    );
   const label = members.map((member) => `${member.projection.name} v${member.building.version}`).join(', ');
   const applied = new Map<string, number>();
   const startedAt = Date.now();
@@ -122,7 +140,14 @@ export const rebuildProjections = async (options: RebuildManyOptions): Promise<r
         : fraction !== undefined && progressed > 0
           ? (sinceBaseline / progressed) * (1 - fraction)
           : undefined;
-      options.onProgress?.({ label, events, eventsPerSecond: events / seconds, checkpoint: report.checkpoint, fraction, etaSeconds });
+      options.onProgress?.({
+        label,
+        events,
+        eventsPerSecond: events / seconds,
+        checkpoint: report.checkpoint,
+        fraction,
+        etaSeconds,
+      });
     },
   });
   await runner.done;

@@ -1,6 +1,10 @@
 export { silentLogger } from './projection-definition.js';
 export type { ProjectionDefinition, ProjectionLogger } from './projection-definition.js';
-export { CheckpointConflictError, startProjectionGroupRunner, startProjectionRunner } from './projection-runner.js';
+export {
+  CheckpointConflictError,
+  startProjectionGroupRunner,
+  startProjectionRunner,
+} from './projection-runner.js';
 export type {
   BatchReport,
   ProjectionGroupRunnerOptions,

@@ -34,4 +34,8 @@ export interface ProjectionLogger {
 }
 
 /** A logger that drops everything. */
-export const silentLogger: ProjectionLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+export const silentLogger: ProjectionLogger = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};

@@ -46,8 +46,14 @@ describe('projection runner', () => {
       const store = createInMemoryEventStore();
       const tenantId = freshTenantId();
       const expected = await appendLedgerWorkload(store, { seed, tenantId, operations: 300 });
-      await startProjectionRunner({ pool: db.pool, store, projection, version: live.version, batchSize: 7 + seed * 13, stopWhenCaughtUp: true })
-        .done;
+      await startProjectionRunner({
+        pool: db.pool,
+        store,
+        projection,
+        version: live.version,
+        batchSize: 7 + seed * 13,
+        stopWhenCaughtUp: true,
+      }).done;
       expect(await projectedLedger(tenantId, live.version)).toEqual(expected);
     }
   });

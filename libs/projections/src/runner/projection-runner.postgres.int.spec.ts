@@ -47,29 +47,54 @@ describe('projection runner over the PostgreSQL event store', () => {
   it('applies every event once while concurrent writers commit out of order, one transaction held open late', async () => {
     const projection = ledgerProjection();
     const live = await ensureLiveVersion(db.pool, projection);
-    const runner = startProjectionRunner({ pool: db.pool, store, projection, version: live.version, batchSize: 25, pollIntervalMs: 10 });
+    const runner = startProjectionRunner({
+      pool: db.pool,
+      store,
+      projection,
+      version: live.version,
+      batchSize: 25,
+      pollIntervalMs: 10,
+    });
 
     const lateTenant = freshTenantId();
     const late = await db.pool.connect();
     try {
       await late.query('BEGIN');
       const opened = JSON.stringify([
-        { id: crypto.randomUUID(), type: 'LedgerOpened', data: { tenantId: lateTenant, accountId: 'late' }, metadata: {} },
-        { id: crypto.randomUUID(), type: 'LedgerMoved', data: { tenantId: lateTenant, accountId: 'late', amount: 17 }, metadata: {} },
+        {
+          id: crypto.randomUUID(),
+          type: 'LedgerOpened',
+          data: { tenantId: lateTenant, accountId: 'late' },
+          metadata: {},
+        },
+        {
+          id: crypto.randomUUID(),
+          type: 'LedgerMoved',
+          data: { tenantId: lateTenant, accountId: 'late', amount: 17 },
+          metadata: {},
+        },
       ]);
       // An append inside a transaction that stays open: its transaction id is older than everything written below.
-      await late.query('SELECT * FROM event_store_append($1, -1, $2::jsonb, NULL)', [ledgerStream(lateTenant, 'late'), opened]);
+      await late.query('SELECT * FROM event_store_append($1, -1, $2::jsonb, NULL)', [
+        ledgerStream(lateTenant, 'late'),
+        opened,
+      ]);
 
       const tenants = [freshTenantId(), freshTenantId(), freshTenantId()];
       await Promise.all(
-        tenants.map((tenantId, index) => appendLedgerWorkload(store, { seed: 100 + index, tenantId, operations: 120 })),
+        tenants.map((tenantId, index) =>
+          appendLedgerWorkload(store, { seed: 100 + index, tenantId, operations: 120 }),
+        ),
       );
       await new Promise((resolve) => setTimeout(resolve, 200));
       await late.query('COMMIT');
 
       for (const tenantId of [...tenants, lateTenant]) {
         const expected = sorted(await foldLedger(store, tenantId));
-        await waitFor(async () => sorted(await projectedLedger(tenantId)) === expected, `tenant ${tenantId} to match the fold`);
+        await waitFor(
+          async () => sorted(await projectedLedger(tenantId)) === expected,
+          `tenant ${tenantId} to match the fold`,
+        );
       }
       expect((await projectedLedger(lateTenant)).get('late')).toMatchObject({ balance: 17, movements: 1 });
     } finally {

@@ -1,5 +1,11 @@
 import type { Pool, PoolClient } from 'pg';
-import type { EventStore, GlobalFilter, GlobalPosition, ReadAllBatch, RecordedEvent } from '@once/event-store';
+import type {
+  EventStore,
+  GlobalFilter,
+  GlobalPosition,
+  ReadAllBatch,
+  RecordedEvent,
+} from '@once/event-store';
 import { comparePositions, formatPosition, parsePosition } from '@once/event-store';
 import { physicalTableName } from '../tables/table-definition.js';
 import { BatchUnitOfWork, RowCache } from '../tables/unit-of-work.js';
@@ -25,9 +31,10 @@ export class CheckpointConflictError extends Error {
 /** Where tests inject crashes. */
 export interface RunnerFaults {
   /** Runs after a batch's rows and checkpoint are written, before COMMIT. Throw to crash there. */
-  readonly beforeCommit?: (batch: { readonly events: readonly RecordedEvent[]; readonly client: PoolClient }) =>
-    | void
-    | Promise<void>;
+  readonly beforeCommit?: (batch: {
+    readonly events: readonly RecordedEvent[];
+    readonly client: PoolClient;
+  }) => void | Promise<void>;
 }
 
 /** What one committed batch did. */
@@ -100,7 +107,10 @@ export interface ProjectionRunner {
  * await runner.stop();
  */
 export const startProjectionRunner = (options: ProjectionRunnerOptions): ProjectionRunner =>
-  startProjectionGroupRunner({ ...options, targets: [{ projection: options.projection, version: options.version }] });
+  startProjectionGroupRunner({
+    ...options,
+    targets: [{ projection: options.projection, version: options.version }],
+  });
 
 interface TargetState {
   readonly target: RunnerTarget;
@@ -125,7 +135,9 @@ const unionFilter = (targets: readonly RunnerTarget[]): GlobalFilter => {
   const everyTyped = projections.every((projection) => projection.eventTypes !== undefined);
   const everyPrefixed = projections.every((projection) => projection.streamPrefixes !== undefined);
   return {
-    ...(everyTyped ? { eventTypes: [...new Set(projections.flatMap((projection) => projection.eventTypes ?? []))] } : {}),
+    ...(everyTyped
+      ? { eventTypes: [...new Set(projections.flatMap((projection) => projection.eventTypes ?? []))] }
+      : {}),
     ...(everyPrefixed
       ? { streamPrefixes: [...new Set(projections.flatMap((projection) => projection.streamPrefixes ?? []))] }
       : {}),
@@ -190,8 +202,11 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
             WHERE name = $1 AND version = $2 AND position IS NOT DISTINCT FROM $4`,
           [projection.name, version, nextText, member.checkpointText],
         );
-        if (moved.rowCount !== 1) throw new CheckpointConflictError(projection.name, version, member.checkpointText);
-        const events = batch.events.filter((event) => member.matches(event) && isAfter(event.position, member.checkpoint));
+        if (moved.rowCount !== 1)
+          throw new CheckpointConflictError(projection.name, version, member.checkpointText);
+        const events = batch.events.filter(
+          (event) => member.matches(event) && isAfter(event.position, member.checkpoint),
+        );
         applied.set(member, events.length);
         if (events.length === 0) continue;
         const work = new BatchUnitOfWork(client, version, cache);
@@ -228,7 +243,8 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
       );
       const checkpointText = stored.rows[0]?.position ?? null;
       const checkpoint = checkpointText === null ? undefined : parsePosition(checkpointText);
-      if (checkpointText !== null && !checkpoint) throw new Error(`${leaseNames[index]}: unreadable checkpoint ${checkpointText}`);
+      if (checkpointText !== null && !checkpoint)
+        throw new Error(`${leaseNames[index]}: unreadable checkpoint ${checkpointText}`);
       states.push({
         target,
         leaseName: leaseNames[index] as string,
@@ -249,7 +265,9 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
     for (const { target } of states) {
       for (const table of target.projection.tables) {
         const physical = physicalTableName(table, target.version);
-        const empty = await client.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM "${physical}") AS empty`);
+        const empty = await client.query<{ empty: boolean }>(
+          `SELECT NOT EXISTS (SELECT 1 FROM "${physical}") AS empty`,
+        );
         if (empty.rows[0]?.empty) cache.markEmpty(physical);
       }
     }
@@ -257,7 +275,9 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
     const lowest = (): GlobalPosition | undefined =>
       states.some((member) => member.checkpoint === undefined)
         ? undefined
-        : states.map((member) => member.checkpoint as GlobalPosition).reduce((a, b) => (comparePositions(a, b) <= 0 ? a : b));
+        : states
+            .map((member) => member.checkpoint as GlobalPosition)
+            .reduce((a, b) => (comparePositions(a, b) <= 0 ? a : b));
     let position = lowest();
     let pending = read(position);
     while (!stopController.signal.aborted) {
@@ -366,7 +386,6 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
   };
 };
 
-
 const unlockAll = async (client: PoolClient, names: readonly string[]): Promise<void> => {
   for (const name of names) {
     await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name]).catch(() => undefined);
@@ -380,7 +399,9 @@ const isConnectionLoss = (error: unknown): boolean => {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (connectionErrorCodes.has(code) || code.startsWith('08'))) return true;
-  return /Connection terminated|connection is closed|Client has encountered a connection error/i.test(error.message);
+  return /Connection terminated|connection is closed|Client has encountered a connection error/i.test(
+    error.message,
+  );
 };
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

@@ -7,11 +7,20 @@ describe('RowCache', () => {
     expect(cache.lookup('t_v1', 'a')).toBeUndefined();
     cache.markEmpty('t_v1');
     expect(cache.lookup('t_v1', 'a')).toBeNull();
-    cache.remember('t_v1', new Map([['a', { id: 'a' }], ['b', null]]));
+    cache.remember(
+      't_v1',
+      new Map([
+        ['a', { id: 'a' }],
+        ['b', null],
+      ]),
+    );
     expect(cache.lookup('t_v1', 'a')).toEqual({ id: 'a' });
     expect(cache.lookup('t_v1', 'b')).toBeNull();
 
-    cache.remember('t_v1', new Map(Array.from({ length: 12 }, (_, index) => [`k${index}`, { id: `k${index}` }])));
+    cache.remember(
+      't_v1',
+      new Map(Array.from({ length: 12 }, (_, index) => [`k${index}`, { id: `k${index}` }])),
+    );
     expect(cache.lookup('t_v1', 'a')).toBeUndefined();
     expect(cache.lookup('t_v1', 'never-seen')).toBeUndefined();
     expect(cache.lookup('t_v1', 'k11')).toEqual({ id: 'k11' });

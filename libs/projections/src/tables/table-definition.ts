@@ -2,7 +2,8 @@
 export type ColumnType = 'text' | 'integer' | 'bigint' | 'boolean' | 'timestamptz' | 'jsonb';
 
 /** JavaScript values per column type: `bigint` columns hold safe integers (money in minor units). */
-export type ColumnValue = string | number | boolean | null | readonly unknown[] | { readonly [key: string]: unknown };
+export type ColumnValue =
+  string | number | boolean | null | readonly unknown[] | { readonly [key: string]: unknown };
 
 /** One column of a read-model table. */
 export interface ColumnDefinition {
@@ -68,9 +69,10 @@ export const tableDdl = (table: TableDefinition, version: number): string => {
     (columns, index) =>
       `CREATE INDEX IF NOT EXISTS ${quote(`${physical}_i${index}`)} ON ${quote(physical)} (${columns.map(quote).join(', ')});`,
   );
-  return [`CREATE TABLE IF NOT EXISTS ${quote(physical)} (\n  ${[...columns, ...constraints].join(',\n  ')}\n);`, ...indexes].join(
-    '\n',
-  );
+  return [
+    `CREATE TABLE IF NOT EXISTS ${quote(physical)} (\n  ${[...columns, ...constraints].join(',\n  ')}\n);`,
+    ...indexes,
+  ].join('\n');
 };
 
 /** Quotes a SQL identifier that `assertIdentifier` accepted. */

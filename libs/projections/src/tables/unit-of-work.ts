@@ -136,7 +136,8 @@ export class BatchUnitOfWork implements ProjectionTransaction {
     const anyTable = table as unknown as AnyTable;
     const state = this.stateOf(anyTable);
     const id = keyOf(anyTable, key as Record<string, ColumnValue>);
-    if (!state.rows.has(id) && !this.fromCache(state, id)) await this.load(state, [key as Record<string, ColumnValue>]);
+    if (!state.rows.has(id) && !this.fromCache(state, id))
+      await this.load(state, [key as Record<string, ColumnValue>]);
     return (state.rows.get(id) ?? undefined) as Row | undefined;
   }
 
@@ -185,10 +186,15 @@ export class BatchUnitOfWork implements ProjectionTransaction {
     return state;
   }
 
-  private async load(state: TableState, keys: readonly Readonly<Record<string, ColumnValue>>[]): Promise<void> {
+  private async load(
+    state: TableState,
+    keys: readonly Readonly<Record<string, ColumnValue>>[],
+  ): Promise<void> {
     const { table } = state;
     const pk = table.primaryKey;
-    const arrays = pk.map((column) => keys.map((key) => toParameter(columnOf(table, column), key[column] ?? null)));
+    const arrays = pk.map((column) =>
+      keys.map((key) => toParameter(columnOf(table, column), key[column] ?? null)),
+    );
     const casts = pk.map((column, index) => `$${index + 1}::${columnOf(table, column).type}[]`).join(', ');
     const result = await this.client.query<Record<string, unknown>>(
       `SELECT * FROM ${quote(state.physical)} WHERE (${pk.map(quote).join(', ')}) IN (SELECT * FROM unnest(${casts}))`,
@@ -204,8 +210,12 @@ export class BatchUnitOfWork implements ProjectionTransaction {
   private async upsertRows(state: TableState, rows: readonly AnyRow[]): Promise<void> {
     const { table } = state;
     const columns = Object.keys(table.columns);
-    const arrays = columns.map((column) => rows.map((row) => toParameter(columnOf(table, column), row[column] ?? null)));
-    const casts = columns.map((column, index) => `$${index + 1}::${columnOf(table, column).type}[]`).join(', ');
+    const arrays = columns.map((column) =>
+      rows.map((row) => toParameter(columnOf(table, column), row[column] ?? null)),
+    );
+    const casts = columns
+      .map((column, index) => `$${index + 1}::${columnOf(table, column).type}[]`)
+      .join(', ');
     const updatable = columns.filter((column) => !table.primaryKey.includes(column));
     const onConflict =
       updatable.length === 0
@@ -222,7 +232,9 @@ export class BatchUnitOfWork implements ProjectionTransaction {
   private async deleteRows(state: TableState, keys: readonly AnyRow[]): Promise<void> {
     const { table } = state;
     const pk = table.primaryKey;
-    const arrays = pk.map((column) => keys.map((key) => toParameter(columnOf(table, column), key[column] ?? null)));
+    const arrays = pk.map((column) =>
+      keys.map((key) => toParameter(columnOf(table, column), key[column] ?? null)),
+    );
     const casts = pk.map((column, index) => `$${index + 1}::${columnOf(table, column).type}[]`).join(', ');
     await this.client.query(
       `DELETE FROM ${quote(state.physical)} WHERE (${pk.map(quote).join(', ')}) IN (SELECT * FROM unnest(${casts}))`,
@@ -237,7 +249,8 @@ const keyOf = (table: AnyTable, key: Readonly<Record<string, ColumnValue>>): str
   table.primaryKey
     .map((column) => {
       const value = key[column];
-      if (value === undefined || value === null) throw new Error(`${table.name}: key column ${column} is missing`);
+      if (value === undefined || value === null)
+        throw new Error(`${table.name}: key column ${column} is missing`);
       return String(value);
     })
     .join(keySeparator);
@@ -272,7 +285,8 @@ export const fromDatabase = (table: AnyTable, raw: Readonly<Record<string, unkno
     const value = raw[column];
     if (value === null || value === undefined) row[column] = null;
     else if (definition.type === 'bigint') row[column] = Number(value);
-    else if (definition.type === 'timestamptz') row[column] = value instanceof Date ? value.toISOString() : String(value);
+    else if (definition.type === 'timestamptz')
+      row[column] = value instanceof Date ? value.toISOString() : String(value);
     else row[column] = value as ColumnValue;
   }
   return row;

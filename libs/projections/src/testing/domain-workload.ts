@@ -111,7 +111,11 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
             method: 'POST',
             route,
             requestHash,
-            response: { status: 201, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ok: serial }) },
+            response: {
+              status: 201,
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ ok: serial }),
+            },
             holder: 'api-0',
           },
         },
@@ -142,7 +146,15 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
             issuedAt: at(),
             ...(random() < 0.5
               ? { total }
-              : { lines: [{ description: 'coffee', quantity: 1 + Math.floor(random() * 4), unitPrice: 100 + Math.floor(random() * 900) }] }),
+              : {
+                  lines: [
+                    {
+                      description: 'coffee',
+                      quantity: 1 + Math.floor(random() * 4),
+                      unitPrice: 100 + Math.floor(random() * 900),
+                    },
+                  ],
+                }),
           },
         },
       ];
@@ -151,7 +163,10 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
         const paymentId = asPaymentId(`pay-${options.seed}-${serial}-${index}`);
         const amount = money(1 + Math.floor(random() * total * 0.6), currency);
         if (random() < 0.5) {
-          plan.push({ type: 'RecordPayment', data: { invoiceId, paymentId, amount, method: pick(['cash', 'card'] as const), recordedAt: at() } });
+          plan.push({
+            type: 'RecordPayment',
+            data: { invoiceId, paymentId, amount, method: pick(['cash', 'card'] as const), recordedAt: at() },
+          });
         } else {
           plan.push({ type: 'ReserveCardPayment', data: { invoiceId, paymentId, amount, reservedAt: at() } });
           const outcome = random();
@@ -162,7 +177,10 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
                 invoiceId,
                 paymentId,
                 gatewayReference: `ch_${serial}_${index}`,
-                outcome: outcome < 0.65 ? { status: 'approved' } : { status: 'declined', reason: 'insufficient_funds' },
+                outcome:
+                  outcome < 0.65
+                    ? { status: 'approved' }
+                    : { status: 'declined', reason: 'insufficient_funds' },
                 recordedAt: at(),
               },
             });
@@ -182,22 +200,43 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
       const total = lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0);
       const held = random() < 0.15;
       const plan: OrderCommand[] = [
-        { type: 'PlaceOrder', data: { tenantId, orderId, currency: 'EUR', lines, ...(held ? { expectedTotal: total + 10 } : {}), placedAt: at() } },
+        {
+          type: 'PlaceOrder',
+          data: {
+            tenantId,
+            orderId,
+            currency: 'EUR',
+            lines,
+            ...(held ? { expectedTotal: total + 10 } : {}),
+            placedAt: at(),
+          },
+        },
       ];
       if (held && random() < 0.7) plan.push({ type: 'ApproveOrder', data: { orderId, approvedAt: at() } });
       if (random() < 0.85) plan.push({ type: 'ServeOrder', data: { orderId, servedAt: at() } });
-      if (random() < 0.75) plan.push({ type: 'CompleteOrder', data: { orderId, saleId: asSaleId(`sale-${options.seed}-${serial}`), completedAt: at() } });
+      if (random() < 0.75)
+        plan.push({
+          type: 'CompleteOrder',
+          data: { orderId, saleId: asSaleId(`sale-${options.seed}-${serial}`), completedAt: at() },
+        });
       ({ events, decided: commands } = decideAll(orderDecider, plan));
       stream = orderStream(tenantId, orderId);
       route = '/orders';
     } else {
       const stockCountId = asStockCountId(`sc-${options.seed}-${serial}`);
-      const plan: StockCountCommand[] = [{ type: 'OpenStockCount', data: { tenantId, stockCountId, openedAt: at() } }];
+      const plan: StockCountCommand[] = [
+        { type: 'OpenStockCount', data: { tenantId, stockCountId, openedAt: at() } },
+      ];
       const lines = 1 + Math.floor(random() * 6);
       for (let index = 0; index < lines; index += 1) {
         plan.push({
           type: 'RecordCountLine',
-          data: { stockCountId, sku: asSku(`sku-${Math.floor(random() * 5)}`), countedQuantity: Math.floor(random() * 50), recordedAt: at() },
+          data: {
+            stockCountId,
+            sku: asSku(`sku-${Math.floor(random() * 5)}`),
+            countedQuantity: Math.floor(random() * 50),
+            recordedAt: at(),
+          },
         });
       }
       if (random() < 0.8) plan.push({ type: 'PostStockCount', data: { stockCountId, postedAt: at() } });
@@ -205,7 +244,10 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
       stream = stockCountStream(tenantId, stockCountId);
       route = '/stock-counts';
     }
-    active.push({ stream, events: events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })) });
+    active.push({
+      stream,
+      events: events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
+    });
     generated += events.length;
     if (options.withKeys) {
       for (const command of commands) {

@@ -30,7 +30,8 @@ export type LedgerEvent =
   | { readonly type: 'LedgerMoved'; readonly data: { tenantId: string; accountId: string; amount: number } }
   | { readonly type: 'LedgerClosed'; readonly data: { tenantId: string; accountId: string } };
 
-export const ledgerStream = (tenantId: string, accountId: string): string => `ledger-${tenantId}-${accountId}`;
+export const ledgerStream = (tenantId: string, accountId: string): string =>
+  `ledger-${tenantId}-${accountId}`;
 
 const keyOf = (event: RecordedEvent) => {
   const data = event.data as { tenantId: string; accountId: string };
@@ -108,9 +109,13 @@ export const appendLedgerWorkload = async (
       );
       open.push({ accountId, revision: 0n });
     } else if (roll < 0.2) {
-      await store.appendToStream(`noise-${options.tenantId}`, [{ id: crypto.randomUUID(), type: 'Noise', data: {} }], {
-        expectedRevision: 'any',
-      });
+      await store.appendToStream(
+        `noise-${options.tenantId}`,
+        [{ id: crypto.randomUUID(), type: 'Noise', data: {} }],
+        {
+          expectedRevision: 'any',
+        },
+      );
     } else {
       const index = Math.floor(random() * open.length);
       const account = open[index] as { accountId: string; revision: bigint };
@@ -118,11 +123,19 @@ export const appendLedgerWorkload = async (
       const count = closing ? 1 : 1 + Math.floor(random() * 3);
       const events = Array.from({ length: count }, () =>
         closing
-          ? { id: crypto.randomUUID(), type: 'LedgerClosed', data: { tenantId: options.tenantId, accountId: account.accountId } }
+          ? {
+              id: crypto.randomUUID(),
+              type: 'LedgerClosed',
+              data: { tenantId: options.tenantId, accountId: account.accountId },
+            }
           : {
               id: crypto.randomUUID(),
               type: 'LedgerMoved',
-              data: { tenantId: options.tenantId, accountId: account.accountId, amount: Math.floor(random() * 2000) - 900 },
+              data: {
+                tenantId: options.tenantId,
+                accountId: account.accountId,
+                amount: Math.floor(random() * 2000) - 900,
+              },
             },
       );
       const result = await store.appendToStream(ledgerStream(options.tenantId, account.accountId), events, {
@@ -136,20 +149,39 @@ export const appendLedgerWorkload = async (
 };
 
 /** Folds the ledger events of a tenant straight from the log, independent of the projection machinery. */
-export const foldLedger = async (store: EventStore, tenantId: string): Promise<Map<string, LedgerAccountRow>> => {
+export const foldLedger = async (
+  store: EventStore,
+  tenantId: string,
+): Promise<Map<string, LedgerAccountRow>> => {
   const rows = new Map<string, LedgerAccountRow>();
   let after: RecordedEvent['position'] | undefined;
   for (;;) {
-    const batch = await store.readAll({ ...(after ? { after } : {}), filter: { streamPrefixes: [`ledger-${tenantId}-`] }, maxCount: 1000 });
+    const batch = await store.readAll({
+      ...(after ? { after } : {}),
+      filter: { streamPrefixes: [`ledger-${tenantId}-`] },
+      maxCount: 1000,
+    });
     for (const recorded of batch.events) {
       const event = recorded as RecordedEvent & LedgerEvent;
       const id = event.data.accountId;
       const position = formatPosition(recorded.position);
-      if (event.type === 'LedgerOpened') rows.set(id, { tenant_id: tenantId, account_id: id, balance: 0, movements: 0, last_position: position });
+      if (event.type === 'LedgerOpened')
+        rows.set(id, {
+          tenant_id: tenantId,
+          account_id: id,
+          balance: 0,
+          movements: 0,
+          last_position: position,
+        });
       else if (event.type === 'LedgerClosed') rows.delete(id);
       else {
         const row = rows.get(id) as LedgerAccountRow;
-        rows.set(id, { ...row, balance: row.balance + event.data.amount, movements: row.movements + 1, last_position: position });
+        rows.set(id, {
+          ...row,
+          balance: row.balance + event.data.amount,
+          movements: row.movements + 1,
+          last_position: position,
+        });
       }
     }
     if (batch.caughtUp || !batch.checkpoint) return rows;

@@ -26,7 +26,10 @@ const toVersion = (row: VersionRow): ProjectionVersion => ({
 });
 
 /** Every version of a projection, oldest first. */
-export const listVersions = async (pool: Pool | PoolClient, name: string): Promise<readonly ProjectionVersion[]> => {
+export const listVersions = async (
+  pool: Pool | PoolClient,
+  name: string,
+): Promise<readonly ProjectionVersion[]> => {
   const result = await pool.query<VersionRow>(
     'SELECT name, version, definition_version, state FROM projection_versions WHERE name = $1 ORDER BY version',
     [name],
@@ -35,7 +38,10 @@ export const listVersions = async (pool: Pool | PoolClient, name: string): Promi
 };
 
 /** The version reads are served from, if any. */
-export const getLiveVersion = async (pool: Pool | PoolClient, name: string): Promise<ProjectionVersion | undefined> =>
+export const getLiveVersion = async (
+  pool: Pool | PoolClient,
+  name: string,
+): Promise<ProjectionVersion | undefined> =>
   (await listVersions(pool, name)).find((version) => version.state === 'live');
 
 /**
@@ -45,11 +51,15 @@ export const getLiveVersion = async (pool: Pool | PoolClient, name: string): Pro
  * @example
  * const live = await ensureLiveVersion(pool, invoicesProjection);
  */
-export const ensureLiveVersion = async (pool: Pool, projection: ProjectionDefinition): Promise<ProjectionVersion> => {
+export const ensureLiveVersion = async (
+  pool: Pool,
+  projection: ProjectionDefinition,
+): Promise<ProjectionVersion> => {
   const live = await withVersionsLock(
     pool,
     projection.name,
-    async (client) => (await getLiveVersion(client, projection.name)) ?? insertVersion(client, projection, 'live'),
+    async (client) =>
+      (await getLiveVersion(client, projection.name)) ?? insertVersion(client, projection, 'live'),
   );
   await createVersionTables(pool, projection, live.version);
   await withVersionsLock(pool, projection.name, async (client) => {
@@ -71,11 +81,15 @@ export const ensureLiveVersion = async (pool: Pool, projection: ProjectionDefini
  * @example
  * const building = await startBuildingVersion(pool, invoicesProjection);
  */
-export const startBuildingVersion = async (pool: Pool, projection: ProjectionDefinition): Promise<ProjectionVersion> => {
+export const startBuildingVersion = async (
+  pool: Pool,
+  projection: ProjectionDefinition,
+): Promise<ProjectionVersion> => {
   const { version, stale } = await withVersionsLock(pool, projection.name, async (client) => {
     const versions = await listVersions(client, projection.name);
     const building = versions.find((candidate) => candidate.state === 'building');
-    if (building && building.definitionVersion === projection.version) return { version: building, stale: undefined };
+    if (building && building.definitionVersion === projection.version)
+      return { version: building, stale: undefined };
     if (building) {
       await client.query('UPDATE projection_versions SET state = $3 WHERE name = $1 AND version = $2', [
         projection.name,
@@ -97,14 +111,19 @@ export const startBuildingVersion = async (pool: Pool, projection: ProjectionDef
  * @example
  * await makeVersionLive(pool, invoicesProjection, 2);
  */
-export const makeVersionLive = async (pool: Pool, projection: ProjectionDefinition, version: number): Promise<boolean> =>
+export const makeVersionLive = async (
+  pool: Pool,
+  projection: ProjectionDefinition,
+  version: number,
+): Promise<boolean> =>
   withVersionsLock(pool, projection.name, async (client) => {
     const versions = await listVersions(client, projection.name);
     const target = versions.find((candidate) => candidate.version === version);
     if (!target || target.state !== 'building') return false;
-    await client.query(`UPDATE projection_versions SET state = 'retired' WHERE name = $1 AND state = 'live'`, [
-      projection.name,
-    ]);
+    await client.query(
+      `UPDATE projection_versions SET state = 'retired' WHERE name = $1 AND state = 'live'`,
+      [projection.name],
+    );
     await client.query(
       `UPDATE projection_versions SET state = 'live', live_since = now() WHERE name = $1 AND version = $2`,
       [projection.name, version],
@@ -124,7 +143,9 @@ export const dropRetiredVersions = async (
   projection: ProjectionDefinition,
   keep: number,
 ): Promise<readonly number[]> => {
-  const retired = (await listVersions(pool, projection.name)).filter((version) => version.state === 'retired');
+  const retired = (await listVersions(pool, projection.name)).filter(
+    (version) => version.state === 'retired',
+  );
   const doomed = retired.slice(0, Math.max(0, retired.length - keep)).map((version) => version.version);
   for (const version of doomed) await dropVersion(pool, projection, version);
   return doomed;
@@ -135,9 +156,17 @@ const dropVersion = async (pool: Pool, projection: ProjectionDefinition, version
     for (const table of projection.tables) {
       await client.query(`DROP TABLE IF EXISTS ${quote(physicalTableName(table, version))}`);
     }
-    await client.query('DELETE FROM projection_checkpoints WHERE name = $1 AND version = $2', [projection.name, version]);
-    await client.query('DELETE FROM projection_versions WHERE name = $1 AND version = $2', [projection.name, version]);
-    await client.query('DELETE FROM once_migrations WHERE component = $1', [versionComponent(projection, version)]);
+    await client.query('DELETE FROM projection_checkpoints WHERE name = $1 AND version = $2', [
+      projection.name,
+      version,
+    ]);
+    await client.query('DELETE FROM projection_versions WHERE name = $1 AND version = $2', [
+      projection.name,
+      version,
+    ]);
+    await client.query('DELETE FROM once_migrations WHERE component = $1', [
+      versionComponent(projection, version),
+    ]);
   });
 };
 
@@ -164,24 +193,44 @@ const insertVersion = async (
 const versionComponent = (projection: ProjectionDefinition, version: number): string =>
   `projection:${projection.name}:v${version}`;
 
-const createVersionTables = async (pool: Pool, projection: ProjectionDefinition, version: number): Promise<void> => {
+const createVersionTables = async (
+  pool: Pool,
+  projection: ProjectionDefinition,
+  version: number,
+): Promise<void> => {
   await migrate(pool, versionComponent(projection, version), [
-    { version: 1, name: `${projection.name} tables`, sql: projection.tables.map((table) => tableDdl(table, version)).join('\n') },
+    {
+      version: 1,
+      name: `${projection.name} tables`,
+      sql: projection.tables.map((table) => tableDdl(table, version)).join('\n'),
+    },
   ]);
 };
 
-const pointViewsAt = async (client: PoolClient, projection: ProjectionDefinition, version: number): Promise<void> => {
+const pointViewsAt = async (
+  client: PoolClient,
+  projection: ProjectionDefinition,
+  version: number,
+): Promise<void> => {
   for (const table of projection.tables) {
     await client.query(`DROP VIEW IF EXISTS ${quote(table.name)}`);
-    await client.query(`CREATE VIEW ${quote(table.name)} AS SELECT * FROM ${quote(physicalTableName(table, version))}`);
+    await client.query(
+      `CREATE VIEW ${quote(table.name)} AS SELECT * FROM ${quote(physicalTableName(table, version))}`,
+    );
   }
 };
 
-const withVersionsLock = async <T>(pool: Pool, name: string, work: (client: PoolClient) => Promise<T>): Promise<T> => {
+const withVersionsLock = async <T>(
+  pool: Pool,
+  name: string,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> => {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`projection-versions:${name}`]);
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `projection-versions:${name}`,
+    ]);
     const result = await work(client);
     await client.query('COMMIT');
     return result;

@@ -21,10 +21,17 @@ export const startEventStoreDb = async (): Promise<EventStoreTarget> => {
   try {
     await getContainerRuntimeClient();
   } catch {
-    return { available: false, reason: 'no container runtime: skipping EventStoreDB tests (set EVENTSTORE_URL to use a server)' };
+    return {
+      available: false,
+      reason: 'no container runtime: skipping EventStoreDB tests (set EVENTSTORE_URL to use a server)',
+    };
   }
   const container = await new GenericContainer(image)
-    .withEnvironment({ EVENTSTORE_INSECURE: 'true', EVENTSTORE_RUN_PROJECTIONS: 'None', EVENTSTORE_MEM_DB: 'true' })
+    .withEnvironment({
+      EVENTSTORE_INSECURE: 'true',
+      EVENTSTORE_RUN_PROJECTIONS: 'None',
+      EVENTSTORE_MEM_DB: 'true',
+    })
     .withExposedPorts(2113)
     .withWaitStrategy(Wait.forHttp('/health/live', 2113).forStatusCode(204))
     .start();

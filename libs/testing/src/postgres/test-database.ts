@@ -37,7 +37,10 @@ export const createTestDatabase = async (options: { poolSize?: number } = {}): P
   };
 };
 
-const withAdminClient = async <T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> => {
+const withAdminClient = async <T>(
+  connectionString: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> => {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {

@@ -10,7 +10,12 @@ import { startProjectionRunner } from '../../runner/index.js';
 import { migrateProjectionsSchema } from '../../schema/index.js';
 import { ensureLiveVersion } from '../../versions/index.js';
 import { seededRandom } from '../../testing/index.js';
-import { getIdempotencyKey, idempotencyKeysProjection, listAbandonedKeys, sweepExpiredKeys } from './index.js';
+import {
+  getIdempotencyKey,
+  idempotencyKeysProjection,
+  listAbandonedKeys,
+  sweepExpiredKeys,
+} from './index.js';
 import { rebuildProjection } from '../../rebuild/index.js';
 import { physicalTableName } from '../../tables/index.js';
 
@@ -28,10 +33,18 @@ afterAll(async () => {
   await db.release();
 });
 
-const fingerprint = (index: number) => ({ method: 'POST', route: '/invoices', requestHash: index.toString(16).padStart(64, '0') });
+const fingerprint = (index: number) => ({
+  method: 'POST',
+  route: '/invoices',
+  requestHash: index.toString(16).padStart(64, '0'),
+});
 
 /** Writes random but protocol-abiding key logs, interleaved across keys, and returns their stream names. */
-const appendKeyLogs = async (seed: number, tenantId: string, keys: number): Promise<Map<string, { key: string; actorId: string }>> => {
+const appendKeyLogs = async (
+  seed: number,
+  tenantId: string,
+  keys: number,
+): Promise<Map<string, { key: string; actorId: string }>> => {
   const random = seededRandom(seed);
   const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1) + minutes * 60_000).toISOString();
   const streams = new Map<string, { key: string; actorId: string }>();
@@ -60,14 +73,25 @@ const appendKeyLogs = async (seed: number, tenantId: string, keys: number): Prom
       for (let step = 0; step < steps; step += 1) {
         const roll = random();
         if (roll < 0.4) {
-          events.push({ type: 'IdempotencyEffectPlanned', data: { point: `effect-${step}`, writes: [], holder, leaseExpiresAt: at(attempt + 2) } });
+          events.push({
+            type: 'IdempotencyEffectPlanned',
+            data: { point: `effect-${step}`, writes: [], holder, leaseExpiresAt: at(attempt + 2) },
+          });
         } else if (roll < 0.8) {
           events.push({
             type: 'IdempotencyRecoveryPointReached',
-            data: { point: `charge-${step}`, stage: roll < 0.6 ? 'started' : 'finished', holder, leaseExpiresAt: at(attempt + 3) },
+            data: {
+              point: `charge-${step}`,
+              stage: roll < 0.6 ? 'started' : 'finished',
+              holder,
+              leaseExpiresAt: at(attempt + 3),
+            },
           });
         } else {
-          events.push({ type: 'IdempotencyLeaseTaken', data: { holder: `${holder}b`, previousHolder: holder, leaseExpiresAt: at(attempt + 4) } });
+          events.push({
+            type: 'IdempotencyLeaseTaken',
+            data: { holder: `${holder}b`, previousHolder: holder, leaseExpiresAt: at(attempt + 4) },
+          });
         }
       }
       const end = random();
@@ -76,7 +100,11 @@ const appendKeyLogs = async (seed: number, tenantId: string, keys: number): Prom
           type: 'IdempotencyKeyCompleted',
           data: {
             ...fingerprint(index),
-            response: { status: 201, headers: { location: `/invoices/${index}` }, body: `{ "id":"${index}",  "total" : 10 }` },
+            response: {
+              status: 201,
+              headers: { location: `/invoices/${index}` },
+              body: `{ "id":"${index}",  "total" : 10 }`,
+            },
             holder,
           },
         });
@@ -107,38 +135,51 @@ describe('idempotency_keys projection', () => {
   it('holds exactly one row per key, with the status and response the key log folds to', async () => {
     const live = await ensureLiveVersion(db.pool, idempotencyKeysProjection);
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 25 }), async (seed, keys) => {
-        const tenantId = freshTenantId();
-        const streams = await appendKeyLogs(seed, tenantId, keys);
-        await startProjectionRunner({
-          pool: db.pool,
-          store,
-          projection: idempotencyKeysProjection,
-          version: live.version,
-          batchSize: 1 + (seed % 40),
-          stopWhenCaughtUp: true,
-        }).done;
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 25 }),
+        async (seed, keys) => {
+          const tenantId = freshTenantId();
+          const streams = await appendKeyLogs(seed, tenantId, keys);
+          await startProjectionRunner({
+            pool: db.pool,
+            store,
+            projection: idempotencyKeysProjection,
+            version: live.version,
+            batchSize: 1 + (seed % 40),
+            stopWhenCaughtUp: true,
+          }).done;
 
-        const count = await db.pool.query<{ count: string }>('SELECT count(*) FROM idempotency_keys WHERE tenant_id = $1', [tenantId]);
-        expect(Number(count.rows[0]?.count)).toBe(streams.size);
-        for (const [stream, { key, actorId }] of streams) {
-          const events = await store.readStream(stream);
-          const state = foldKeyLog(events as unknown as KeyLogEvent[]);
-          const row = await getIdempotencyKey(db.pool, { tenantId, actorId, key });
-          expect(row?.status).toBe(state.status);
-          expect(row?.last_applied_position).toBeDefined();
-          if (state.status === 'completed') {
-            expect(row?.response_status).toBe(state.response.status);
-            expect(row?.response_body).toBe(state.response.body);
+          const count = await db.pool.query<{ count: string }>(
+            'SELECT count(*) FROM idempotency_keys WHERE tenant_id = $1',
+            [tenantId],
+          );
+          expect(Number(count.rows[0]?.count)).toBe(streams.size);
+          for (const [stream, { key, actorId }] of streams) {
+            const events = await store.readStream(stream);
+            const state = foldKeyLog(events as unknown as KeyLogEvent[]);
+            const row = await getIdempotencyKey(db.pool, { tenantId, actorId, key });
+            expect(row?.status).toBe(state.status);
+            expect(row?.last_applied_position).toBeDefined();
+            if (state.status === 'completed') {
+              expect(row?.response_status).toBe(state.response.status);
+              expect(row?.response_body).toBe(state.response.body);
+            }
+            if (state.status === 'inFlight') {
+              expect(row?.recovery_point).toBe(state.recoveryPoint);
+              expect(row?.holder).toBe(state.holder);
+              expect(Date.parse(row?.locked_until ?? '')).toBe(state.leaseExpiresAt);
+            }
           }
-          if (state.status === 'inFlight') {
-            expect(row?.recovery_point).toBe(state.recoveryPoint);
-            expect(row?.holder).toBe(state.holder);
-            expect(Date.parse(row?.locked_until ?? '')).toBe(state.leaseExpiresAt);
-          }
-        }
-        expect(await getIdempotencyKey(db.pool, { tenantId: freshTenantId(), actorId: 'actor-0', key: `key-${seed}-0-abcdefgh` })).toBeUndefined();
-      }),
+          expect(
+            await getIdempotencyKey(db.pool, {
+              tenantId: freshTenantId(),
+              actorId: 'actor-0',
+              key: `key-${seed}-0-abcdefgh`,
+            }),
+          ).toBeUndefined();
+        },
+      ),
       { numRuns: 8 },
     );
   });
@@ -147,17 +188,27 @@ describe('idempotency_keys projection', () => {
     const live = await ensureLiveVersion(db.pool, idempotencyKeysProjection);
     const tenantId = freshTenantId();
     const streams = await appendKeyLogs(4242, tenantId, 12);
-    await startProjectionRunner({ pool: db.pool, store, projection: idempotencyKeysProjection, version: live.version, stopWhenCaughtUp: true })
-      .done;
+    await startProjectionRunner({
+      pool: db.pool,
+      store,
+      projection: idempotencyKeysProjection,
+      version: live.version,
+      stopWhenCaughtUp: true,
+    }).done;
     const inFlight: string[] = [];
     for (const stream of streams.keys()) {
-      if (foldKeyLog((await store.readStream(stream)) as unknown as KeyLogEvent[]).status === 'inFlight') inFlight.push(stream);
+      if (foldKeyLog((await store.readStream(stream)) as unknown as KeyLogEvent[]).status === 'inFlight')
+        inFlight.push(stream);
     }
-    const abandoned = (await listAbandonedKeys(db.pool, { now: new Date(Date.UTC(2027, 0, 1)), limit: 10_000 }))
+    const abandoned = (
+      await listAbandonedKeys(db.pool, { now: new Date(Date.UTC(2027, 0, 1)), limit: 10_000 })
+    )
       .filter((row) => row.tenant_id === tenantId)
       .map((row) => row.stream);
     expect(abandoned.sort()).toEqual(inFlight.sort());
-    const none = (await listAbandonedKeys(db.pool, { now: new Date(Date.UTC(2025, 0, 1)) })).filter((row) => row.tenant_id === tenantId);
+    const none = (await listAbandonedKeys(db.pool, { now: new Date(Date.UTC(2025, 0, 1)) })).filter(
+      (row) => row.tenant_id === tenantId,
+    );
     expect(none).toEqual([]);
   });
 
@@ -165,19 +216,40 @@ describe('idempotency_keys projection', () => {
     const live = await ensureLiveVersion(db.pool, idempotencyKeysProjection);
     const tenantId = freshTenantId();
     const streams = [...(await appendKeyLogs(777, tenantId, 10)).keys()];
-    await startProjectionRunner({ pool: db.pool, store, projection: idempotencyKeysProjection, version: live.version, stopWhenCaughtUp: true })
-      .done;
+    await startProjectionRunner({
+      pool: db.pool,
+      store,
+      projection: idempotencyKeysProjection,
+      version: live.version,
+      stopWhenCaughtUp: true,
+    }).done;
     const expired = streams.slice(0, 4);
     for (const stream of expired) await store.setStreamRetention(stream, { truncateBefore: 1_000n });
 
-    expect(await sweepExpiredKeys(db.pool, store, { notUpdatedSince: new Date(Date.UTC(2025, 0, 1)) })).toBe(0);
-    expect(await sweepExpiredKeys(db.pool, store, { notUpdatedSince: new Date(Date.UTC(2100, 0, 1)), limit: 100_000 })).toBe(4);
-    const left = await db.pool.query<{ stream: string }>('SELECT stream FROM idempotency_keys WHERE tenant_id = $1', [tenantId]);
+    expect(await sweepExpiredKeys(db.pool, store, { notUpdatedSince: new Date(Date.UTC(2025, 0, 1)) })).toBe(
+      0,
+    );
+    expect(
+      await sweepExpiredKeys(db.pool, store, {
+        notUpdatedSince: new Date(Date.UTC(2100, 0, 1)),
+        limit: 100_000,
+      }),
+    ).toBe(4);
+    const left = await db.pool.query<{ stream: string }>(
+      'SELECT stream FROM idempotency_keys WHERE tenant_id = $1',
+      [tenantId],
+    );
     expect(left.rows.map((row) => row.stream).sort()).toEqual(streams.slice(4).sort());
 
     const outcome = await rebuildProjection({ pool: db.pool, store, projection: idempotencyKeysProjection });
-    const before = physicalTableName(idempotencyKeysProjection.tables[0] ?? { name: 'idempotency_keys' }, live.version);
-    const after = physicalTableName(idempotencyKeysProjection.tables[0] ?? { name: 'idempotency_keys' }, outcome.version);
+    const before = physicalTableName(
+      idempotencyKeysProjection.tables[0] ?? { name: 'idempotency_keys' },
+      live.version,
+    );
+    const after = physicalTableName(
+      idempotencyKeysProjection.tables[0] ?? { name: 'idempotency_keys' },
+      outcome.version,
+    );
     const difference = await db.pool.query<{ count: string }>(
       `SELECT count(*) FROM ((TABLE ${before} EXCEPT ALL TABLE ${after}) UNION ALL (TABLE ${after} EXCEPT ALL TABLE ${before})) AS d`,
     );

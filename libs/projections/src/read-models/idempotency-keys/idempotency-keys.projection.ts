@@ -77,7 +77,10 @@ export const idempotencyKeysProjection: ProjectionDefinition = {
   apply: async (tx, recorded) => {
     if (!isKeyLogEvent(recorded)) return;
     const event = recorded as RecordedEvent & KeyLogEvent;
-    const common = { updated_at: recorded.recordedAt.toISOString(), last_applied_position: formatPosition(recorded.position) };
+    const common = {
+      updated_at: recorded.recordedAt.toISOString(),
+      last_applied_position: formatPosition(recorded.position),
+    };
     if (event.type === 'IdempotencyKeyClaimed') {
       const data = event.data;
       tx.put(idempotencyKeysTable, {

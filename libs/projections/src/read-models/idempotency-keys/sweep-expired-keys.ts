@@ -16,7 +16,11 @@ export interface SweepExpiredKeysOptions {
  * @example
  * await sweepExpiredKeys(pool, store, { notUpdatedSince: new Date(Date.now() - 24 * 3600_000) });
  */
-export const sweepExpiredKeys = async (pool: Pool, store: EventStore, options: SweepExpiredKeysOptions): Promise<number> => {
+export const sweepExpiredKeys = async (
+  pool: Pool,
+  store: EventStore,
+  options: SweepExpiredKeysOptions,
+): Promise<number> => {
   const candidates = await pool.query<{ stream: string; last_applied_position: string }>(
     `SELECT stream, last_applied_position FROM idempotency_keys WHERE updated_at < $1 ORDER BY updated_at LIMIT $2`,
     [options.notUpdatedSince.toISOString(), options.limit ?? 500],
@@ -25,10 +29,10 @@ export const sweepExpiredKeys = async (pool: Pool, store: EventStore, options: S
   for (const { stream, last_applied_position: position } of candidates.rows) {
     const events = await store.readStream(stream, { maxCount: 1 });
     if (events.length > 0) continue;
-    const result = await pool.query('DELETE FROM idempotency_keys WHERE stream = $1 AND last_applied_position = $2', [
-      stream,
-      position,
-    ]);
+    const result = await pool.query(
+      'DELETE FROM idempotency_keys WHERE stream = $1 AND last_applied_position = $2',
+      [stream, position],
+    );
     removed += result.rowCount ?? 0;
   }
   return removed;

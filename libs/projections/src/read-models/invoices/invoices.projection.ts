@@ -104,7 +104,9 @@ export const invoicesProjection: ProjectionDefinition = {
   tables: [invoicesTable, paymentsTable],
   reads: (recorded) => {
     const event = recorded as RecordedEvent & InvoiceEvent;
-    const refs: RowRef[] = [rowRef(invoicesTable, { tenant_id: event.data.tenantId, invoice_id: event.data.invoiceId })];
+    const refs: RowRef[] = [
+      rowRef(invoicesTable, { tenant_id: event.data.tenantId, invoice_id: event.data.invoiceId }),
+    ];
     if (event.type !== 'InvoiceIssued') {
       refs.push(rowRef(paymentsTable, { tenant_id: event.data.tenantId, payment_id: event.data.paymentId }));
     }
@@ -137,7 +139,9 @@ export const invoicesProjection: ProjectionDefinition = {
     const { data } = event;
     const paymentKey = { tenant_id: data.tenantId, payment_id: data.paymentId };
     const existing = await tx.get(paymentsTable, paymentKey);
-    const payment = (fields: Pick<PaymentRow, 'status' | 'method' | 'gateway_reference' | 'decline_reason'>): PaymentRow => ({
+    const payment = (
+      fields: Pick<PaymentRow, 'status' | 'method' | 'gateway_reference' | 'decline_reason'>,
+    ): PaymentRow => ({
       ...paymentKey,
       invoice_id: data.invoiceId,
       amount: data.amount.amount,
@@ -148,25 +152,55 @@ export const invoicesProjection: ProjectionDefinition = {
     });
     switch (event.type) {
       case 'PaymentRecorded':
-        tx.put(invoicesTable, withMoney(invoice, invoice.paid + data.amount.amount, invoice.reserved, position));
-        tx.put(paymentsTable, payment({ status: 'recorded', method: event.data.method, gateway_reference: null, decline_reason: null }));
+        tx.put(
+          invoicesTable,
+          withMoney(invoice, invoice.paid + data.amount.amount, invoice.reserved, position),
+        );
+        tx.put(
+          paymentsTable,
+          payment({
+            status: 'recorded',
+            method: event.data.method,
+            gateway_reference: null,
+            decline_reason: null,
+          }),
+        );
         return;
       case 'CardPaymentReserved':
-        tx.put(invoicesTable, withMoney(invoice, invoice.paid, invoice.reserved + data.amount.amount, position));
-        tx.put(paymentsTable, payment({ status: 'reserved', method: 'card', gateway_reference: null, decline_reason: null }));
+        tx.put(
+          invoicesTable,
+          withMoney(invoice, invoice.paid, invoice.reserved + data.amount.amount, position),
+        );
+        tx.put(
+          paymentsTable,
+          payment({ status: 'reserved', method: 'card', gateway_reference: null, decline_reason: null }),
+        );
         return;
       case 'CardPaymentCaptured':
         tx.put(
           invoicesTable,
-          withMoney(invoice, invoice.paid + data.amount.amount, invoice.reserved - data.amount.amount, position),
+          withMoney(
+            invoice,
+            invoice.paid + data.amount.amount,
+            invoice.reserved - data.amount.amount,
+            position,
+          ),
         );
         tx.put(
           paymentsTable,
-          payment({ status: 'captured', method: 'card', gateway_reference: event.data.gatewayReference, decline_reason: null }),
+          payment({
+            status: 'captured',
+            method: 'card',
+            gateway_reference: event.data.gatewayReference,
+            decline_reason: null,
+          }),
         );
         return;
       case 'CardPaymentDeclined':
-        tx.put(invoicesTable, withMoney(invoice, invoice.paid, invoice.reserved - data.amount.amount, position));
+        tx.put(
+          invoicesTable,
+          withMoney(invoice, invoice.paid, invoice.reserved - data.amount.amount, position),
+        );
         tx.put(
           paymentsTable,
           payment({

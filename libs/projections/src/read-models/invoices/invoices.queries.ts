@@ -45,7 +45,11 @@ const toPayment = (row: PaymentRow): PaymentReadModel => ({
  * @example
  * const invoice = await getInvoice(pool, tenantId, invoiceId);
  */
-export const getInvoice = async (pool: Pool, tenantId: string, invoiceId: string): Promise<InvoiceReadModel | undefined> => {
+export const getInvoice = async (
+  pool: Pool,
+  tenantId: string,
+  invoiceId: string,
+): Promise<InvoiceReadModel | undefined> => {
   const result = await pool.query<Record<string, unknown> & { payment_rows: Record<string, unknown>[] }>(
     `SELECT i.*, COALESCE(
         (SELECT json_agg(p ORDER BY p.created_position) FROM payments p
@@ -65,7 +69,9 @@ export const getInvoice = async (pool: Pool, tenantId: string, invoiceId: string
     reserved: row.reserved,
     outstanding: row.outstanding,
     status: row.status,
-    payments: raw.payment_rows.map((payment) => toPayment(fromDatabase(paymentsTable, payment) as PaymentRow)),
+    payments: raw.payment_rows.map((payment) =>
+      toPayment(fromDatabase(paymentsTable, payment) as PaymentRow),
+    ),
   };
 };
 
@@ -75,11 +81,15 @@ export const getInvoice = async (pool: Pool, tenantId: string, invoiceId: string
  * @example
  * const payment = await getPayment(pool, tenantId, paymentId);
  */
-export const getPayment = async (pool: Pool, tenantId: string, paymentId: string): Promise<PaymentReadModel | undefined> => {
-  const result = await pool.query<Record<string, unknown>>('SELECT * FROM payments WHERE tenant_id = $1 AND payment_id = $2', [
-    tenantId,
-    paymentId,
-  ]);
+export const getPayment = async (
+  pool: Pool,
+  tenantId: string,
+  paymentId: string,
+): Promise<PaymentReadModel | undefined> => {
+  const result = await pool.query<Record<string, unknown>>(
+    'SELECT * FROM payments WHERE tenant_id = $1 AND payment_id = $2',
+    [tenantId, paymentId],
+  );
   const raw = result.rows[0];
   return raw ? toPayment(fromDatabase(paymentsTable, raw) as PaymentRow) : undefined;
 };

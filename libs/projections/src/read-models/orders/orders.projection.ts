@@ -129,15 +129,26 @@ export const ordersProjection: ProjectionDefinition = {
     switch (event.type) {
       case 'OrderHeldForReview':
         if (order.status === 'placed') {
-          tx.put(ordersTable, { ...order, status: 'held', expected_total: event.data.expectedTotal.amount, last_position: position });
+          tx.put(ordersTable, {
+            ...order,
+            status: 'held',
+            expected_total: event.data.expectedTotal.amount,
+            last_position: position,
+          });
         }
         return;
       case 'OrderApproved':
-        if (order.status === 'held') tx.put(ordersTable, { ...order, status: 'placed', expected_total: null, last_position: position });
+        if (order.status === 'held')
+          tx.put(ordersTable, { ...order, status: 'placed', expected_total: null, last_position: position });
         return;
       case 'OrderServed':
         if (order.status === 'placed') {
-          tx.put(ordersTable, { ...order, status: 'served', served_at: event.data.servedAt, last_position: position });
+          tx.put(ordersTable, {
+            ...order,
+            status: 'served',
+            served_at: event.data.servedAt,
+            last_position: position,
+          });
         }
         return;
       case 'OrderCompleted':

@@ -55,11 +55,15 @@ const toSale = (row: SaleRow): SaleReadModel => ({
  * @example
  * const order = await getOrder(pool, tenantId, orderId);
  */
-export const getOrder = async (pool: Pool, tenantId: string, orderId: string): Promise<OrderReadModel | undefined> => {
-  const result = await pool.query<Record<string, unknown>>('SELECT * FROM orders WHERE tenant_id = $1 AND order_id = $2', [
-    tenantId,
-    orderId,
-  ]);
+export const getOrder = async (
+  pool: Pool,
+  tenantId: string,
+  orderId: string,
+): Promise<OrderReadModel | undefined> => {
+  const result = await pool.query<Record<string, unknown>>(
+    'SELECT * FROM orders WHERE tenant_id = $1 AND order_id = $2',
+    [tenantId, orderId],
+  );
   const raw = result.rows[0];
   return raw ? toOrder(fromDatabase(ordersTable, raw) as OrderRow) : undefined;
 };
@@ -70,11 +74,15 @@ export const getOrder = async (pool: Pool, tenantId: string, orderId: string): P
  * @example
  * const sale = await getSaleByOrder(pool, tenantId, orderId);
  */
-export const getSaleByOrder = async (pool: Pool, tenantId: string, orderId: string): Promise<SaleReadModel | undefined> => {
-  const result = await pool.query<Record<string, unknown>>('SELECT * FROM sales WHERE tenant_id = $1 AND order_id = $2', [
-    tenantId,
-    orderId,
-  ]);
+export const getSaleByOrder = async (
+  pool: Pool,
+  tenantId: string,
+  orderId: string,
+): Promise<SaleReadModel | undefined> => {
+  const result = await pool.query<Record<string, unknown>>(
+    'SELECT * FROM sales WHERE tenant_id = $1 AND order_id = $2',
+    [tenantId, orderId],
+  );
   const raw = result.rows[0];
   return raw ? toSale(fromDatabase(salesTable, raw) as SaleRow) : undefined;
 };

@@ -54,7 +54,11 @@ export const stockCountLinesTable = defineTable<StockCountLineRow>({
   primaryKey: ['tenant_id', 'stock_count_id', 'sku'],
 });
 
-const stockCountEventTypes: readonly StockCountEvent['type'][] = ['StockCountOpened', 'StockCountLineRecorded', 'StockCountPosted'];
+const stockCountEventTypes: readonly StockCountEvent['type'][] = [
+  'StockCountOpened',
+  'StockCountLineRecorded',
+  'StockCountPosted',
+];
 
 /** Stock counts and their lines over the `stock-count-` streams; mirrors the stock count decider. */
 export const stockCountsProjection: ProjectionDefinition = {
@@ -67,7 +71,8 @@ export const stockCountsProjection: ProjectionDefinition = {
     const event = recorded as RecordedEvent & StockCountEvent;
     const key = { tenant_id: event.data.tenantId, stock_count_id: event.data.stockCountId };
     const refs: RowRef[] = [rowRef(stockCountsTable, key)];
-    if (event.type === 'StockCountLineRecorded') refs.push(rowRef(stockCountLinesTable, { ...key, sku: event.data.sku }));
+    if (event.type === 'StockCountLineRecorded')
+      refs.push(rowRef(stockCountLinesTable, { ...key, sku: event.data.sku }));
     return refs;
   },
   apply: async (tx, recorded) => {
@@ -75,7 +80,14 @@ export const stockCountsProjection: ProjectionDefinition = {
     const position = formatPosition(recorded.position);
     const key = { tenant_id: event.data.tenantId, stock_count_id: event.data.stockCountId };
     if (event.type === 'StockCountOpened') {
-      tx.put(stockCountsTable, { ...key, status: 'open', opened_at: event.data.openedAt, posted_at: null, line_count: 0, last_position: position });
+      tx.put(stockCountsTable, {
+        ...key,
+        status: 'open',
+        opened_at: event.data.openedAt,
+        posted_at: null,
+        line_count: 0,
+        last_position: position,
+      });
       return;
     }
     const count = await tx.get(stockCountsTable, key);
@@ -91,11 +103,20 @@ export const stockCountsProjection: ProjectionDefinition = {
           line_number: lineNumber,
           last_position: position,
         });
-        tx.put(stockCountsTable, { ...count, line_count: Math.max(count.line_count, lineNumber), last_position: position });
+        tx.put(stockCountsTable, {
+          ...count,
+          line_count: Math.max(count.line_count, lineNumber),
+          last_position: position,
+        });
         return;
       }
       case 'StockCountPosted':
-        tx.put(stockCountsTable, { ...count, status: 'posted', posted_at: event.data.postedAt, last_position: position });
+        tx.put(stockCountsTable, {
+          ...count,
+          status: 'posted',
+          posted_at: event.data.postedAt,
+          last_position: position,
+        });
         return;
       default: {
         const _exhaustive: never = event;

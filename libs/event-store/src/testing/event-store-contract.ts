@@ -50,6 +50,8 @@ export const describeEventStoreContract = (
   options: ContractOptions,
 ): void => {
   if (options.skipReason !== undefined) {
+    // Said out loud as well, so a run's log tells why these tests did not run.
+    console.warn(`EventStore contract: ${name} skipped: ${options.skipReason}`);
     describe.skip(`EventStore contract: ${name} (skipped: ${options.skipReason})`, () => {
       it(`is skipped: ${options.skipReason}`, () => undefined);
     });

@@ -22,6 +22,8 @@ describeEventStoreContract(
     clock: 'real',
     scavengeRemovesEvents: false,
     exactAppendPosition: false,
+    pagesMayEndInsideAWrite:
+      'EventStoreDB global reads do not yet finish an append whose events share a commit position',
     skipReason: target.available ? undefined : target.reason,
   },
 );

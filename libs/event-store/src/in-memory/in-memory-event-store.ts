@@ -70,6 +70,10 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
   const streams = new Map<string, StreamState>();
   let log: RecordedEvent[] = [];
   let lastSequence = 0n;
+  // Which write (one appendToStream or appendMulti call) each logged event came from: a global read never ends a
+  // page inside one (the port's promise), as PostgreSQL never ends one inside a transaction.
+  let currentWrite = 0;
+  const writeOf = new WeakMap<RecordedEvent, number>();
   let closed = false;
   const appendListeners = new Set<() => void>();
   const subscriptions = createSubscriptionRegistry();
@@ -136,6 +140,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
       };
       state.events.push(recorded);
       log.push(recorded);
+      writeOf.set(recorded, currentWrite);
       recent.remember(event.id, { stream, revision, position });
     }
     state.current = revision;
@@ -182,6 +187,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     assertOpen();
     assertValidAppend(stream, events, expectedRevision);
     if (retention !== undefined) assertValidRetention(retention);
+    currentWrite += 1;
     const result = settle(stream, events, expectedRevision, decide(stream, events, expectedRevision));
     // Same synchronous turn as the write: no other call sees the events without their retention.
     if (retention !== undefined) keepFor(stream, retention);
@@ -218,6 +224,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
         current < 0n ? 'no_stream' : current,
       );
     }
+    currentWrite += 1;
     const results = appends.map((append, index) =>
       settle(append.stream, append.events, append.expectedRevision, decisions[index] as CommitDecision),
     );
@@ -254,8 +261,12 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     const events: RecordedEvent[] = [];
     let checkpoint = after;
     let index = after === undefined ? 0 : firstIndexAfter(log, after);
-    for (; index < log.length && events.length < maxCount; index += 1) {
+    let pageWrite: number | undefined;
+    const insidePage = (event: RecordedEvent): boolean =>
+      events.length < maxCount || (pageWrite !== undefined && writeOf.get(event) === pageWrite);
+    for (; index < log.length && insidePage(log[index] as RecordedEvent); index += 1) {
       const event = log[index] as RecordedEvent;
+      pageWrite = writeOf.get(event);
       checkpoint = event.position;
       if (isExpired(event, streams.get(event.stream)?.retention, at)) continue;
       if (filter?.eventTypes && !filter.eventTypes.includes(event.type)) continue;

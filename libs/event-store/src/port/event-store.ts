@@ -82,7 +82,17 @@ export interface ReadAllOptions {
   readonly maxCount?: number;
 }
 
-/** A page of the global order. `checkpoint` is where the next read continues, even when the filter matched nothing. */
+/**
+ * A page of the global order. `checkpoint` is where the next read continues, even when the filter matched nothing.
+ *
+ * A page never ends inside a write (PostgreSQL: a transaction, so a whole `appendMulti` too; in-memory: one
+ * `appendToStream` or `appendMulti` call): when `maxCount` is reached inside one, the page goes on to its last event
+ * (so it may hold more than `maxCount`). Hence a checkpoint at or past any event of a write means the whole write was
+ * read, and a reader that applies whole pages has applied all of it: any one event's position is a safe token to
+ * wait for. EventStoreDB (events of one append share a commit position; no multi-stream writes there) does not
+ * extend pages yet: a page may end inside one append, so there wait for the position of the append's last event
+ * (what `AppendResult.position` reports).
+ */
 export interface ReadAllBatch {
   readonly events: readonly RecordedEvent[];
   readonly checkpoint: GlobalPosition | undefined;
@@ -151,10 +161,13 @@ export interface EventStore {
    */
   readStreams?(streams: readonly string[]): Promise<readonly (readonly RecordedEvent[])[]>;
 
-  /** Reads the global order after a checkpoint, never skipping an event that commits late. */
+  /**
+   * Reads the global order after a checkpoint, never skipping an event that commits late, and never ending a page
+   * inside a write (see `ReadAllBatch`).
+   */
   readAll(options?: ReadAllOptions): Promise<ReadAllBatch>;
 
-  /** Delivers the global order in batches from a checkpoint, then keeps following new events. */
+  /** Delivers the global order in batches from a checkpoint, then keeps following new events; batches end as pages of `readAll` do. */
   subscribeToAll(options: SubscribeOptions): Subscription;
 
   /**

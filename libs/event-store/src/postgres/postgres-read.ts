@@ -127,6 +127,24 @@ const readAllStatement = {
           ORDER BY e.transaction_id, e.global_position`,
 };
 
+// The rest of a transaction a full page ended inside (see readAllRows): same columns and flags as a page.
+const readRestOfTransaction = {
+  name: 'once_event_store_read_rest_of_transaction',
+  text: `SELECT e.transaction_id::text AS transaction_id, e.global_position, m.matches,
+                e.event_id, e.stream, e.revision, e.type, e.recorded_at,
+                CASE WHEN m.matches THEN e.data END AS data,
+                CASE WHEN m.matches THEN e.metadata END AS metadata
+           FROM (SELECT * FROM events e
+                  WHERE e.transaction_id = $1::xid8 AND e.global_position > $2::bigint
+                  ORDER BY e.transaction_id, e.global_position) e
+           CROSS JOIN LATERAL (
+             SELECT ($3::text[] IS NULL OR e.type = ANY($3::text[]))
+                AND ($4::text[] IS NULL OR e.stream LIKE ANY($4::text[]))
+                AND ${visible('$5::timestamptz')} AS matches
+             OFFSET 0) m
+          ORDER BY e.transaction_id, e.global_position`,
+};
+
 interface ReadAllRow extends EventRow {
   matches: boolean;
 }
@@ -138,7 +156,12 @@ const filterValues = (filter: GlobalFilter | undefined): [string[] | null, strin
   filter?.streamPrefixes ? filter.streamPrefixes.map(likePrefix) : null,
 ];
 
-/** One page of the global order after `options.after`, never past a transaction that may still commit. */
+/**
+ * One page of the global order after `options.after`, never past a transaction that may still commit, and never
+ * ending inside a transaction: a full page whose last row's transaction has more rows is extended to that
+ * transaction's last row (a second, small statement, only when the page was full), so a checkpoint at any event of
+ * a write means the whole write was read.
+ */
 export const readAllRows = async (
   pool: Pool,
   options: ReadAllOptions,
@@ -160,11 +183,20 @@ export const readAllRows = async (
       now,
     ],
   });
+  const full = rows.length >= maxCount;
+  const lastOfPage = rows.at(-1);
+  if (full && lastOfPage) {
+    const rest = await pool.query<ReadAllRow>({
+      ...readRestOfTransaction,
+      values: [lastOfPage.transaction_id, lastOfPage.global_position, types, prefixes, now],
+    });
+    rows.push(...rest.rows);
+  }
   const events = rows.filter((row) => row.matches).map(toRecordedEvent);
   const last = rows.at(-1);
   return {
     events,
     checkpoint: last ? { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) } : after,
-    caughtUp: rows.length < maxCount,
+    caughtUp: !full,
   };
 };

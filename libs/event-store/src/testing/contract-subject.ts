@@ -38,6 +38,11 @@ export interface ContractOptions {
    * write and builds a re-append's from the original's log position.
    */
   readonly exactAppendPosition?: boolean;
+  /**
+   * When set, the adapter's global pages may end inside a write (EventStoreDB for now) and this says why; the test
+   * that a checkpoint never lands inside a write is then skipped with this reason.
+   */
+  readonly pagesMayEndInsideAWrite?: string;
   /** When set, the whole suite is skipped and this says why. */
   readonly skipReason?: string | undefined;
   /** Runs of the late-commit property test. Default 12. */

@@ -1,3 +1,4 @@
+import type { GlobalPosition } from '@once/event-store';
 import type { StoredResponse } from '../key-log/index.js';
 import type { RequestFingerprint } from '../key-log/index.js';
 
@@ -7,7 +8,7 @@ export type EngineProtocol = 'atomic' | 'phased';
 /**
  * What became of a keyed request:
  * - `first`: the handler ran and its response is stored (`resumed` when it finished someone else's work);
- * - `replay`: the key was completed before: the stored response, byte for byte;
+ * * - `replay`: the key was completed before: the stored response, byte for byte, and where it was completed;
  * - `in-flight`: another holder has a live lease (409, retry after the seconds given);
  * - `reused`: the key belongs to a different request (422), nothing written;
  * - `released`: nothing is stored and the key is free (handler error or a 5xx): the next try runs fresh;
@@ -20,7 +21,17 @@ export type ExecuteOutcome =
       readonly protocol: EngineProtocol;
       readonly resumed: boolean;
     }
-  | { readonly kind: 'replay'; readonly response: StoredResponse }
+  | {
+      readonly kind: 'replay';
+      readonly response: StoredResponse;
+      /**
+       * Where the key's `IdempotencyKeyCompleted` sits in the global order (from the key events the engine read
+       * anyway), absent when the read had none. A safe token to wait for before reading the write back: the
+       * completion commits with the effects (atomic protocol) or after them (phased), and a global read never ends
+       * inside a write, so a projection whose checkpoint reached it has applied the effects too.
+       */
+      readonly position?: GlobalPosition;
+    }
   | { readonly kind: 'in-flight'; readonly retryAfterSeconds: number }
   | { readonly kind: 'reused'; readonly original: RequestFingerprint }
   | {

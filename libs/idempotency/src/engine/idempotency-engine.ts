@@ -5,6 +5,7 @@ import type {
   EventStore,
   EventToAppend,
   ExpectedRevision,
+  GlobalPosition,
   RecordedEvent,
   StreamRetention,
   StreamRevision,
@@ -118,10 +119,15 @@ const keyEvent = (event: KeyLogEvent): EventToAppend => ({
 
 const arrivalOutcome = (
   arrival: Exclude<ArrivalDecision, { kind: 'claim' | 'take-over' }>,
+  completedAt: GlobalPosition | undefined,
 ): ExecuteOutcome => {
   switch (arrival.kind) {
     case 'replay':
-      return { kind: 'replay', response: arrival.response };
+      return {
+        kind: 'replay',
+        response: arrival.response,
+        ...(completedAt === undefined ? {} : { position: completedAt }),
+      };
     case 'reused':
       return { kind: 'reused', original: arrival.original };
     case 'in-flight':
@@ -180,7 +186,9 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     const events = recorded
       .filter(isKeyLogEvent)
       .map((event) => ({ type: event.type, data: event.data }) as KeyLogEvent);
-    return { state: foldKeyLog(events), revision: recorded.at(-1)?.revision };
+    // Where the key was completed: the replay's read-your-writes token (see ExecuteOutcome).
+    const completedAt = recorded.findLast((event) => event.type === 'IdempotencyKeyCompleted')?.position;
+    return { state: foldKeyLog(events), revision: recorded.at(-1)?.revision, completedAt };
   };
 
   const readKeyLog = async (keyStream: string) => toKeyLog(await store.readStream(keyStream));
@@ -293,12 +301,12 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     expected === 'no_stream' ? { retention: { maxAgeSeconds: retentionOf(input) } } : {};
 
   const follow = async (keyStream: string, request: RequestFingerprint): Promise<ExecuteOutcome> => {
-    const { state } = await readKeyLog(keyStream);
+    const { state, completedAt } = await readKeyLog(keyStream);
     const arrival = decideArrival(state, request, clock());
     if (arrival.kind === 'claim' || arrival.kind === 'take-over') {
       return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
     }
-    return arrivalOutcome(arrival);
+    return arrivalOutcome(arrival, completedAt);
   };
 
   const runAtomic = async (
@@ -328,7 +336,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       const key = read.key;
       const arrival = decideArrival(key.state, request, now);
       if (arrival.kind === 'take-over') return runPhased(input, request, keyStream);
-      if (arrival.kind !== 'claim') return arrivalOutcome(arrival);
+      if (arrival.kind !== 'claim') return arrivalOutcome(arrival, key.completedAt);
       if (streams === undefined) return { kind: 'released', reason: 'handler-error', error: streamsError };
       const snapshots = read.snapshots ?? (await readSnapshots(streams));
 
@@ -410,7 +418,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
         case 'replay':
         case 'reused':
         case 'in-flight':
-          return arrivalOutcome(arrival);
+          return arrivalOutcome(arrival, key.completedAt);
         case 'take-over': {
           const holder = randomUUID();
           const taken: KeyLogEvent = {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { WrongExpectedRevisionError } from '@once/event-store';
-import type { EventStore } from '@once/event-store';
+import { WrongExpectedRevisionError, comparePositions } from '@once/event-store';
+import type { EventStore, GlobalPosition, RecordedEvent } from '@once/event-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeAbandonedKeys, createIdempotencyEngine, faultPoints } from '../engine/index.js';
 import type {
@@ -94,6 +94,35 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
         'content-type': 'application/json; charset=utf-8',
       });
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    });
+
+    it("a replay carries where its key completed: a global reader that reached it has read the key's effect", async () => {
+      const engine = engineWith();
+      const { input, counterId, key, scope } = fresh();
+      const marker = await store.appendToStream(
+        `marker-${randomUUID()}`,
+        [{ id: randomUUID(), type: 'Marker', data: {} }],
+        { expectedRevision: 'no_stream' },
+      );
+      await engine.execute(input());
+      const replay = await engine.execute(input());
+      if (replay.kind !== 'replay' || replay.position === undefined)
+        throw new Error(`expected a replay with a position, got ${replay.kind}`);
+      const token = replay.position;
+      const completed = (await store.readStream(keyStreamName(scope, key))).findLast(
+        (event) => event.type === 'IdempotencyKeyCompleted',
+      );
+      expect(completed && comparePositions(completed.position, token)).toBe(0);
+      // A projection reading one event per page stops as soon as its checkpoint reaches the token.
+      const seen: RecordedEvent[] = [];
+      let after: GlobalPosition = marker.position;
+      for (let reads = 0; reads < 100 && comparePositions(after, token) < 0; reads += 1) {
+        const batch = await store.readAll({ after, maxCount: 1 });
+        seen.push(...batch.events);
+        after = batch.checkpoint ?? after;
+      }
+      expect(comparePositions(after, token)).toBeGreaterThanOrEqual(0);
+      expect(seen.some((event) => event.stream === counterStreamOf(counterId))).toBe(true);
     });
 
     it('answers a different body under the same key with reused, and applies nothing more', async () => {

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { keyStreamName, parseIdempotencyKeyHeader } from '@once/idempotency';
+import { parseIdempotencyKeyHeader } from '@once/idempotency';
 import type { ExecuteOutcome, StoredResponse } from '@once/idempotency';
-import { completedWritePosition } from '../consistency/index.js';
 import type { IdempotencyOutcome } from '../plugins/observability.plugin.js';
 import { HttpProblem } from '../problems/problem.js';
 import { problemTypeUri } from '../problems/problem-catalog.js';
@@ -100,17 +99,9 @@ export const runKeyedCommand = async (
     case 'first':
       return sendStored(reply, outcome.response, false);
     case 'replay':
-      // Nothing was appended now: the position is the original write's, from the key log.
-      // A replay is still answered when that lookup fails, only without the header.
-      if (request.writeCapture) {
-        request.writeCapture.position = await completedWritePosition(
-          app.eventStore,
-          keyStreamName(request.principal, header.key),
-        ).catch((error: unknown) => {
-          request.log.warn({ err: error }, 'no position for the replay');
-          return undefined;
-        });
-      }
+      // Nothing was appended now: the position is where the key completed, which the engine read anyway. It is safe
+      // to wait for: a projection that reached it has applied the whole write (global pages end only at a write's end).
+      if (request.writeCapture && outcome.position) request.writeCapture.position = outcome.position;
       return sendStored(reply, outcome.response, true);
     case 'in-flight':
       throw new HttpProblem(

@@ -60,28 +60,3 @@ export const capturingWritePositions = (store: EventStore): EventStore =>
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-
-/**
- * Where a completed key's write ends in the global order, for a replay (whose request appended nothing): the
- * position of the key's `IdempotencyKeyCompleted`, moved to the last event committed with it. Under the atomic
- * protocol the aggregate events share the completion's commit and come after it; under the phased protocol they were
- * committed before it. Undefined when the key log has no completion (then no position is sent).
- */
-export const completedWritePosition = async (
-  store: EventStore,
-  keyStream: string,
-): Promise<GlobalPosition | undefined> => {
-  const completed = (await store.readStream(keyStream)).findLast(
-    (event) => event.type === 'IdempotencyKeyCompleted',
-  );
-  if (!completed) return undefined;
-  let end = completed.position;
-  for (;;) {
-    const batch = await store.readAll({ after: end, maxCount: 64 });
-    const sameCommit = batch.events.filter((event) => event.position.commit === end.commit);
-    const last = sameCommit.at(-1);
-    if (!last) return end;
-    end = last.position;
-    if (sameCommit.length < batch.events.length || batch.caughtUp) return end;
-  }
-};

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { comparePositions, parsePosition } from '@once/event-store';
 import { allProjections, silentLogger, startProjector } from '@once/projections';
 import type { Projector } from '@once/projections';
 import { createTestDatabase } from '@once/testing';
@@ -122,6 +123,7 @@ describe('read your writes', () => {
   it("a replay's position is safe to wait for: a read with it sees the write, even one event per projector batch", async () => {
     // The read models lag for certain (projector stopped), so a read with a token from before the write would answer
     // at once without the invoice; a batch of one event ends inside the write unless pages end only at a write's end.
+    const before = await issueInvoice(100);
     await projector?.stop();
     projector = undefined;
     const key = randomUUID();
@@ -136,6 +138,20 @@ describe('read your writes', () => {
     // The key's completion, committed with the invoice (PostgreSQL: the same transaction, the first half).
     expect(replayPosition.split(':')[0]).toBe(firstPosition.split(':')[0]);
     expect(replayPosition <= firstPosition).toBe(true);
+    const id = first.json<{ id: string }>().id;
+
+    // Deterministically: a global reader in pages of one event that has reached the token has read the invoice's
+    // events (PostgreSQL orders the key stream, where the completion is, before the invoice in their transaction).
+    const token = parsePosition(replayPosition);
+    let after = before.position === null ? undefined : parsePosition(before.position);
+    if (token === undefined || after === undefined) throw new Error('an unreadable position');
+    const seen: string[] = [];
+    for (let reads = 0; reads < 50 && comparePositions(after, token) < 0; reads += 1) {
+      const page = await api.app.eventStore.readAll({ after, maxCount: 1 });
+      seen.push(...page.events.map((event) => event.stream));
+      after = page.checkpoint ?? after;
+    }
+    expect(seen.some((stream) => stream.includes(id))).toBe(true);
 
     projector = await startProjector({
       pool: api.app.pg,
@@ -145,7 +161,6 @@ describe('read your writes', () => {
       pollIntervalMs: 20,
       batchSize: 1,
     });
-    const id = first.json<{ id: string }>().id;
     // The bound is short and a fresh projector first takes its leases: the first answer that is not stale counts.
     let read = await http.get(`/invoices/${id}`, tenant.alice, at(replayPosition));
     for (let tries = 0; tries < 50 && read.headers.get('once-stale') === 'true'; tries += 1) {

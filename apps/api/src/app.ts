@@ -4,8 +4,10 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DomainError, domainErrorCatalog } from '@once/domain';
+import { idempotencyFastifyPlugin } from '@once/idempotency';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
 import { createCommandRegistry } from './commands/command-registry.js';
+import { apiIdempotencyOptions } from './commands/keyed-command.js';
 import { consistencyPlugin, defaultReadWaitMs } from './consistency/index.js';
 import type { ProcessFaultHook } from './faults/index.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -112,6 +114,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       leaseMs: deps.leaseMs,
       mode: deps.idempotency,
     });
+    await app.register(idempotencyFastifyPlugin, { engine: app.commandEngine, ...apiIdempotencyOptions });
     await app.register(gatewayPlugin, {
       baseUrl: deps.gatewayUrl,
       ...(deps.gatewayTimeoutMs === undefined ? {} : { timeoutMs: deps.gatewayTimeoutMs }),

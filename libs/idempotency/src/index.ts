@@ -79,6 +79,7 @@ export type {
   CommandRouteSettings,
   IdempotencyDecorator,
   IdempotencyPluginOptions,
+  IdempotencyProblem,
   IdempotencyProblemType,
   ProblemDocument,
 } from './fastify/index.js';

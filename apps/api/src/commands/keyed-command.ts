@@ -1,18 +1,17 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseIdempotencyKeyHeader } from '@once/idempotency';
-import type { ExecuteOutcome, StoredResponse } from '@once/idempotency';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { idempotencyProblems, parseIdempotencyKeyHeader } from '@once/idempotency';
+import type {
+  CommandHandler,
+  ExecuteOutcome,
+  IdempotencyPluginOptions,
+  IdempotencyProblem,
+} from '@once/idempotency';
 import type { IdempotencyOutcome } from '../plugins/observability.plugin.js';
 import { HttpProblem } from '../problems/problem.js';
 import { problemTypeUri } from '../problems/problem-catalog.js';
 import { runWithoutIdempotency } from './run-without-idempotency.js';
 
 const describedBy = (type: string) => `<${problemTypeUri(type)}>; rel="describedby"; type="text/html"`;
-
-const sendStored = (reply: FastifyReply, response: StoredResponse, replayed: boolean): FastifyReply => {
-  void reply.code(response.status).headers(response.headers);
-  if (replayed) void reply.header('idempotent-replayed', 'true');
-  return reply.send(response.body);
-};
 
 const outcomeLabel = (outcome: ExecuteOutcome): IdempotencyOutcome => {
   switch (outcome.kind) {
@@ -35,113 +34,144 @@ const outcomeLabel = (outcome: ExecuteOutcome): IdempotencyOutcome => {
   }
 };
 
+/**
+ * The api's outcome hook: labels the request for metrics and logs and, on a replay, sends the position where the key
+ * completed as `Once-Position` (the engine read it anyway; safe to wait for, since global pages end only at a write's end).
+ */
+const onOutcome = (request: FastifyRequest, outcome: ExecuteOutcome): void => {
+  request.idempotencyOutcome = outcomeLabel(outcome);
+  if (outcome.kind === 'replay' && request.writeCapture && outcome.position) {
+    request.writeCapture.position = outcome.position;
+  }
+};
+
+/**
+ * The api's problems for the idempotency layer's refusals, thrown to the root error handler so they come from the
+ * api's one catalogue (relative `/problems/<type>` URIs, `Link` to the type's page, `Retry-After`).
+ */
+const onProblem = (problem: IdempotencyProblem, request: FastifyRequest): never => {
+  const retryAfter: Record<string, string> =
+    problem.retryAfterSeconds === undefined ? {} : { 'retry-after': String(problem.retryAfterSeconds) };
+  switch (problem.type) {
+    case 'idempotency-key-missing':
+    case 'idempotency-key-invalid':
+      throw new HttpProblem(
+        problem.type,
+        `Idempotency-Key: ${problem.reason ?? ''}`,
+        { reason: problem.reason },
+        { link: describedBy(problem.type) },
+      );
+    case 'idempotency-key-in-flight':
+      throw new HttpProblem(
+        problem.type,
+        undefined,
+        { retryAfterSeconds: problem.retryAfterSeconds },
+        { ...retryAfter, link: describedBy(problem.type) },
+      );
+    case 'idempotency-key-reused':
+      throw new HttpProblem(
+        problem.type,
+        `the key was first used for ${problem.original?.method ?? ''} ${problem.original?.route ?? ''} with another body`,
+        {},
+        { link: describedBy(problem.type) },
+      );
+    case 'internal-error':
+      throw problem.error instanceof Error
+        ? problem.error
+        : new Error('the command failed', { cause: problem.error });
+    case 'service-unavailable':
+      // A handler's own 503 problem (the card gateway is down) keeps its type, with the engine's Retry-After.
+      if (problem.error instanceof HttpProblem) {
+        throw new HttpProblem(problem.error.type, problem.error.detail, problem.error.extensions, retryAfter);
+      }
+      if (problem.error) request.log.warn({ err: problem.error, reason: problem.reason }, 'command unavailable');
+      throw new HttpProblem(
+        'service-unavailable',
+        `retry with the same key (${problem.reason ?? 'store-error'})`,
+        {},
+        retryAfter,
+      );
+    case 'unauthenticated':
+      throw new HttpProblem('unauthorized');
+    default: {
+      const _exhaustive: never = problem.type;
+      return _exhaustive;
+    }
+  }
+};
+
+/** How the api renders the idempotency plugin's outcomes and problems (`idempotencyFastifyPlugin` options). */
+export const apiIdempotencyOptions: Pick<IdempotencyPluginOptions, 'getScope' | 'onOutcome' | 'onProblem'> = {
+  getScope: (request) => request.principal,
+  onOutcome,
+  onProblem,
+};
+
+/** The route's handler from `app.commands`, by method, route template and body. */
+const commandHandler = (request: FastifyRequest): CommandHandler => {
+  const route = request.routeOptions.url ?? request.url;
+  const handler = request.server.commands.handlerFor({ method: request.method, route, body: request.body });
+  if (!handler) throw new Error(`no command handler for ${request.method} ${route}`);
+  return handler;
+};
+
 /** The header's lines as sent: Node joins repeated lines with ", ", which would hide them as a list. */
 const idempotencyKeyLines = (request: FastifyRequest): string | string[] | undefined => {
   const lines = request.raw.headersDistinct['idempotency-key'];
   return lines === undefined || lines.length > 1 ? lines : lines[0];
 };
 
-/**
- * Runs a command route through the idempotency engine with the route's handler from `app.commands`: reads the `Idempotency-Key` (missing → 400 with a
- * `describedby` link, malformed → 400), executes the handler once per (tenant, actor, key), and answers the
- * outcome: the first response, a byte-identical replay with `Idempotent-Replayed: true`, 409 in flight, 422 reused,
- * 503 retryable. A response after a write, or replaying one, carries its `Once-Position` (consistency plugin). With the benchmark-only plain mode the handler runs with no idempotency at all.
- */
-export const runKeyedCommand = async (
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply> => {
+/** The benchmark-only plain mode: the handler runs with no idempotency layer at all (the key only has to parse). */
+const runPlain = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
   const header = parseIdempotencyKeyHeader(idempotencyKeyLines(request));
   if (!header.ok) {
-    throw new HttpProblem(
-      header.problem,
-      `Idempotency-Key: ${header.reason}`,
-      { reason: header.reason },
+    return onProblem(
       {
-        link: describedBy(header.problem),
+        type: header.problem,
+        status: idempotencyProblems[header.problem].status,
+        title: idempotencyProblems[header.problem].title,
+        reason: header.reason,
       },
+      request,
     );
   }
-  const app = request.server;
-  const route = request.routeOptions.url ?? request.url;
-  const handler = app.commands.handlerFor({ method: request.method, route, body: request.body });
-  if (!handler) throw new Error(`no command handler for ${request.method} ${route}`);
-  const commandRequest = {
-    method: request.method,
-    route,
-    // Fastify's params object has no prototype; the fingerprint wants a plain JSON object.
-    params: typeof request.params === 'object' && request.params !== null ? { ...request.params } : {},
-    body: request.body ?? null,
-  };
-
-  if (app.idempotencyMode === 'off') {
-    const response = await runWithoutIdempotency(app.eventStore, handler, {
-      scope: request.principal,
-      key: header.key,
-      request: commandRequest,
-      requestedAt: new Date(),
-    });
-    const body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? null);
-    return reply
-      .code(response.status)
-      .headers({ 'content-type': 'application/json; charset=utf-8', ...response.headers })
-      .send(body);
-  }
-
-  const outcome = await app.commandEngine.execute({
+  const handler = commandHandler(request);
+  const response = await runWithoutIdempotency(request.server.eventStore, handler, {
     scope: request.principal,
     key: header.key,
-    request: commandRequest,
-    handler,
+    request: {
+      method: request.method,
+      route: request.routeOptions.url ?? request.url,
+      // Fastify's params object has no prototype; the fingerprint wants a plain JSON object.
+      params: typeof request.params === 'object' && request.params !== null ? { ...request.params } : {},
+      body: request.body ?? null,
+    },
+    requestedAt: new Date(),
   });
-  request.idempotencyOutcome = outcomeLabel(outcome);
-  switch (outcome.kind) {
-    case 'first':
-      return sendStored(reply, outcome.response, false);
-    case 'replay':
-      // Nothing was appended now: the position is where the key completed, which the engine read anyway. It is safe
-      // to wait for: a projection that reached it has applied the whole write (global pages end only at a write's end).
-      if (request.writeCapture && outcome.position) request.writeCapture.position = outcome.position;
-      return sendStored(reply, outcome.response, true);
-    case 'in-flight':
-      throw new HttpProblem(
-        'idempotency-key-in-flight',
-        undefined,
-        { retryAfterSeconds: outcome.retryAfterSeconds },
-        {
-          'retry-after': String(outcome.retryAfterSeconds),
-          link: describedBy('idempotency-key-in-flight'),
-        },
-      );
-    case 'reused':
-      throw new HttpProblem(
-        'idempotency-key-reused',
-        `the key was first used for ${outcome.original.method} ${outcome.original.route} with another body`,
-        {},
-        { link: describedBy('idempotency-key-reused') },
-      );
-    case 'released':
-      if (outcome.response) return sendStored(reply, outcome.response, false);
-      throw outcome.error instanceof Error
-        ? outcome.error
-        : new Error('the command failed', { cause: outcome.error });
-    case 'unavailable': {
-      const retryAfter = { 'retry-after': String(outcome.retryAfterSeconds) };
-      if (outcome.error instanceof HttpProblem) {
-        throw new HttpProblem(outcome.error.type, outcome.error.detail, outcome.error.extensions, retryAfter);
-      }
-      if (outcome.error)
-        request.log.warn({ err: outcome.error, reason: outcome.reason }, 'command unavailable');
-      throw new HttpProblem(
-        'service-unavailable',
-        `retry with the same key (${outcome.reason})`,
-        {},
-        retryAfter,
-      );
-    }
-    default: {
-      const _exhaustive: never = outcome;
-      return _exhaustive;
-    }
-  }
+  const body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? null);
+  return reply
+    .code(response.status)
+    .headers({ 'content-type': 'application/json; charset=utf-8', ...response.headers })
+    .send(body);
+};
+
+/**
+ * The handler of a command route, chosen once at registration: the idempotency plugin's `command` (see
+ * `apiIdempotencyOptions` for how its answers look), with the route's handler from `app.commands`; or, in the
+ * benchmark-only plain mode, the handler with no idempotency at all.
+ *
+ * @example
+ * const runCommand = keyedCommand(app);
+ * app.post('/', { schema }, async (request, reply) => runCommand(request, reply));
+ */
+export const keyedCommand = (
+  app: FastifyInstance,
+): ((request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => {
+  if (app.idempotencyMode === 'off') return runPlain;
+  const command = app.idempotency.command({ handler: commandHandler });
+  return async (request, reply) => {
+    // The plugin's handler answers on `reply` (or throws to the root error handler).
+    await command.call(app, request, reply);
+    return reply;
+  };
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getInvoice } from '@once/projections';
 import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
-import { runKeyedCommand } from '../commands/keyed-command.js';
+import { keyedCommand } from '../commands/keyed-command.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import {
@@ -14,6 +14,7 @@ import {
 
 /** Invoices and their payments: `POST /invoices`, `GET /invoices/:id`, `POST /invoices/:id/payments`. */
 export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const runCommand = keyedCommand(app);
   app.post(
     '/',
     {
@@ -25,7 +26,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: invoiceView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply),
+    async (request, reply) => runCommand(request, reply),
   );
 
   app.get(
@@ -62,6 +63,6 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: paymentView, 402: problemView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply),
+    async (request, reply) => runCommand(request, reply),
   );
 };

@@ -6,13 +6,14 @@ import {
   idempotencyKeyHeader,
   problemView,
 } from '../commands/command-schemas.js';
-import { runKeyedCommand } from '../commands/keyed-command.js';
+import { keyedCommand } from '../commands/keyed-command.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import { orderIdParams, orderView, placeOrderBody } from './order.schemas.js';
 
 /** Orders: place, serve, complete (the sale, once), read. */
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const runCommand = keyedCommand(app);
   app.post(
     '/',
     {
@@ -27,7 +28,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: orderView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply),
+    async (request, reply) => runCommand(request, reply),
   );
 
   app.post(
@@ -42,7 +43,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: orderView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply),
+    async (request, reply) => runCommand(request, reply),
   );
 
   app.post(
@@ -57,7 +58,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: orderView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply),
+    async (request, reply) => runCommand(request, reply),
   );
 
   app.get(

@@ -6,13 +6,14 @@ import {
   idempotencyKeyHeader,
   problemView,
 } from '../commands/command-schemas.js';
-import { runKeyedCommand } from '../commands/keyed-command.js';
+import { keyedCommand } from '../commands/keyed-command.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import { recordCountLineBody, stockCountIdParams, stockCountView } from './stock-count.schemas.js';
 
 /** Stock counts: open, record counted lines, post (once), read. */
 export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const runCommand = keyedCommand(app);
   const tags = ['stock-counts'];
   app.post(
     '/',
@@ -25,7 +26,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: stockCountView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply),
+    async (request, reply) => runCommand(request, reply),
   );
 
   app.post(
@@ -40,7 +41,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: stockCountView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply),
+    async (request, reply) => runCommand(request, reply),
   );
 
   app.post(
@@ -55,7 +56,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: stockCountView, ...commandProblems },
       },
     },
-    async (request, reply) => runKeyedCommand(request, reply),
+    async (request, reply) => runCommand(request, reply),
   );
 
   app.get(

@@ -27,6 +27,35 @@ export interface IdempotencyPluginOptions {
   readonly docsUrl?: string;
   /** Called with errors the client only sees as a 500/503 (to log them once). */
   readonly onError?: (error: unknown, request: FastifyRequest) => void;
+  /**
+   * Called with every engine outcome before its answer is sent (awaited), e.g. to label metrics and logs or to add
+   * headers from the outcome (a replay's `position`). Not called when the request is refused before the engine runs.
+   */
+  readonly onOutcome?: (request: FastifyRequest, outcome: ExecuteOutcome) => void | Promise<void>;
+  /**
+   * Answers a problem instead of the plugin's own problem+json, so an app keeps one problem catalogue: send it on
+   * `reply`, or throw (e.g. the app's problem error) to let the app's error handler answer it. Awaited.
+   */
+  readonly onProblem?: (
+    problem: IdempotencyProblem,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => unknown;
+}
+
+/** A problem the plugin would answer, with what an app needs to render it its own way. */
+export interface IdempotencyProblem {
+  readonly type: IdempotencyProblemType;
+  readonly status: number;
+  readonly title: string;
+  /** Why the key header was refused (`idempotency-key-missing`/`-invalid`), or why the engine is unavailable. */
+  readonly reason?: string;
+  /** `idempotency-key-in-flight` and `service-unavailable`: when to retry. */
+  readonly retryAfterSeconds?: number;
+  /** `idempotency-key-reused`: the request the key was first used for. */
+  readonly original?: { readonly method: string; readonly route: string };
+  /** `internal-error` and `service-unavailable`: the failure behind it, when there is one. */
+  readonly error?: unknown;
 }
 
 /** Per-route settings of a command. */
@@ -79,13 +108,23 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
   const docsUrl = options.docsUrl ?? `${problemTypeBase}idempotency-key`;
   const problemType = (name: IdempotencyProblemType): string => `${problemTypeBase}${name}`;
 
-  const sendProblem = (
+  const sendProblem = async (
+    request: FastifyRequest,
     reply: FastifyReply,
     name: IdempotencyProblemType,
-    extra: { detail?: string; retryAfterSeconds?: number; [extension: string]: unknown } = {},
-  ): FastifyReply => {
-    const { retryAfterSeconds, ...rest } = extra;
+    extra: { retryAfterSeconds?: number; reason?: string } = {},
+    context: Pick<IdempotencyProblem, 'original' | 'error' | 'reason'> = {},
+  ): Promise<FastifyReply> => {
     const definition = idempotencyProblems[name];
+    if (options.onProblem) {
+      await options.onProblem(
+        { type: name, status: definition.status, title: definition.title, ...extra, ...context },
+        request,
+        reply,
+      );
+      return reply;
+    }
+    const { retryAfterSeconds, ...rest } = extra;
     const problem: ProblemDocument = {
       type: problemType(name),
       title: definition.title,
@@ -107,29 +146,38 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
     return reply.code(response.status).send(response.body);
   };
 
-  const sendOutcome = (
+  const sendOutcome = async (
     request: FastifyRequest,
     reply: FastifyReply,
     outcome: ExecuteOutcome,
-  ): FastifyReply => {
+  ): Promise<FastifyReply> => {
+    await options.onOutcome?.(request, outcome);
     switch (outcome.kind) {
       case 'first':
         return sendStored(reply, outcome.response, false);
       case 'replay':
         return sendStored(reply, outcome.response, true);
       case 'in-flight':
-        return sendProblem(reply, 'idempotency-key-in-flight', {
+        return sendProblem(request, reply, 'idempotency-key-in-flight', {
           retryAfterSeconds: outcome.retryAfterSeconds,
         });
       case 'reused':
-        return sendProblem(reply, 'idempotency-key-reused');
+        return sendProblem(request, reply, 'idempotency-key-reused', {}, {
+          original: { method: outcome.original.method, route: outcome.original.route },
+        });
       case 'released':
         if (outcome.response !== undefined) return sendStored(reply, outcome.response, false);
         options.onError?.(outcome.error, request);
-        return sendProblem(reply, 'internal-error');
+        return sendProblem(request, reply, 'internal-error', {}, { error: outcome.error });
       case 'unavailable':
         if (outcome.error !== undefined) options.onError?.(outcome.error, request);
-        return sendProblem(reply, 'service-unavailable', { retryAfterSeconds: outcome.retryAfterSeconds });
+        return sendProblem(
+          request,
+          reply,
+          'service-unavailable',
+          { retryAfterSeconds: outcome.retryAfterSeconds },
+          { reason: outcome.reason, error: outcome.error },
+        );
       default: {
         const _exhaustive: never = outcome;
         return _exhaustive;
@@ -140,9 +188,9 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
   const command = (settings: CommandRouteSettings): RouteHandlerMethod =>
     async function idempotentCommand(request, reply) {
       const header = parseIdempotencyKeyHeader(idempotencyKeyLines(request));
-      if (!header.ok) return sendProblem(reply, header.problem, { reason: header.reason });
+      if (!header.ok) return sendProblem(request, reply, header.problem, { reason: header.reason });
       const scope = getScope(request);
-      if (scope === undefined) return sendProblem(reply, 'unauthenticated');
+      if (scope === undefined) return sendProblem(request, reply, 'unauthenticated');
       const handler = typeof settings.handler === 'function' ? settings.handler(request) : settings.handler;
       // Fastify's params object has no prototype; the fingerprint wants a plain JSON object.
       const params: Record<string, unknown> =

@@ -3,6 +3,7 @@ export type {
   CommandRouteSettings,
   IdempotencyDecorator,
   IdempotencyPluginOptions,
+  IdempotencyProblem,
 } from './idempotency-plugin.js';
 export { idempotencyProblems } from './idempotency-problems.js';
 export type { IdempotencyProblemType, ProblemDocument } from './idempotency-problems.js';

@@ -298,9 +298,33 @@ END
 $fn$;
 `;
 
+// Version 2.
+// - The statement behind appendMulti's fast path (postgres-append.ts) stops itself through
+//   event_store_fast_append_missed when some stream's head did not move, so the whole statement rolls back and the
+//   full function decides instead.
+// - No parallel plans on the store's tables: every read is an index range of one stream or one page of the global
+//   order, and a cached generic plan for a stream read, costed before the table had statistics, was seen gathering
+//   parallel workers on every call (a few milliseconds each, reads at a quarter of their rate).
+const fastAppendAndSerialReads = `
+CREATE FUNCTION event_store_fast_append_missed() RETURNS bigint
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  RAISE EXCEPTION 'event_store_fast_append_missed';
+END
+$fn$;
+
+ALTER TABLE events SET (parallel_workers = 0);
+ALTER TABLE streams SET (parallel_workers = 0);
+`;
+
 /** The event store's schema, version by version. */
 export const eventStoreMigrations: readonly Migration[] = [
   { version: 1, name: 'streams with their retention, events, and the append functions', sql: schema },
+  {
+    version: 2,
+    name: 'the fast path of appendMulti stops itself when a head did not move; no parallel scans of the store',
+    sql: fastAppendAndSerialReads,
+  },
 ];
 
 /**
@@ -317,26 +341,26 @@ export const migrateEventStore = async (pool: Pool): Promise<MigrationResult> =>
 };
 
 /**
- * Before the first release, versions 1 to 4 were folded into version 1. A database migrated by those unreleased
- * versions records a version above the last one known here and lacks the current functions: say so plainly
- * instead of failing later on a missing function.
+ * Before the first release, versions 1 to 4 were folded into version 1, and version 2 was later reused. A database
+ * migrated by those unreleased versions records a version this list does not know, or one under another name, and
+ * lacks the current functions: say so plainly instead of failing later on a missing function.
  */
 const refuseFoldedVersions = async (pool: Pool): Promise<void> => {
-  const latest = eventStoreMigrations.at(-1)?.version ?? 0;
-  let recorded: number | null;
+  let recorded: readonly { version: number; name: string }[];
   try {
-    const { rows } = await pool.query<{ version: number | null }>(
-      "SELECT max(version) AS version FROM once_migrations WHERE component = 'event-store'",
-    );
-    recorded = rows[0]?.version ?? null;
+    ({ rows: recorded } = await pool.query<{ version: number; name: string }>(
+      "SELECT version, name FROM once_migrations WHERE component = 'event-store' ORDER BY version",
+    ));
   } catch (error) {
     if ((error as { code?: unknown }).code === '42P01') return; // no migrations table yet: a new database
     throw error;
   }
-  if (recorded !== null && recorded > latest) {
+  const known = new Map(eventStoreMigrations.map((migration) => [migration.version, migration.name]));
+  const foreign = recorded.find((row) => known.get(row.version) !== row.name);
+  if (foreign !== undefined) {
     throw new Error(
-      `the event-store schema in this database is at version ${recorded}, written by unreleased migrations that ` +
-        `were folded into version ${latest}; recreate this development database`,
+      `the event-store schema in this database is at version ${foreign.version} ("${foreign.name}"), written by ` +
+        `unreleased migrations that were folded into version 1; recreate this development database`,
     );
   }
 };

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { migrate } from '@once/postgres';
 import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
+import { WrongExpectedRevisionError } from '../port/index.js';
 import { freshStream, someEvents } from '../testing/index.js';
 import { eventStoreMigrations, migrateEventStore } from './event-store-migrations.js';
 import { appendOnClient } from './postgres-append.js';
@@ -39,9 +41,22 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       await folded.pool.query(
         "INSERT INTO once_migrations (component, version, name) VALUES ('event-store', 3, 'appendMulti as one statement')",
       );
-      await expect(migrateEventStore(folded.pool)).rejects.toThrow(/version 3.*folded into version 1/);
+      await expect(migrateEventStore(folded.pool)).rejects.toThrow(/version 3 .*folded into version 1/);
     } finally {
       await folded.release();
+    }
+  });
+
+  it('refuses a database whose version 2 was written by an unreleased migration of another name', async () => {
+    const reused = await createTestDatabase();
+    try {
+      await migrate(reused.pool, 'event-store', eventStoreMigrations.slice(0, 1));
+      await reused.pool.query(
+        "INSERT INTO once_migrations (component, version, name) VALUES ('event-store', 2, 'appendMulti in one statement')",
+      );
+      await expect(migrateEventStore(reused.pool)).rejects.toThrow(/version 2 .*folded into version 1/);
+    } finally {
+      await reused.release();
     }
   });
 
@@ -89,6 +104,83 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     }
   });
 
+  it('multi-stream appends at explicit revisions in opposite stream orders all land, each once', async () => {
+    // The fast statement hands a conflict, and a lock-order deadlock between two of its kind, to the full function:
+    // a writer sees a wrong revision (and re-reads) or lands, never an error of another kind.
+    const store = createPostgresEventStore(db.pool);
+    const [a, b] = [freshStream('fast-pair'), freshStream('fast-pair')];
+    await store.appendMulti([
+      { stream: a, events: someEvents(1), expectedRevision: 'no_stream' },
+      { stream: b, events: someEvents(1), expectedRevision: 'no_stream' },
+    ]);
+    const writers = 8;
+    const written = await Promise.all(
+      Array.from({ length: writers }, async (_, index) => {
+        const events = { [a]: someEvents(1), [b]: someEvents(1) };
+        for (let attempt = 0; ; attempt++) {
+          const [readA, readB] = await Promise.all([store.readStream(a), store.readStream(b)]);
+          const heads = { [a]: readA.at(-1)?.revision ?? 0n, [b]: readB.at(-1)?.revision ?? 0n };
+          const order = index % 2 === 0 ? [a, b] : [b, a];
+          try {
+            await store.appendMulti(
+              order.map((stream) => ({
+                stream,
+                events: events[stream] ?? [],
+                expectedRevision: heads[stream] ?? 0n,
+              })),
+            );
+            return events;
+          } catch (error) {
+            if (!(error instanceof WrongExpectedRevisionError) || attempt > 50) throw error;
+          }
+        }
+      }),
+    );
+    for (const stream of [a, b]) {
+      const read = await store.readStream(stream);
+      expect(read.map((event) => event.revision)).toEqual(
+        Array.from({ length: writers + 1 }, (_, revision) => BigInt(revision)),
+      );
+      expect(new Set(read.slice(1).map((event) => event.id))).toEqual(
+        new Set(written.map((events) => events[stream]?.[0]?.id)),
+      );
+    }
+  });
+
+  it('a multi-stream append chosen as a deadlock victim is decided again, and lands once', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const [a, b] = [`${freshStream('victim')}-a`, `${freshStream('victim')}-b`].sort();
+    const firstA = someEvents(1);
+    await store.appendMulti([
+      { stream: a as string, events: firstA, expectedRevision: 'no_stream' },
+      { stream: b as string, events: someEvents(1), expectedRevision: 'no_stream' },
+    ]);
+    const other = await db.pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT 1 FROM streams WHERE stream = $1 FOR UPDATE', [b]);
+      const events = someEvents(2);
+      // Locks a, then waits for b; the other session then waits for a: a cycle, broken by aborting the first waiter.
+      const landing = store.appendMulti([
+        { stream: a as string, events: events.slice(0, 1), expectedRevision: 0n },
+        { stream: b as string, events: events.slice(1), expectedRevision: 0n },
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const locked = other.query('SELECT 1 FROM streams WHERE stream = $1 FOR UPDATE', [a]);
+      await locked;
+      await other.query('ROLLBACK');
+      const results = await landing;
+      expect(results.map((result) => result.nextExpectedRevision)).toEqual([1n, 1n]);
+      expect((await store.readStream(a as string)).map((event) => event.id)).toEqual([
+        firstA[0]?.id,
+        events[0]?.id,
+      ]);
+    } finally {
+      await other.query('ROLLBACK').catch(() => undefined);
+      other.release();
+    }
+  });
+
   it('readStreams answers each stream as readStream does, in the order asked, in one statement', async () => {
     const store = createPostgresEventStore(db.pool);
     const [first, second, truncated, absent] = [
@@ -118,6 +210,11 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       [0n],
     ]);
     expect(await store.readStreams?.([])).toEqual([]);
+    // More streams than one prepared union covers: the same answers through the array form.
+    const wide = [first, ...Array.from({ length: 8 }, () => freshStream('rs')), truncated];
+    const wideRead = await store.readStreams?.(wide);
+    expect(wideRead).toEqual(await Promise.all(wide.map((stream) => store.readStream(stream))));
+    expect(wideRead?.map((events) => events.length)).toEqual([3, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
   });
 
   it('a retention set before the first append rides on the stream row; the stream still reads and appends as absent', async () => {

@@ -16,7 +16,7 @@ import { assertValidRetention } from '../retention/index.js';
 import { createSubscriptionRegistry, subscribeByPolling } from '../subscription/index.js';
 import { migrateEventStore } from './event-store-migrations.js';
 import type { AppendOutcome } from './postgres-append.js';
-import { appendMultiOnClient, appendOnClient } from './postgres-append.js';
+import { appendMultiOnPool, appendOnClient } from './postgres-append.js';
 import { readAllRows, readStreamRows, readStreamsRows } from './postgres-read.js';
 
 export interface PostgresEventStoreOptions {
@@ -84,7 +84,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
   };
 
   const appendMultiOnce = (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> =>
-    appendMultiOnClient(pool, appends, now());
+    appendMultiOnPool(pool, appends, now());
 
   const readStream = async (
     stream: string,

@@ -29,6 +29,17 @@ const visible = (now: string): string => `NOT EXISTS (
     AND (e.revision < r.truncate_before
          OR e.recorded_at < coalesce(${now}, now()) - make_interval(secs => r.max_age_seconds)))`;
 
+// The same rule for reads of one stream, against that stream's own row joined by its name: at most one row found
+// through the primary key, whatever the planner thinks of the table. (A correlated NOT EXISTS leaves the planner
+// free to hash the whole set of retention rows, one per idempotency key, and a cached plan that does so made every
+// read cost milliseconds once there were a few thousand keys.)
+const streamWithRetention = (stream: string): string =>
+  `LEFT JOIN streams r ON r.stream = ${stream}
+     AND (r.max_age_seconds IS NOT NULL OR r.truncate_before IS NOT NULL)`;
+const visibleInStream = (now: string): string =>
+  `NOT coalesce(e.revision < r.truncate_before, false)
+   AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => r.max_age_seconds), false)`;
+
 const toRecordedEvent = (row: EventRow): RecordedEvent => ({
   id: row.event_id,
   stream: row.stream,
@@ -42,14 +53,14 @@ const toRecordedEvent = (row: EventRow): RecordedEvent => ({
 
 const readForwards = {
   name: 'once_event_store_read_forwards',
-  text: `SELECT ${eventColumns} FROM events e
-          WHERE e.stream = $1 AND e.revision >= $2 AND ${visible('$4::timestamptz')}
+  text: `SELECT ${eventColumns} FROM events e ${streamWithRetention('$1')}
+          WHERE e.stream = $1 AND e.revision >= $2 AND ${visibleInStream('$4::timestamptz')}
           ORDER BY e.revision ASC LIMIT $3`,
 };
 const readBackwards = {
   name: 'once_event_store_read_backwards',
-  text: `SELECT ${eventColumns} FROM events e
-          WHERE e.stream = $1 AND e.revision <= $2 AND ${visible('$4::timestamptz')}
+  text: `SELECT ${eventColumns} FROM events e ${streamWithRetention('$1')}
+          WHERE e.stream = $1 AND e.revision <= $2 AND ${visibleInStream('$4::timestamptz')}
           ORDER BY e.revision DESC LIMIT $3`,
 };
 
@@ -78,7 +89,28 @@ export const readStreamRows = async (
   return rows.map(toRecordedEvent);
 };
 
-const readMany = {
+// Several streams in one statement, one index range each, driven by a VALUES list of scalar parameters: one prepared
+// statement per stream count. The array form below plans the same ranges, but PostgreSQL re-plans it on every call
+// (its generic plan, costed for an array of unknown length, never wins) and that planning cost more than the read.
+// A VALUES list has a known length, so its generic plan is cached; and unlike a UNION ALL of single-stream reads it
+// gives the planner no Parallel Append to start workers for (seen costing milliseconds per read). Above
+// `maxListedStreams` the array form is used.
+const maxListedStreams = 8;
+const readManyStatements = Array.from({ length: maxListedStreams }, (_, index) => {
+  const count = index + 1;
+  const list = Array.from({ length: count }, (_, item) => `(${item + 1}, $${item + 1}::text)`).join(', ');
+  return {
+    name: `once_event_store_read_many_${count}`,
+    text: `SELECT ${eventColumns}
+             FROM (VALUES ${list}) AS s(ord, stream)
+             CROSS JOIN LATERAL (
+               SELECT e.* FROM events e ${streamWithRetention('s.stream')}
+                WHERE e.stream = s.stream AND ${visibleInStream(`$${count + 1}::timestamptz`)}
+                ORDER BY e.revision ASC) e
+            ORDER BY s.ord, e.revision ASC`,
+  };
+});
+const readManyByArray = {
   name: 'once_event_store_read_many',
   // One index range per stream (the lateral join), never one scan filtered by the whole list.
   text: `SELECT ${eventColumns}
@@ -99,7 +131,13 @@ export const readStreamsRows = async (
   const byStream = new Map<string, RecordedEvent[]>();
   for (const stream of streams) byStream.set(stream, []);
   if (byStream.size === 0) return [];
-  const { rows } = await pool.query<EventRow>({ ...readMany, values: [[...byStream.keys()], now] });
+  const names = [...byStream.keys()];
+  const statement = readManyStatements[names.length - 1];
+  const { rows } = await pool.query<EventRow>(
+    statement === undefined
+      ? { ...readManyByArray, values: [names, now] }
+      : { ...statement, values: [...names, now] },
+  );
   for (const row of rows) byStream.get(row.stream)?.push(toRecordedEvent(row));
   return streams.map((stream) => byStream.get(stream) ?? []);
 };

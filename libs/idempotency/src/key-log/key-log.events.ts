@@ -76,6 +76,11 @@ export interface IdempotencyLeaseTakenData {
 export interface IdempotencyKeyCompletedData extends RequestFingerprint {
   readonly response: StoredResponse;
   readonly holder: string;
+  /**
+   * Who used the key, when the key was claimed and completed in one commit (the atomic protocol): then this event is
+   * the key's whole log and no `IdempotencyKeyClaimed` precedes it. Absent after a claim.
+   */
+  readonly claim?: { readonly tenantId: string; readonly actorId: string; readonly key: string };
 }
 
 export interface IdempotencyKeyReleasedData {

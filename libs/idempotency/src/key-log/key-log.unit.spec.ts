@@ -143,6 +143,16 @@ describe('key log fold', () => {
     expect(foldKeyLog([planned()])).toEqual({ status: 'absent' });
   });
 
+  it('a key claimed and completed in one commit is one completion that names who used the key', () => {
+    const atOnce: KeyLogEvent = {
+      type: 'IdempotencyKeyCompleted',
+      data: { ...fingerprint, response, holder: 'h1', claim: { tenantId: 't1', actorId: 'a1', key: 'k1' } },
+    };
+    expect(foldKeyLog([atOnce])).toEqual({ status: 'completed', fingerprint, response });
+    expect(given([atOnce]).whenArriving(fingerprint, T0)).toMatchObject({ kind: 'replay', response });
+    expect(() => foldKeyLog([atOnce, completed])).toThrow(KeyLogCorruptedError);
+  });
+
   it('refuses a second claim, a completion after completion, and holder events after completion', () => {
     expect(() => foldKeyLog([claimed(), claimed('h2')])).toThrow(KeyLogCorruptedError);
     expect(() => foldKeyLog([claimed(), completed, completed])).toThrow(KeyLogCorruptedError);

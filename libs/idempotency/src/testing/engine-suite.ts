@@ -96,6 +96,22 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
 
+    it('writes the key log the protocol prescribes: one completion naming the key (atomic), or claim first (phased)', async () => {
+      const engine = engineWith();
+      const { input, key, scope } = fresh();
+      await engine.execute(input());
+      const log = await store.readStream(keyStreamName(scope, key));
+      const claim = { tenantId: scope.tenantId, actorId: scope.actorId, key };
+      if (setup.expectedProtocol === 'atomic') {
+        expect(log.map((event) => event.type)).toEqual(['IdempotencyKeyCompleted']);
+        expect(log[0]?.data).toMatchObject({ claim, route: COUNTER_ROUTE, response: { status: 201 } });
+      } else {
+        expect(log[0]).toMatchObject({ type: 'IdempotencyKeyClaimed', data: claim });
+        expect(log.at(-1)?.type).toBe('IdempotencyKeyCompleted');
+        expect(log.at(-1)?.data).not.toHaveProperty('claim');
+      }
+    });
+
     it("a replay carries where its key completed: a global reader that reached it has read the key's effect", async () => {
       const engine = engineWith();
       const { input, counterId, key, scope } = fresh();

@@ -85,6 +85,24 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
     const key = `key-${options.seed}-${serial}-${Math.floor(random() * 1e9)}`;
     const requestHash = randomUUID().replaceAll('-', '').repeat(2);
     const claimedAt = at();
+    const response = {
+      status: 201,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ok: serial }),
+    };
+    if (random() < 0.5) {
+      // Claimed and completed in one commit (the atomic protocol): one event is the key's whole log.
+      return {
+        stream: keyStreamName({ tenantId, actorId }, key),
+        events: [
+          {
+            id: randomUUID(),
+            type: 'IdempotencyKeyCompleted',
+            data: { method: 'POST', route, requestHash, response, holder: 'api-0', claim: { tenantId, actorId, key } },
+          },
+        ],
+      };
+    }
     return {
       stream: keyStreamName({ tenantId, actorId }, key),
       events: [
@@ -111,11 +129,7 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
             method: 'POST',
             route,
             requestHash,
-            response: {
-              status: 201,
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ ok: serial }),
-            },
+            response,
             holder: 'api-0',
           },
         },

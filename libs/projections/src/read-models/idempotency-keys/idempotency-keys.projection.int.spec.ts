@@ -54,7 +54,20 @@ const appendKeyLogs = async (
     const stream = keyStreamName({ tenantId, actorId }, key);
     streams.set(stream, { key, actorId });
     const events: KeyLogEvent[] = [];
-    for (let attempt = 0; attempt < 3; attempt += 1) {
+    // About a third of the keys are claimed and completed in one commit (the atomic protocol): one event.
+    const atOnce = random() < 0.35;
+    if (atOnce) {
+      events.push({
+        type: 'IdempotencyKeyCompleted',
+        data: {
+          ...fingerprint(index),
+          response: { status: 201, headers: {}, body: `{"id":"${index}"}` },
+          holder: 'atomic',
+          claim: { tenantId, actorId, key },
+        },
+      });
+    }
+    for (let attempt = 0; attempt < 3 && !atOnce; attempt += 1) {
       const holder = `holder-${attempt}`;
       events.push({
         type: 'IdempotencyKeyClaimed',

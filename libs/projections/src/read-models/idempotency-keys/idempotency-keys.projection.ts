@@ -104,7 +104,31 @@ export const idempotencyKeysProjection: ProjectionDefinition = {
       });
       return;
     }
-    const row = await tx.get(idempotencyKeysTable, { stream: recorded.stream });
+    const found = await tx.get(idempotencyKeysTable, { stream: recorded.stream });
+    // A key claimed and completed in one commit has no Claimed event: its Completed carries who used the key.
+    const row =
+      found ??
+      (event.type === 'IdempotencyKeyCompleted' && event.data.claim
+        ? {
+            stream: recorded.stream,
+            tenant_id: event.data.claim.tenantId,
+            actor_id: event.data.claim.actorId,
+            key: event.data.claim.key,
+            method: event.data.method,
+            path: event.data.route,
+            request_hash: event.data.requestHash,
+            status: 'completed' as const,
+            recovery_point: 'finished',
+            holder: null,
+            locked_until: null,
+            response_status: null,
+            response_body: null,
+            response_headers: null,
+            release_reason: null,
+            created_at: recorded.recordedAt.toISOString(),
+            ...common,
+          }
+        : undefined);
     if (!row) return;
     switch (event.type) {
       case 'IdempotencyEffectPlanned':

@@ -186,22 +186,16 @@ export const runHttpBench = async (
     const keyed: PhaseResult[] = [];
     const plain: PhaseResult[] = [];
     const replay: PhaseResult[] = [];
-    const runPlain = async (round: number) => {
-      plain.push(await phase(plainApi, apiKey, invoiceIds));
-      log(`round ${round + 1}: plain ${plain.at(-1)?.rps.toFixed(0)}/s p99 ${plain.at(-1)?.p99} ms`);
-    };
-    const runKeyed = async (round: number) => {
-      keyed.push(await phase(keyedApi, apiKey, invoiceIds));
-      log(`round ${round + 1}: keyed ${keyed.at(-1)?.rps.toFixed(0)}/s p99 ${keyed.at(-1)?.p99} ms`);
-    };
+    const sides = [
+      { name: 'plain', api: plainApi, results: plain },
+      { name: 'keyed', api: keyedApi, results: keyed },
+    ];
     for (let round = 0; round < ROUNDS; round++) {
       // Plain first in even rounds, keyed first in odd ones: neither side always runs on the longer streams.
-      if (round % 2 === 0) {
-        await runPlain(round);
-        await runKeyed(round);
-      } else {
-        await runKeyed(round);
-        await runPlain(round);
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+        const result = await phase(side.api, apiKey, invoiceIds);
+        side.results.push(result);
+        log(`round ${round + 1}: ${side.name} ${result.rps.toFixed(0)}/s p99 ${result.p99} ms`);
       }
       replay.push(await phase(keyedApi, apiKey, invoiceIds, { key: replayKey, invoiceId: replayInvoice }));
       log(`round ${round + 1}: replay ${replay.at(-1)?.rps.toFixed(0)}/s p99 ${replay.at(-1)?.p99} ms`);

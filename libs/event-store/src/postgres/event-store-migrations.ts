@@ -192,8 +192,8 @@ $fn$;
 -- is new for others, raises and rolls the whole statement back (retention included). The raise carries the stream's
 -- index and actual revision as JSON in DETAIL.
 -- The common case takes a lighter path: a stream with events at no_stream or at an explicit revision whose ids are
--- not in it yet only moves its head here (the same fast steps as event_store_append); the events of all such streams
--- go in one INSERT and their retentions in one more, after the loop. Any other stream (a miss of the fast step,
+-- not in it yet moves its head and inserts its events here (the same fast steps as event_store_append, and its
+-- retention in the same pass). Any other stream (a miss of the fast step,
 -- any / stream_exists, no events, ids already there) is handed to event_store_append, which decides it in full. A
 -- fast stream's row is locked by its own INSERT or UPDATE until commit, so deferring its events changes nothing
 -- another writer can see.

@@ -92,6 +92,13 @@ export const appendOnClient = async (
   return { kind: row.outcome, result: toResult(row) };
 };
 
+/** One result per append given, from rows that name their append by `ord` (1-based). */
+const toResults = (rows: readonly (AppendRow & { ord: number })[], count: number): AppendResult[] => {
+  const results = new Array<AppendResult>(count);
+  for (const row of rows) results[row.ord - 1] = toResult(row);
+  return results;
+};
+
 const appendMultiStatement = {
   name: 'once_event_store_append_multi',
   text: 'SELECT ord, outcome, revision, transaction_id, global_position FROM event_store_append_multi($1, $2)',
@@ -181,23 +188,14 @@ const fastAppendMulti = async (
     };
   });
   const events = appends.flatMap((append) =>
-    append.events.map((event, index) => ({
-      stream: append.stream,
-      ord: index + 1,
-      id: event.id,
-      type: event.type,
-      data: event.data ?? null,
-      metadata: event.metadata ?? null,
-    })),
+    toPayload(append.events).map((event, index) => ({ stream: append.stream, ord: index + 1, ...event })),
   );
   try {
     const { rows } = await pool.query<AppendRow & { ord: number }>({
       ...fastAppendMultiStatement,
       values: [JSON.stringify(heads), JSON.stringify(events), now],
     });
-    const results = new Array<AppendResult>(appends.length);
-    for (const row of rows) results[row.ord - 1] = toResult(row);
-    return results;
+    return toResults(rows, appends.length);
   } catch (error) {
     if (isFastPathMiss(error)) return undefined;
     throw error;
@@ -233,9 +231,7 @@ export const appendMultiOnPool = async (
       ...appendMultiStatement,
       values: [payload, now],
     });
-    const results = new Array<AppendResult>(appends.length);
-    for (const row of rows) results[row.ord - 1] = toResult(row);
-    return results;
+    return toResults(rows, appends.length);
   } catch (error) {
     throw toWrongExpectedRevision(error, appends) ?? error;
   }

@@ -96,30 +96,27 @@ export const readStreamRows = async (
 // gives the planner no Parallel Append to start workers for (seen costing milliseconds per read). Above
 // `maxListedStreams` the array form is used.
 const maxListedStreams = 8;
+// One index range per stream (the lateral join), never one scan filtered by the whole list. `streams` is a FROM
+// item naming its columns (ord, stream).
+const readManyText = (streams: string, now: string): string =>
+  `SELECT ${eventColumns}
+     FROM ${streams}
+     CROSS JOIN LATERAL (
+       SELECT e.* FROM events e ${streamWithRetention('s.stream')}
+        WHERE e.stream = s.stream AND ${visibleInStream(now)}
+        ORDER BY e.revision ASC) e
+    ORDER BY s.ord, e.revision ASC`;
 const readManyStatements = Array.from({ length: maxListedStreams }, (_, index) => {
   const count = index + 1;
   const list = Array.from({ length: count }, (_, item) => `(${item + 1}, $${item + 1}::text)`).join(', ');
   return {
     name: `once_event_store_read_many_${count}`,
-    text: `SELECT ${eventColumns}
-             FROM (VALUES ${list}) AS s(ord, stream)
-             CROSS JOIN LATERAL (
-               SELECT e.* FROM events e ${streamWithRetention('s.stream')}
-                WHERE e.stream = s.stream AND ${visibleInStream(`$${count + 1}::timestamptz`)}
-                ORDER BY e.revision ASC) e
-            ORDER BY s.ord, e.revision ASC`,
+    text: readManyText(`(VALUES ${list}) AS s(ord, stream)`, `$${count + 1}::timestamptz`),
   };
 });
 const readManyByArray = {
   name: 'once_event_store_read_many',
-  // One index range per stream (the lateral join), never one scan filtered by the whole list.
-  text: `SELECT ${eventColumns}
-           FROM unnest($1::text[]) WITH ORDINALITY AS s(stream, ord)
-           CROSS JOIN LATERAL (
-             SELECT * FROM events e
-              WHERE e.stream = s.stream AND ${visible('$2::timestamptz')}
-              ORDER BY e.revision ASC) e
-          ORDER BY s.ord, e.revision ASC`,
+  text: readManyText('unnest($1::text[]) WITH ORDINALITY AS s(stream, ord)', '$2::timestamptz'),
 };
 
 /** Reads several whole streams in one statement; one array per stream given, in that order. */

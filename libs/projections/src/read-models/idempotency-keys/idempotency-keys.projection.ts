@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
 import { KEY_STREAM_PREFIX, isKeyLogEvent, keyLogEventTypes } from '@once/idempotency';
-import type { KeyLogEvent } from '@once/idempotency';
+import type { KeyLogEvent, RequestFingerprint } from '@once/idempotency';
 import type { ProjectionDefinition } from '../../runner/projection-definition.js';
 import { defineTable } from '../../tables/table-definition.js';
 import { rowRef } from '../../tables/unit-of-work.js';
@@ -63,6 +63,32 @@ export const idempotencyKeysTable = defineTable<IdempotencyKeyRow>({
   indexes: [['status', 'locked_until'], ['created_at']],
 });
 
+/** A key's first row, before its status columns are set by the event that created it. */
+const newKeyRow = (
+  recorded: RecordedEvent,
+  claim: { readonly tenantId: string; readonly actorId: string; readonly key: string },
+  request: RequestFingerprint,
+): IdempotencyKeyRow => ({
+  stream: recorded.stream,
+  tenant_id: claim.tenantId,
+  actor_id: claim.actorId,
+  key: claim.key,
+  method: request.method,
+  path: request.route,
+  request_hash: request.requestHash,
+  status: 'inFlight',
+  recovery_point: 'started',
+  holder: null,
+  locked_until: null,
+  response_status: null,
+  response_body: null,
+  response_headers: null,
+  release_reason: null,
+  created_at: recorded.recordedAt.toISOString(),
+  updated_at: recorded.recordedAt.toISOString(),
+  last_applied_position: formatPosition(recorded.position),
+});
+
 /**
  * The key table: one row per scoped idempotency key with the status its key log folds to. Events of a key whose
  * claim is gone (retention) are skipped, as the key log's own fold does.
@@ -81,53 +107,22 @@ export const idempotencyKeysProjection: ProjectionDefinition = {
       updated_at: recorded.recordedAt.toISOString(),
       last_applied_position: formatPosition(recorded.position),
     };
+    // A key's row starts at its claim, or at its completion when both happened in one commit (no Claimed event:
+    // the completion names who used the key). Later events change the row they find.
     if (event.type === 'IdempotencyKeyClaimed') {
-      const data = event.data;
       tx.put(idempotencyKeysTable, {
-        stream: recorded.stream,
-        tenant_id: data.tenantId,
-        actor_id: data.actorId,
-        key: data.key,
-        method: data.method,
-        path: data.route,
-        request_hash: data.requestHash,
+        ...newKeyRow(recorded, event.data, event.data),
         status: 'inFlight',
         recovery_point: 'started',
-        holder: data.holder,
-        locked_until: new Date(data.leaseExpiresAt).toISOString(),
-        response_status: null,
-        response_body: null,
-        response_headers: null,
-        release_reason: null,
-        created_at: recorded.recordedAt.toISOString(),
-        ...common,
+        holder: event.data.holder,
+        locked_until: new Date(event.data.leaseExpiresAt).toISOString(),
       });
       return;
     }
-    const found = await tx.get(idempotencyKeysTable, { stream: recorded.stream });
-    // A key claimed and completed in one commit has no Claimed event: its Completed carries who used the key.
     const row =
-      found ??
+      (await tx.get(idempotencyKeysTable, { stream: recorded.stream })) ??
       (event.type === 'IdempotencyKeyCompleted' && event.data.claim
-        ? {
-            stream: recorded.stream,
-            tenant_id: event.data.claim.tenantId,
-            actor_id: event.data.claim.actorId,
-            key: event.data.claim.key,
-            method: event.data.method,
-            path: event.data.route,
-            request_hash: event.data.requestHash,
-            status: 'completed' as const,
-            recovery_point: 'finished',
-            holder: null,
-            locked_until: null,
-            response_status: null,
-            response_body: null,
-            response_headers: null,
-            release_reason: null,
-            created_at: recorded.recordedAt.toISOString(),
-            ...common,
-          }
+        ? newKeyRow(recorded, event.data.claim, event.data)
         : undefined);
     if (!row) return;
     switch (event.type) {

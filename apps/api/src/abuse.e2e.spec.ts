@@ -1,45 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@once/testing';
-import type { TestDatabase } from '@once/testing';
-import { createHttp, rawRequest, startTestApi } from './testing/index.js';
-import type { Http, TestApi, TestTenant } from './testing/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest, useTestApi } from './testing/index.js';
 
-let db: TestDatabase;
-let api: TestApi;
-let http: Http;
-let tenant: TestTenant;
+const env = useTestApi();
+
 let invoiceId: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await startTestApi({
-    databaseUrl: db.connectionString,
-    gatewayUrl: 'http://127.0.0.1:9',
-    logger: false,
-  });
-  http = createHttp(api.url);
-  tenant = await api.tenant();
-  const issued = await http.post('/invoices', {
-    apiKey: tenant.alice,
+  const issued = await env.http.post('/invoices', {
+    apiKey: env.tenant.alice,
     key: randomUUID(),
     body: { currency: 'EUR', total: 100_000 },
   });
   invoiceId = issued.json<{ id: string }>().id;
 });
 
-afterAll(async () => {
-  await api?.close();
-  await db?.release();
-});
-
 const validBody = JSON.stringify({ method: 'cash', amount: 100, currency: 'EUR' });
 
 const send = (headers: readonly (readonly [string, string])[], body: string | Buffer = validBody) =>
-  rawRequest(api.url, {
+  rawRequest(env.api.url, {
     method: 'POST',
     path: `/invoices/${invoiceId}/payments`,
-    headers: [['authorization', `Bearer ${tenant.alice}`], ...headers],
+    headers: [['authorization', `Bearer ${env.tenant.alice}`], ...headers],
     body,
   });
 
@@ -197,8 +179,8 @@ describe('body abuse', () => {
   );
 
   it('refuses a path id that is not a UUID', async () => {
-    const answer = await http.post('/invoices/not-a-uuid/payments', {
-      apiKey: tenant.alice,
+    const answer = await env.http.post('/invoices/not-a-uuid/payments', {
+      apiKey: env.tenant.alice,
       key: randomUUID(),
       body: { method: 'cash', amount: 1, currency: 'EUR' },
     });
@@ -206,8 +188,8 @@ describe('body abuse', () => {
   });
 
   it('is still up and healthy after all of it', async () => {
-    expect((await http.get('/health')).status).toBe(200);
-    const metrics = await (await http.get('/metrics')).text;
+    expect((await env.http.get('/health')).status).toBe(200);
+    const metrics = await (await env.http.get('/metrics')).text;
     expect(metrics).not.toMatch(/status_code="5\d\d"/);
   });
 });

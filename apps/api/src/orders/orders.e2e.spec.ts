@@ -1,34 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@once/testing';
-import type { TestDatabase } from '@once/testing';
-import { createHttp, startTestApi } from '../testing/index.js';
-import type { Http, TestApi, TestTenant } from '../testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../testing/index.js';
 
-let db: TestDatabase;
-let api: TestApi;
-let http: Http;
-let tenant: TestTenant;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await startTestApi({
-    databaseUrl: db.connectionString,
-    gatewayUrl: 'http://127.0.0.1:9',
-    logger: false,
-  });
-  http = createHttp(api.url);
-  tenant = await api.tenant();
-});
-
-afterAll(async () => {
-  await api?.close();
-  await db?.release();
-});
+const env = useTestApi();
 
 const placeOrder = async (expectedTotal?: number) => {
-  const response = await http.post('/orders', {
-    apiKey: tenant.alice,
+  const response = await env.http.post('/orders', {
+    apiKey: env.tenant.alice,
     key: randomUUID(),
     body: {
       currency: 'EUR',
@@ -41,7 +19,7 @@ const placeOrder = async (expectedTotal?: number) => {
 };
 
 const act = (orderId: string, action: 'serve' | 'complete', key = randomUUID()) =>
-  http.post(`/orders/${orderId}/${action}`, { apiKey: tenant.alice, key, body: {} });
+  env.http.post(`/orders/${orderId}/${action}`, { apiKey: env.tenant.alice, key, body: {} });
 
 describe('orders', () => {
   it('becomes a sale once: a second completion is a stored problem', async () => {
@@ -65,7 +43,7 @@ describe('orders', () => {
     expect(secondAgain.text).toBe(second.text);
     expect(secondAgain.headers.get('idempotent-replayed')).toBe('true');
 
-    expect((await http.get(`/orders/${id}`, tenant.alice)).json()).toMatchObject({
+    expect((await env.http.get(`/orders/${id}`, env.tenant.alice)).json()).toMatchObject({
       status: 'completed',
       saleId,
     });
@@ -85,7 +63,7 @@ describe('orders', () => {
   });
 
   it('answers 404 for an unknown order', async () => {
-    expect((await http.get(`/orders/${randomUUID()}`, tenant.alice)).status).toBe(404);
+    expect((await env.http.get(`/orders/${randomUUID()}`, env.tenant.alice)).status).toBe(404);
     expect((await act(randomUUID(), 'serve')).status).toBe(404);
   });
 });

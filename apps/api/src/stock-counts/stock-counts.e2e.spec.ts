@@ -1,33 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@once/testing';
-import type { TestDatabase } from '@once/testing';
-import { createHttp, startTestApi } from '../testing/index.js';
-import type { Http, TestApi, TestTenant } from '../testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../testing/index.js';
 
-let db: TestDatabase;
-let api: TestApi;
-let http: Http;
-let tenant: TestTenant;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await startTestApi({
-    databaseUrl: db.connectionString,
-    gatewayUrl: 'http://127.0.0.1:9',
-    logger: false,
-  });
-  http = createHttp(api.url);
-  tenant = await api.tenant();
-});
-
-afterAll(async () => {
-  await api?.close();
-  await db?.release();
-});
+const env = useTestApi();
 
 const command = (path: string, body: unknown, key = randomUUID()) =>
-  http.post(path, { apiKey: tenant.alice, key, body });
+  env.http.post(path, { apiKey: env.tenant.alice, key, body });
 
 describe('stock counts', () => {
   it('is posted once, however often and under whichever keys it is posted', async () => {
@@ -59,7 +37,7 @@ describe('stock counts', () => {
     expect(
       (await command(`/stock-counts/${id}/lines`, { sku: 'beans-1kg', countedQuantity: 1 })).status,
     ).toBe(409);
-    expect((await http.get(`/stock-counts/${id}`, tenant.alice)).json()).toMatchObject({
+    expect((await env.http.get(`/stock-counts/${id}`, env.tenant.alice)).json()).toMatchObject({
       status: 'posted',
       postedAt: expect.any(String),
     });

@@ -5,3 +5,5 @@ export type { Http, TextResponse } from './http.js';
 export { rawRequest } from './raw-request.js';
 export { startApiProcess } from './api-process.js';
 export type { ApiProcess } from './api-process.js';
+export { useTestApi } from './use-test-api.js';
+export type { TestApiContext } from './use-test-api.js';

@@ -28,7 +28,8 @@ const ioFreeModules = [
 
 const dependencyConstraints = ({ testCode }) => [
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: testCode ? ['type:lib', 'type:testing'] : ['type:lib'] },
-  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+  // Tools may build an app (the HTTP bench starts the api with another engine); apps never depend on tools.
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:testing', 'type:app'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
   { sourceTag: 'type:lib', onlyDependOnLibsWithTags: testCode ? ['type:lib', 'type:testing'] : ['type:lib'] },
   {

@@ -5,9 +5,10 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DomainError, domainErrorCatalog } from '@once/domain';
 import { idempotencyFastifyPlugin } from '@once/idempotency';
+import type { IdempotencyEngine, IdempotencyEngineOptions } from '@once/idempotency';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
-import { createCommandRegistry } from './commands/command-registry.js';
-import { apiIdempotencyOptions } from './commands/keyed-command.js';
+import { createCommandHandlers } from './commands/command-handlers.js';
+import { apiIdempotencyOptions } from './commands/idempotency-options.js';
 import { consistencyPlugin, defaultReadWaitMs } from './consistency/index.js';
 import type { ProcessFaultHook } from './faults/index.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -42,8 +43,8 @@ export interface AppDeps {
   readonly gatewayTimeoutMs?: number;
   /** The shared secret gateway webhooks are signed with; without it every webhook is refused. */
   readonly gatewayWebhookSecret?: string | undefined;
-  /** `off` is for the benchmark only: commands run without the idempotency layer. */
-  readonly idempotency?: 'on' | 'off';
+  /** How the command engine is made over the event store: `createIdempotencyEngine` by default. */
+  readonly createEngine?: (options: IdempotencyEngineOptions) => IdempotencyEngine;
   /** Test-only fault points (see `ONCE_FAULT`). */
   readonly faults?: ProcessFaultHook;
   /** How long a crashed request holds its key before a retry may take it over (ms); 30 s by default. */
@@ -112,19 +113,23 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     await app.register(idempotencyEnginePlugin, {
       faults: deps.faults,
       leaseMs: deps.leaseMs,
-      mode: deps.idempotency,
+      createEngine: deps.createEngine,
     });
-    await app.register(idempotencyFastifyPlugin, { engine: app.commandEngine, ...apiIdempotencyOptions });
     await app.register(gatewayPlugin, {
       baseUrl: deps.gatewayUrl,
       ...(deps.gatewayTimeoutMs === undefined ? {} : { timeoutMs: deps.gatewayTimeoutMs }),
     });
-    if (deps.projector !== 'external') await app.register(projectorPlugin);
-    app.decorate('commands', createCommandRegistry({ gateway: app.gateway, faultPoint: app.faultPoint }));
-    await app.register(completerPlugin, {
-      registry: app.commands,
-      intervalMs: deps.completerIntervalMs ?? 5_000,
+    app.decorate(
+      'commandHandlers',
+      createCommandHandlers({ gateway: app.gateway, faultPoint: app.faultPoint }),
+    );
+    await app.register(idempotencyFastifyPlugin, {
+      engine: app.commandEngine,
+      handlers: app.commandHandlers,
+      ...apiIdempotencyOptions,
     });
+    if (deps.projector !== 'external') await app.register(projectorPlugin);
+    await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });
 
     await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
 

@@ -36,11 +36,6 @@ const env = z
         if (!spec) context.addIssue({ code: 'custom', message: `unknown fault point ${text}` });
         return spec;
       }),
-    /** Benchmark-only: switch the idempotency layer off to measure what it costs. */
-    ONCE_BENCH_PLAIN: z
-      .enum(['0', '1', 'true', 'false', ''])
-      .optional()
-      .transform((flag) => flag === '1' || flag === 'true'),
     /** Connections in the PostgreSQL pool (a keyed command may use two at once: its append and the key's retention). */
     DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(40),
     /** `external` when apps/projector runs as its own service (docker compose); in-process otherwise. */
@@ -85,7 +80,6 @@ const app = await buildApp({
   gatewayUrl,
   gatewayWebhookSecret: webhookSecret,
   ...(env.IDEMPOTENCY_LEASE_MS === undefined ? {} : { leaseMs: env.IDEMPOTENCY_LEASE_MS }),
-  idempotency: env.ONCE_BENCH_PLAIN ? 'off' : 'on',
   projector: env.ONCE_PROJECTOR,
   poolSize: env.DATABASE_POOL_SIZE,
   ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),

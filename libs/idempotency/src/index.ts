@@ -6,7 +6,17 @@ export {
 export type { IdempotencyKeyHeaderResult, IdempotencyKeyRejection } from './header/index.js';
 export { uuidV5, deriveId, UUID_NAMESPACE_DNS, UUID_NAMESPACE_URL, ONCE_ID_NAMESPACE } from './ids/index.js';
 export type { IdempotencyScope } from './ids/index.js';
+export { bindCommand, commandFromInput, commandHandlers, defineCommand } from './commands/index.js';
+export type {
+  BoundCommand,
+  CommandDefinition,
+  CommandHandlers,
+  CommandInput,
+  CommandOf,
+  TypedCommand,
+} from './commands/index.js';
 export {
+  claimedCommand,
   decideArrival,
   evolveKeyState,
   foldKeyLog,
@@ -20,6 +30,7 @@ export {
 } from './key-log/index.js';
 export type {
   ArrivalDecision,
+  ClaimUpcaster,
   IdempotencyEffectPlannedData,
   IdempotencyKeyClaimedData,
   IdempotencyKeyCompletedData,
@@ -30,6 +41,8 @@ export type {
   KeyLogEvent,
   KeyLogEventType,
   KeyState,
+  LegacyClaimedRequest,
+  LegacyKeyClaimedData,
   PlannedEvent,
   PlannedWrite,
   RequestFingerprint,
@@ -76,6 +89,7 @@ export type {
 } from './engine/index.js';
 export { commandRoute, idempotencyFastifyPlugin, idempotencyProblems } from './fastify/index.js';
 export type {
+  CommandRouteOptions,
   CommandRouteSettings,
   IdempotencyDecorator,
   IdempotencyPluginOptions,

@@ -6,7 +6,8 @@ import { createPostgresEventStore } from '@once/event-store';
 import type { EventStore, StreamRevision } from '@once/event-store';
 import { createIdempotencyEngine } from '@once/idempotency';
 import type { CommandContext, IdempotencyEngine } from '@once/idempotency';
-import { incrementCounterHandler, incrementRequest } from '@once/idempotency/testing';
+import { incrementCounterHandler, incrementInput } from '@once/idempotency/testing';
+import type { IncrementCounter } from '@once/idempotency/testing';
 import { startEmbeddedPostgres } from '@once/postgres';
 import pg from 'pg';
 
@@ -34,11 +35,10 @@ const handler = incrementCounterHandler();
 /** The same decision the engine runs, appended straight to the store: no key, no key log. */
 const plainIncrement = async (store: EventStore): Promise<void> => {
   const counterId = randomUUID();
-  const request = incrementRequest(counterId, 1);
-  const context: CommandContext = {
+  const context: CommandContext<IncrementCounter> = {
     scope,
     key: randomUUID(),
-    request,
+    command: incrementInput(counterId, 1).command.data,
     requestedAt: new Date(),
     ids: { next: () => randomUUID() },
   };
@@ -65,14 +65,14 @@ const plainIncrement = async (store: EventStore): Promise<void> => {
 
 const keyedIncrement = async (engine: IdempotencyEngine, keys: string[]): Promise<void> => {
   const key = randomUUID();
-  const outcome = await engine.execute({ scope, key, request: incrementRequest(key, 1), handler });
+  const outcome = await engine.execute({ scope, key, ...incrementInput(key, 1), handler });
   if (outcome.kind !== 'first') throw new Error(`keyed request answered ${outcome.kind}`);
   keys.push(key);
 };
 
 const replay = async (engine: IdempotencyEngine, keys: string[], index: number): Promise<void> => {
   const key = keys[index % keys.length] as string;
-  const outcome = await engine.execute({ scope, key, request: incrementRequest(key, 1), handler });
+  const outcome = await engine.execute({ scope, key, ...incrementInput(key, 1), handler });
   if (outcome.kind !== 'replay') throw new Error(`replay answered ${outcome.kind}`);
 };
 

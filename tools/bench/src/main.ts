@@ -6,7 +6,7 @@ const benchmarks: Record<string, () => Promise<{ run(args: readonly string[]): P
   'event-store': () => import('./event-store.bench.js'),
   engine: () => import('./engine.bench.js'),
   projections: () => import('./projections.bench.js'),
-  http: () => import('./http.bench.js'),
+  http: () => import('./http/http.bench.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -50,12 +50,17 @@ export const decideOrRefuse = <Result>(
   }
 };
 
-export interface AggregateCommandSpec<Command extends Message, Event extends Message, State> {
+export interface AggregateCommandSpec<Input, Command extends Message, Event extends Message, State> {
   readonly decider: Decider<Command, Event, State>;
-  readonly stream: (context: CommandContext) => string;
-  readonly command: (context: CommandContext) => Command;
+  readonly stream: (context: CommandContext<Input>) => string;
+  /** The domain command: the route's typed command with what the engine adds (ids, time, tenant). */
+  readonly command: (context: CommandContext<Input>) => Command;
   /** The success response, from the state after the new events. */
-  readonly respond: (context: CommandContext, state: State, events: readonly Event[]) => HandlerResponse;
+  readonly respond: (
+    context: CommandContext<Input>,
+    state: State,
+    events: readonly Event[],
+  ) => HandlerResponse;
   /** How long this route's keys are kept (seconds); the engine's 24 h otherwise. */
   readonly retentionSeconds?: number;
 }
@@ -67,10 +72,10 @@ export interface AggregateCommandSpec<Command extends Message, Event extends Mes
  * @example
  * const serve = aggregateCommand({ decider: orderDecider, stream, command, respond });
  */
-export const aggregateCommand = <Command extends Message, Event extends Message, State>(
-  spec: AggregateCommandSpec<Command, Event, State>,
-): DecideCommandHandler =>
-  defineDecideHandler({
+export const aggregateCommand = <Input, Command extends Message, Event extends Message, State>(
+  spec: AggregateCommandSpec<Input, Command, Event, State>,
+): DecideCommandHandler<Input> =>
+  defineDecideHandler<Input>({
     ...(spec.retentionSeconds === undefined ? {} : { retentionSeconds: spec.retentionSeconds }),
     streams: (context) => [spec.stream(context)],
     decide: (context, snapshots) => {

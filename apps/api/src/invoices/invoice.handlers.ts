@@ -11,6 +11,7 @@ import type { InvoiceState, IssueInvoice, IssuedInvoice, PaymentId, RecordPaymen
 import { definePhasedHandler } from '@once/idempotency';
 import type {
   CommandContext,
+  CommandOf,
   DecideCommandHandler,
   HandlerResponse,
   PhasedCommandHandler,
@@ -19,7 +20,7 @@ import { aggregateCommand, decideOrRefuse, foldSnapshot } from '../commands/aggr
 import type { ProcessFaultHook } from '../faults/index.js';
 import type { GatewayCharge, GatewayClient } from '../gateway/gateway-client.js';
 import { problemTypeUri, httpProblems } from '../problems/problem-catalog.js';
-import { invoiceIdParams, issueInvoiceBody, recordPaymentBody } from './invoice.schemas.js';
+import type { issueInvoice, payInvoiceByCard, payInvoiceByCash } from './invoice.commands.js';
 import type { PaymentView } from './invoice.schemas.js';
 import { toInvoiceView, toPaymentView } from './invoice.view.js';
 
@@ -29,8 +30,6 @@ const issued = (state: InvoiceState): IssuedInvoice => {
 };
 
 const tenantOf = (context: CommandContext) => asTenantId(context.scope.tenantId);
-const invoiceIdOf = (context: CommandContext) =>
-  asInvoiceId(invoiceIdParams.parse(context.request.params).id);
 
 const paymentViewOf = (invoice: IssuedInvoice, paymentId: PaymentId): PaymentView => {
   const payment = invoice.payments.get(paymentId);
@@ -45,11 +44,11 @@ const paymentResponse = (invoice: IssuedInvoice, paymentId: PaymentId): HandlerR
 });
 
 /** `POST /invoices`: issues an invoice whose id is derived from the key, so a replay names the same invoice. */
-export const issueInvoiceHandler: DecideCommandHandler = aggregateCommand({
+export const issueInvoiceHandler: DecideCommandHandler<CommandOf<typeof issueInvoice>> = aggregateCommand({
   decider: invoiceDecider,
   stream: (context) => invoiceStream(tenantOf(context), asInvoiceId(context.ids.next('invoice'))),
   command: (context) => {
-    const body = issueInvoiceBody.parse(context.request.body);
+    const body = context.command;
     const base = {
       tenantId: tenantOf(context),
       invoiceId: asInvoiceId(context.ids.next('invoice')),
@@ -74,17 +73,17 @@ export const issueInvoiceHandler: DecideCommandHandler = aggregateCommand({
 });
 
 /** `POST /invoices/:id/payments` with `method: cash`: one atomic decision against the balance. */
-export const cashPaymentHandler: DecideCommandHandler = aggregateCommand({
+export const cashPaymentHandler: DecideCommandHandler<CommandOf<typeof payInvoiceByCash>> = aggregateCommand({
   decider: invoiceDecider,
-  stream: (context) => invoiceStream(tenantOf(context), invoiceIdOf(context)),
+  stream: (context) => invoiceStream(tenantOf(context), asInvoiceId(context.command.invoiceId)),
   command: (context) => {
-    const body = recordPaymentBody.parse(context.request.body);
+    const { invoiceId, amount, currency } = context.command;
     const command: RecordPayment = {
       type: 'RecordPayment',
       data: {
-        invoiceId: invoiceIdOf(context),
+        invoiceId: asInvoiceId(invoiceId),
         paymentId: asPaymentId(context.ids.next('payment')),
-        amount: money(body.amount, body.currency),
+        amount: money(amount, currency),
         method: 'cash',
         recordedAt: context.requestedAt.toISOString(),
       },
@@ -108,20 +107,19 @@ const toChargeResult = (charge: GatewayCharge): ChargeResult => ({
 });
 
 /**
- * `POST /invoices/:id/payments` with `method: card` (DESIGN.md "External effects"): reserve the amount on the
- * invoice, charge the gateway with the downstream key `payment:<paymentId>`, record the outcome. Each step is a
+ * `POST /invoices/:id/payments` with `method: card` (docs/ARCHITECTURE.md "The phased protocol"): reserve the
+ * amount on the invoice, charge the gateway with the downstream key `payment:<paymentId>`, record the outcome. Each step is a
  * recovery point in the key log; a resume at `charge_requested` asks the gateway's inquiry first and charges again
  * (same downstream key) only if the gateway never saw the charge.
  */
 export const cardPaymentHandler = (deps: {
   gateway: GatewayClient;
   faultPoint: ProcessFaultHook;
-}): PhasedCommandHandler =>
-  definePhasedHandler({
+}): PhasedCommandHandler<CommandOf<typeof payInvoiceByCard>> =>
+  definePhasedHandler<CommandOf<typeof payInvoiceByCard>>({
     run: async (context) => {
-      const body = recordPaymentBody.parse(context.request.body);
-      if (body.method !== 'card') throw new Error('the card handler got a cash payment');
-      const invoiceId = invoiceIdOf(context);
+      const body = context.command;
+      const invoiceId = asInvoiceId(body.invoiceId);
       const paymentId = asPaymentId(context.ids.next('payment'));
       const stream = invoiceStream(tenantOf(context), invoiceId);
       const at = context.requestedAt.toISOString();

@@ -29,20 +29,18 @@ export const issueInvoiceBody = z.union([
   z.strictObject({ customerRef: z.string().min(1).max(100).default('walk-in'), currency, total: amount }),
 ]);
 
-export const recordPaymentBody = z.discriminatedUnion('method', [
-  z.strictObject({ method: z.literal('cash'), amount, currency }),
-  z.strictObject({
-    method: z.literal('card'),
-    amount,
-    currency,
-    cardToken: z
-      .string()
-      .min(1)
-      .max(100)
-      .describe('A tokenised card (gateway-sim: `tok_declined` is declined)'),
-  }),
-]);
-export type RecordPaymentBody = z.infer<typeof recordPaymentBody>;
+export const cashPaymentBody = z.strictObject({ method: z.literal('cash'), amount, currency });
+export const cardPaymentBody = z.strictObject({
+  method: z.literal('card'),
+  amount,
+  currency,
+  cardToken: z
+    .string()
+    .min(1)
+    .max(100)
+    .describe('A tokenised card (gateway-sim: `tok_declined` is declined)'),
+});
+export const recordPaymentBody = z.discriminatedUnion('method', [cashPaymentBody, cardPaymentBody]);
 
 export const paymentView = z.object({
   id: z.uuid(),

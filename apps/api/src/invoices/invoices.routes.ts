@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getInvoice } from '@once/projections';
 import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
-import { keyedCommand } from '../commands/keyed-command.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import {
@@ -11,23 +10,21 @@ import {
   paymentView,
   recordPaymentBody,
 } from './invoice.schemas.js';
+import { issueInvoice, payInvoiceByCard, payInvoiceByCash } from './invoice.commands.js';
 
 /** Invoices and their payments: `POST /invoices`, `GET /invoices/:id`, `POST /invoices/:id/payments`. */
 export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const runCommand = keyedCommand(app);
-  app.post(
-    '/',
-    {
-      schema: {
-        summary: 'Issue an invoice (its id is derived from the Idempotency-Key)',
-        tags: ['invoices'],
-        headers: idempotencyKeyHeader,
-        body: issueInvoiceBody,
-        response: { 201: invoiceView, ...commandProblems },
-      },
+  app.command({
+    url: '/',
+    schema: {
+      summary: 'Issue an invoice (its id is derived from the Idempotency-Key)',
+      tags: ['invoices'],
+      headers: idempotencyKeyHeader,
+      body: issueInvoiceBody,
+      response: { 201: invoiceView, ...commandProblems },
     },
-    async (request, reply) => runCommand(request, reply),
-  );
+    command: issueInvoice,
+  });
 
   app.get(
     '/:id',
@@ -51,18 +48,16 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
-    '/:id/payments',
-    {
-      schema: {
-        summary: 'Pay an invoice: cash at once, or a card through the gateway (never above the balance)',
-        tags: ['invoices'],
-        headers: idempotencyKeyHeader,
-        params: invoiceIdParams,
-        body: recordPaymentBody,
-        response: { 201: paymentView, 402: problemView, ...commandProblems },
-      },
+  app.command({
+    url: '/:id/payments',
+    schema: {
+      summary: 'Pay an invoice: cash at once, or a card through the gateway (never above the balance)',
+      tags: ['invoices'],
+      headers: idempotencyKeyHeader,
+      params: invoiceIdParams,
+      body: recordPaymentBody,
+      response: { 201: paymentView, 402: problemView, ...commandProblems },
     },
-    async (request, reply) => runCommand(request, reply),
-  );
+    command: [payInvoiceByCash, payInvoiceByCard],
+  });
 };

@@ -1,12 +1,13 @@
 import { asOrderId, asSaleId, asSku, asTenantId, orderDecider, orderStream } from '@once/domain';
 import type { CompleteOrder, OrderState, PlaceOrder, ServeOrder } from '@once/domain';
-import type { CommandContext, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
+import type { CommandContext, CommandOf, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
 import { aggregateCommand } from '../commands/aggregate-command.js';
-import { orderIdParams, placeOrderBody } from './order.schemas.js';
+import type { completeOrder, placeOrder, serveOrder } from './order.commands.js';
 import { toOrderView } from './order.view.js';
 
 const tenantOf = (context: CommandContext) => asTenantId(context.scope.tenantId);
-const orderIdOf = (context: CommandContext) => asOrderId(orderIdParams.parse(context.request.params).id);
+const orderIdOf = (context: CommandContext<{ readonly orderId: string }>) =>
+  asOrderId(context.command.orderId);
 const at = (context: CommandContext) => context.requestedAt.toISOString();
 
 const orderResponse = (status: number, state: OrderState): HandlerResponse => {
@@ -19,12 +20,12 @@ const orderResponse = (status: number, state: OrderState): HandlerResponse => {
 export const orderKeyRetentionSeconds = 7 * 24 * 60 * 60;
 
 /** `POST /orders`: places an order whose id is derived from the key. */
-export const placeOrderHandler: DecideCommandHandler = aggregateCommand({
+export const placeOrderHandler: DecideCommandHandler<CommandOf<typeof placeOrder>> = aggregateCommand({
   decider: orderDecider,
   retentionSeconds: orderKeyRetentionSeconds,
   stream: (context) => orderStream(tenantOf(context), asOrderId(context.ids.next('order'))),
   command: (context) => {
-    const body = placeOrderBody.parse(context.request.body);
+    const body = context.command;
     const command: PlaceOrder = {
       type: 'PlaceOrder',
       data: {
@@ -42,7 +43,7 @@ export const placeOrderHandler: DecideCommandHandler = aggregateCommand({
 });
 
 /** `POST /orders/:id/serve`. */
-export const serveOrderHandler: DecideCommandHandler = aggregateCommand({
+export const serveOrderHandler: DecideCommandHandler<CommandOf<typeof serveOrder>> = aggregateCommand({
   decider: orderDecider,
   stream: (context) => orderStream(tenantOf(context), orderIdOf(context)),
   command: (context): ServeOrder => ({
@@ -53,7 +54,7 @@ export const serveOrderHandler: DecideCommandHandler = aggregateCommand({
 });
 
 /** `POST /orders/:id/complete`: the order becomes a sale, once, only from `served`. */
-export const completeOrderHandler: DecideCommandHandler = aggregateCommand({
+export const completeOrderHandler: DecideCommandHandler<CommandOf<typeof completeOrder>> = aggregateCommand({
   decider: orderDecider,
   stream: (context) => orderStream(tenantOf(context), orderIdOf(context)),
   command: (context): CompleteOrder => ({

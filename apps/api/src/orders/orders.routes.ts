@@ -6,60 +6,53 @@ import {
   idempotencyKeyHeader,
   problemView,
 } from '../commands/command-schemas.js';
-import { keyedCommand } from '../commands/keyed-command.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import { orderIdParams, orderView, placeOrderBody } from './order.schemas.js';
+import { completeOrder, placeOrder, serveOrder } from './order.commands.js';
 
 /** Orders: place, serve, complete (the sale, once), read. */
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
-  const runCommand = keyedCommand(app);
-  app.post(
-    '/',
-    {
-      schema: {
-        summary: 'Place an order (its id is derived from the Idempotency-Key)',
-        description:
-          'Tills may queue orders offline and send them hours later: keys of this route are kept 7 days (24 hours ' +
-          'elsewhere). `expectedTotal` is the total the till showed; if prices changed meanwhile the order is held for review.',
-        tags: ['orders'],
-        headers: idempotencyKeyHeader,
-        body: placeOrderBody,
-        response: { 201: orderView, ...commandProblems },
-      },
+  app.command({
+    url: '/',
+    schema: {
+      summary: 'Place an order (its id is derived from the Idempotency-Key)',
+      description:
+        'Tills may queue orders offline and send them hours later: keys of this route are kept 7 days (24 hours ' +
+        'elsewhere). `expectedTotal` is the total the till showed; if prices changed meanwhile the order is held for review.',
+      tags: ['orders'],
+      headers: idempotencyKeyHeader,
+      body: placeOrderBody,
+      response: { 201: orderView, ...commandProblems },
     },
-    async (request, reply) => runCommand(request, reply),
-  );
+    command: placeOrder,
+  });
 
-  app.post(
-    '/:id/serve',
-    {
-      schema: {
-        summary: 'Mark an order served',
-        tags: ['orders'],
-        headers: idempotencyKeyHeader,
-        params: orderIdParams,
-        body: emptyBody,
-        response: { 200: orderView, ...commandProblems },
-      },
+  app.command({
+    url: '/:id/serve',
+    schema: {
+      summary: 'Mark an order served',
+      tags: ['orders'],
+      headers: idempotencyKeyHeader,
+      params: orderIdParams,
+      body: emptyBody,
+      response: { 200: orderView, ...commandProblems },
     },
-    async (request, reply) => runCommand(request, reply),
-  );
+    command: serveOrder,
+  });
 
-  app.post(
-    '/:id/complete',
-    {
-      schema: {
-        summary: 'Complete a served order: it becomes a sale, exactly once',
-        tags: ['orders'],
-        headers: idempotencyKeyHeader,
-        params: orderIdParams,
-        body: emptyBody,
-        response: { 200: orderView, ...commandProblems },
-      },
+  app.command({
+    url: '/:id/complete',
+    schema: {
+      summary: 'Complete a served order: it becomes a sale, exactly once',
+      tags: ['orders'],
+      headers: idempotencyKeyHeader,
+      params: orderIdParams,
+      body: emptyBody,
+      response: { 200: orderView, ...commandProblems },
     },
-    async (request, reply) => runCommand(request, reply),
-  );
+    command: completeOrder,
+  });
 
   app.get(
     '/:id',

@@ -1,53 +1,35 @@
 import fp from 'fastify-plugin';
-import { completeAbandonedKeys } from '@once/idempotency';
-import { listAbandonedKeys } from '@once/projections';
-import type { CommandRegistry } from '../commands/command-registry.js';
+import { completeAbandonedKeysOnce } from '@once/projections';
+import { upcastFirstFormatClaim } from '../commands/legacy-claims.js';
 
 export interface CompleterPluginOptions {
-  readonly registry: CommandRegistry;
-  /** Pause between sweeps (ms). */
+  /** Pause between rounds (ms). */
   readonly intervalMs: number;
 }
 
 /**
- * The completer: keys left in flight whose lease has ended (the client crashed or gave up, e.g. after a gateway
- * timeout) are finished from their recovery point, exactly as a retry would; a later retry gets the stored answer.
- * Candidates come from the `idempotency_keys` read model; several replicas may sweep, the key's lease picks one.
+ * The completer, in this process: keys left in flight whose lease has ended (the client crashed or gave up, e.g.
+ * after a gateway timeout) are finished from their recovery point, exactly as a retry would; a later retry gets the
+ * stored answer. The round is the projector's own (`completeAbandonedKeysOnce`): candidates from the
+ * `idempotency_keys` read model, one process at a time under an advisory lock.
  */
 export const completerPlugin = fp<CompleterPluginOptions>(
-  async (app, { registry, intervalMs }) => {
-    const engine = app.commandEngine;
+  async (app, { intervalMs }) => {
     let timer: NodeJS.Timeout | undefined;
-    let sweeping: Promise<void> = Promise.resolve();
+    let round: Promise<void> = Promise.resolve();
     let stopped = false;
 
-    const sweep = async (): Promise<void> => {
-      const abandoned = await listAbandonedKeys(app.pg, { now: new Date(engine.now()), limit: 50 });
-      for (const row of abandoned) {
-        if (stopped) return;
-        const state = await engine.readKeyState(row.stream);
-        if (state.status !== 'inFlight') continue;
-        const { method, route } = state.claim;
-        const handler = registry.handlerFor({ method, route, body: state.claim.request.body });
-        if (!handler) continue;
-        const [result] = await completeAbandonedKeys({
-          engine,
-          candidates: [row.stream],
-          handlerFor: () => handler,
-        });
-        if (result && 'outcome' in result) {
-          app.log.info(
-            { keyStream: row.stream, route, outcome: result.outcome.kind },
-            'completer resumed a key',
-          );
-        }
-      }
+    const completer = {
+      engine: app.commandEngine,
+      handlers: app.commandHandlers,
+      upcast: upcastFirstFormatClaim,
+      now: () => app.commandEngine.now(),
     };
-
     const schedule = (): void => {
       timer = setTimeout(() => {
-        sweeping = sweep()
-          .catch((error: unknown) => app.log.warn({ err: error }, 'completer sweep failed'))
+        round = completeAbandonedKeysOnce(app.pg, completer, app.log)
+          .then(() => undefined)
+          .catch((error: unknown) => app.log.warn({ err: error }, 'completer round failed'))
           .finally(() => {
             if (!stopped) schedule();
           });
@@ -58,7 +40,7 @@ export const completerPlugin = fp<CompleterPluginOptions>(
     app.addHook('onClose', async () => {
       stopped = true;
       clearTimeout(timer);
-      await sweeping;
+      await round;
     });
   },
   { name: 'once-completer', fastify: '5.x', dependencies: ['once-idempotency-engine'] },

@@ -1,16 +1,16 @@
 import fp from 'fastify-plugin';
 import { createIdempotencyEngine } from '@once/idempotency';
-import type { IdempotencyEngine } from '@once/idempotency';
+import type { CommandHandlers, IdempotencyEngine, IdempotencyEngineOptions } from '@once/idempotency';
 import type { ProcessFaultHook } from '../faults/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Runs keyed commands exactly once (DESIGN.md "The key log"). */
+    /** Runs keyed commands exactly once (docs/ARCHITECTURE.md "The key log"). */
     commandEngine: IdempotencyEngine;
+    /** Every command's handler by command type (routes and the completer). */
+    commandHandlers: CommandHandlers;
     /** Test-only fault points of the api (`ONCE_FAULT`); a no-op unless armed. */
     faultPoint: ProcessFaultHook;
-    /** `off` only in the benchmark's plain mode: commands run without the idempotency layer. */
-    idempotencyMode: 'on' | 'off';
   }
 }
 
@@ -18,18 +18,18 @@ export interface IdempotencyEnginePluginOptions {
   readonly faults?: ProcessFaultHook | undefined;
   /** How long a crashed request holds its key before a retry may take it over. Default 30 s. */
   readonly leaseMs?: number | undefined;
-  readonly mode?: 'on' | 'off' | undefined;
+  /** How the engine is made: `createIdempotencyEngine` by default. */
+  readonly createEngine?: ((options: IdempotencyEngineOptions) => IdempotencyEngine) | undefined;
 }
 
 /** The idempotency engine over the app's event store, with the api's fault points wired in. */
 export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
-  async (app, { faults, leaseMs, mode }) => {
+  async (app, { faults, leaseMs, createEngine = createIdempotencyEngine }) => {
     const faultPoint: ProcessFaultHook = faults ?? (() => undefined);
     app.decorate('faultPoint', faultPoint);
-    app.decorate('idempotencyMode', mode ?? 'on');
     app.decorate(
       'commandEngine',
-      createIdempotencyEngine({
+      createEngine({
         store: app.eventStore,
         faults: (point) => faultPoint(point),
         ...(leaseMs === undefined ? {} : { leaseMs }),

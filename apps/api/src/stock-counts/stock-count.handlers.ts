@@ -1,13 +1,13 @@
 import { asSku, asStockCountId, asTenantId, stockCountDecider, stockCountStream } from '@once/domain';
 import type { OpenStockCount, PostStockCount, RecordCountLine, StockCountState } from '@once/domain';
-import type { CommandContext, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
+import type { CommandContext, CommandOf, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
 import { aggregateCommand } from '../commands/aggregate-command.js';
-import { recordCountLineBody, stockCountIdParams } from './stock-count.schemas.js';
+import type { openStockCount, postStockCount, recordCountLine } from './stock-count.commands.js';
 import { toStockCountView } from './stock-count.view.js';
 
 const tenantOf = (context: CommandContext) => asTenantId(context.scope.tenantId);
-const countIdOf = (context: CommandContext) =>
-  asStockCountId(stockCountIdParams.parse(context.request.params).id);
+const countIdOf = (context: CommandContext<{ readonly stockCountId: string }>) =>
+  asStockCountId(context.command.stockCountId);
 const at = (context: CommandContext) => context.requestedAt.toISOString();
 
 const countResponse = (status: number, state: StockCountState): HandlerResponse => {
@@ -17,46 +17,51 @@ const countResponse = (status: number, state: StockCountState): HandlerResponse 
 };
 
 /** `POST /stock-counts`: opens a count whose id is derived from the key. */
-export const openStockCountHandler: DecideCommandHandler = aggregateCommand({
-  decider: stockCountDecider,
-  stream: (context) => stockCountStream(tenantOf(context), asStockCountId(context.ids.next('stock-count'))),
-  command: (context): OpenStockCount => ({
-    type: 'OpenStockCount',
-    data: {
-      tenantId: tenantOf(context),
-      stockCountId: asStockCountId(context.ids.next('stock-count')),
-      openedAt: at(context),
-    },
-  }),
-  respond: (_context, state) => countResponse(201, state),
-});
+export const openStockCountHandler: DecideCommandHandler<CommandOf<typeof openStockCount>> = aggregateCommand(
+  {
+    decider: stockCountDecider,
+    stream: (context) => stockCountStream(tenantOf(context), asStockCountId(context.ids.next('stock-count'))),
+    command: (context): OpenStockCount => ({
+      type: 'OpenStockCount',
+      data: {
+        tenantId: tenantOf(context),
+        stockCountId: asStockCountId(context.ids.next('stock-count')),
+        openedAt: at(context),
+      },
+    }),
+    respond: (_context, state) => countResponse(201, state),
+  },
+);
 
 /** `POST /stock-counts/:id/lines`: records (or replaces) the counted quantity of a sku. */
-export const recordCountLineHandler: DecideCommandHandler = aggregateCommand({
-  decider: stockCountDecider,
-  stream: (context) => stockCountStream(tenantOf(context), countIdOf(context)),
-  command: (context): RecordCountLine => {
-    const body = recordCountLineBody.parse(context.request.body);
-    return {
-      type: 'RecordCountLine',
-      data: {
-        stockCountId: countIdOf(context),
-        sku: asSku(body.sku),
-        countedQuantity: body.countedQuantity,
-        recordedAt: at(context),
-      },
-    };
-  },
-  respond: (_context, state) => countResponse(200, state),
-});
+export const recordCountLineHandler: DecideCommandHandler<CommandOf<typeof recordCountLine>> =
+  aggregateCommand({
+    decider: stockCountDecider,
+    stream: (context) => stockCountStream(tenantOf(context), countIdOf(context)),
+    command: (context): RecordCountLine => {
+      const body = context.command;
+      return {
+        type: 'RecordCountLine',
+        data: {
+          stockCountId: countIdOf(context),
+          sku: asSku(body.sku),
+          countedQuantity: body.countedQuantity,
+          recordedAt: at(context),
+        },
+      };
+    },
+    respond: (_context, state) => countResponse(200, state),
+  });
 
 /** `POST /stock-counts/:id/post`: posts the count, once. */
-export const postStockCountHandler: DecideCommandHandler = aggregateCommand({
-  decider: stockCountDecider,
-  stream: (context) => stockCountStream(tenantOf(context), countIdOf(context)),
-  command: (context): PostStockCount => ({
-    type: 'PostStockCount',
-    data: { stockCountId: countIdOf(context), postedAt: at(context) },
-  }),
-  respond: (_context, state) => countResponse(200, state),
-});
+export const postStockCountHandler: DecideCommandHandler<CommandOf<typeof postStockCount>> = aggregateCommand(
+  {
+    decider: stockCountDecider,
+    stream: (context) => stockCountStream(tenantOf(context), countIdOf(context)),
+    command: (context): PostStockCount => ({
+      type: 'PostStockCount',
+      data: { stockCountId: countIdOf(context), postedAt: at(context) },
+    }),
+    respond: (_context, state) => countResponse(200, state),
+  },
+);

@@ -6,58 +6,51 @@ import {
   idempotencyKeyHeader,
   problemView,
 } from '../commands/command-schemas.js';
-import { keyedCommand } from '../commands/keyed-command.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import { recordCountLineBody, stockCountIdParams, stockCountView } from './stock-count.schemas.js';
+import { openStockCount, postStockCount, recordCountLine } from './stock-count.commands.js';
 
 /** Stock counts: open, record counted lines, post (once), read. */
 export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const runCommand = keyedCommand(app);
   const tags = ['stock-counts'];
-  app.post(
-    '/',
-    {
-      schema: {
-        summary: 'Open a stock count (its id is derived from the Idempotency-Key)',
-        tags,
-        headers: idempotencyKeyHeader,
-        body: emptyBody,
-        response: { 201: stockCountView, ...commandProblems },
-      },
+  app.command({
+    url: '/',
+    schema: {
+      summary: 'Open a stock count (its id is derived from the Idempotency-Key)',
+      tags,
+      headers: idempotencyKeyHeader,
+      body: emptyBody,
+      response: { 201: stockCountView, ...commandProblems },
     },
-    async (request, reply) => runCommand(request, reply),
-  );
+    command: openStockCount,
+  });
 
-  app.post(
-    '/:id/lines',
-    {
-      schema: {
-        summary: 'Record a counted line (the same sku again replaces its line)',
-        tags,
-        headers: idempotencyKeyHeader,
-        params: stockCountIdParams,
-        body: recordCountLineBody,
-        response: { 200: stockCountView, ...commandProblems },
-      },
+  app.command({
+    url: '/:id/lines',
+    schema: {
+      summary: 'Record a counted line (the same sku again replaces its line)',
+      tags,
+      headers: idempotencyKeyHeader,
+      params: stockCountIdParams,
+      body: recordCountLineBody,
+      response: { 200: stockCountView, ...commandProblems },
     },
-    async (request, reply) => runCommand(request, reply),
-  );
+    command: recordCountLine,
+  });
 
-  app.post(
-    '/:id/post',
-    {
-      schema: {
-        summary: 'Post a stock count, exactly once',
-        tags,
-        headers: idempotencyKeyHeader,
-        params: stockCountIdParams,
-        body: emptyBody,
-        response: { 200: stockCountView, ...commandProblems },
-      },
+  app.command({
+    url: '/:id/post',
+    schema: {
+      summary: 'Post a stock count, exactly once',
+      tags,
+      headers: idempotencyKeyHeader,
+      params: stockCountIdParams,
+      body: emptyBody,
+      response: { 200: stockCountView, ...commandProblems },
     },
-    async (request, reply) => runCommand(request, reply),
-  );
+    command: postStockCount,
+  });
 
   app.get(
     '/:id',

@@ -15,19 +15,27 @@ export const chargesByReferenceStream = (merchant: string, reference: string): s
     .update(JSON.stringify([merchant, reference]))
     .digest('hex')}`;
 
-const chargeHandler = defineDecideHandler({
-  streams: ({ request }) => {
-    const body = chargeRequestSchema.parse(request.body);
-    return [chargesByReferenceStream(String(request.params['merchant']), body.reference)];
+/** A merchant's charge request, as the gateway's key log records it (validated by the handler). */
+interface RecordCharge {
+  readonly merchant: string;
+  readonly request: unknown;
+}
+
+const recordCharge = { type: 'RecordCharge', version: 1 } as const;
+
+const chargeHandler = defineDecideHandler<RecordCharge>({
+  streams: ({ command }) => {
+    const body = chargeRequestSchema.parse(command.request);
+    return [chargesByReferenceStream(command.merchant, body.reference)];
   },
-  decide: ({ request, ids, requestedAt }) => {
-    const parsed = chargeRequestSchema.safeParse(request.body);
+  decide: ({ command, ids, requestedAt }) => {
+    const parsed = chargeRequestSchema.safeParse(command.request);
     if (!parsed.success) return reject({ status: 400, body: { type: '/problems/invalid-request' } });
     const charge = decideCharge(`ch_${ids.next('charge')}`, parsed.data, requestedAt);
     return accept(
       [
         {
-          stream: chargesByReferenceStream(String(request.params['merchant']), charge.reference),
+          stream: chargesByReferenceStream(command.merchant, charge.reference),
           events: [{ type: 'ChargeRecorded', data: charge }],
         },
       ],
@@ -53,6 +61,7 @@ export const createEventSourcedChargeLedger = (
       scope: { tenantId: GATEWAY_TENANT, actorId: merchant },
       key,
       request: { method: 'POST', route: '/charges', params: { merchant }, body: request },
+      command: { ...recordCharge, data: { merchant, request } },
       handler: chargeHandler,
     });
     switch (outcome.kind) {

@@ -1,7 +1,7 @@
 import type { RecordedEvent, StreamRevision } from '@once/event-store';
 import type { IdempotencyScope } from '../ids/index.js';
 
-/** The request as the engine sees it: what the fingerprint covers and what a resumed command is rebuilt from. */
+/** The request as the fingerprint sees it: method, route template, params and body. */
 export interface CommandRequest {
   readonly method: string;
   /** The route template (`/invoices/:id/payments`), not the concrete path. */
@@ -46,10 +46,11 @@ export interface CommandIds {
 }
 
 /** Everything a handler may use to decide. Time and IDs come from here, never from the wall clock or randomness. */
-export interface CommandContext {
+export interface CommandContext<Command = unknown> {
   readonly scope: IdempotencyScope;
   readonly key: string;
-  readonly request: CommandRequest;
+  /** The typed command, as the route built it (or as the key log recorded it, on a resume). */
+  readonly command: Command;
   /** When the key was claimed; a resumed command sees the same time. */
   readonly requestedAt: Date;
   readonly ids: CommandIds;
@@ -67,12 +68,15 @@ export type CommandDecision =
  * A handler whose effects are all events in our own store: read some streams, decide, append. The engine runs it
  * in one atomic append (key + events) where the store can, and in the phased protocol elsewhere.
  */
-export interface DecideCommandHandler {
+export interface DecideCommandHandler<Command = unknown> {
   readonly kind: 'decide';
   /** The streams to read before deciding. */
-  readonly streams: (context: CommandContext) => readonly string[];
+  readonly streams: (context: CommandContext<Command>) => readonly string[];
   /** Pure: the decision from the command and the streams (keyed by name). Throw only for defects. */
-  readonly decide: (context: CommandContext, streams: ReadonlyMap<string, StreamSnapshot>) => CommandDecision;
+  readonly decide: (
+    context: CommandContext<Command>,
+    streams: ReadonlyMap<string, StreamSnapshot>,
+  ) => CommandDecision;
   /** How long this route's keys are kept (seconds); the engine default otherwise. */
   readonly retentionSeconds?: number;
 }
@@ -92,7 +96,7 @@ export type EffectOutcome<Result> =
   | { readonly kind: 'rejected'; readonly response: HandlerResponse };
 
 /** What a phased handler can do besides deciding: effects and external steps, each recorded in the key log. */
-export interface PhasedCommandContext extends CommandContext {
+export interface PhasedCommandContext<Command = unknown> extends CommandContext<Command> {
   /**
    * Decides and appends domain events once, fenced by the key's lease: the plan (revision read, event IDs,
    * result) is recorded in the key log before the events are appended, and a resumed command re-appends exactly
@@ -117,22 +121,22 @@ export interface PhasedCommandContext extends CommandContext {
  * deterministic 4xx. A 5xx is not stored: the key is released if nothing was applied yet, otherwise it stays in
  * flight and the next holder resumes it.
  */
-export interface PhasedCommandHandler {
+export interface PhasedCommandHandler<Command = unknown> {
   readonly kind: 'phased';
-  readonly run: (context: PhasedCommandContext) => Promise<HandlerResponse>;
+  readonly run: (context: PhasedCommandContext<Command>) => Promise<HandlerResponse>;
   readonly retentionSeconds?: number;
 }
 
-export type CommandHandler = DecideCommandHandler | PhasedCommandHandler;
+export type CommandHandler<Command = unknown> = DecideCommandHandler<Command> | PhasedCommandHandler<Command>;
 
 /**
- * Declares a handler whose effects are events in our store (DESIGN.md "Atomic protocol").
+ * Declares a handler whose effects are events in our store (docs/ARCHITECTURE.md "The atomic protocol").
  *
  * @example
- * const increment = defineDecideHandler({
- *   streams: ({ request }) => [`counter-${String(request.params['id'])}`],
- *   decide: ({ request }, streams) => {
- *     const stream = `counter-${String(request.params['id'])}`;
+ * const increment = defineDecideHandler<{ counterId: string }>({
+ *   streams: ({ command }) => [`counter-${command.counterId}`],
+ *   decide: ({ command }, streams) => {
+ *     const stream = `counter-${command.counterId}`;
  *     const value = streams.get(stream)?.events.length ?? 0;
  *     return value >= 10
  *       ? reject({ status: 409, body: { type: 'counter-full' } })
@@ -143,19 +147,21 @@ export type CommandHandler = DecideCommandHandler | PhasedCommandHandler;
  *   },
  * });
  */
-export const defineDecideHandler = (handler: Omit<DecideCommandHandler, 'kind'>): DecideCommandHandler => ({
+export const defineDecideHandler = <Command>(
+  handler: Omit<DecideCommandHandler<Command>, 'kind'>,
+): DecideCommandHandler<Command> => ({
   kind: 'decide',
   ...handler,
 });
 
 /**
- * Declares a handler with external calls (DESIGN.md "External effects"). The card-payment shape:
+ * Declares a handler with external calls (docs/ARCHITECTURE.md "The phased protocol"). The card-payment shape:
  *
  * @example
- * const pay = definePhasedHandler({
+ * const pay = definePhasedHandler<{ invoiceId: string }>({
  *   run: async (ctx) => {
  *     const paymentId = ctx.ids.next('payment');
- *     const invoice = `invoice-${String(ctx.request.params['id'])}`;
+ *     const invoice = `invoice-${ctx.command.invoiceId}`;
  *     const reserved = await ctx.effect('payment_reserved', {
  *       streams: [invoice],
  *       decide: () => ({ kind: 'accept', writes: [{ stream: invoice, events: [{ type: 'PaymentRequested', data: { paymentId } }] }], result: paymentId }),
@@ -174,7 +180,9 @@ export const defineDecideHandler = (handler: Omit<DecideCommandHandler, 'kind'>)
  *   },
  * });
  */
-export const definePhasedHandler = (handler: Omit<PhasedCommandHandler, 'kind'>): PhasedCommandHandler => ({
+export const definePhasedHandler = <Command>(
+  handler: Omit<PhasedCommandHandler<Command>, 'kind'>,
+): PhasedCommandHandler<Command> => ({
   kind: 'phased',
   ...handler,
 });

@@ -1,16 +1,17 @@
 import type { GlobalPosition } from '@once/event-store';
-import { KEY_STREAM_PREFIX } from '../key-log/index.js';
 import type { CommandHandler } from './command-handler.js';
+import type { CommandHandlers } from '../commands/index.js';
+import { claimedCommand, KEY_STREAM_PREFIX } from '../key-log/index.js';
+import type { ClaimUpcaster } from '../key-log/index.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
 import type { IdempotencyEngine } from './idempotency-engine.js';
 
 export interface CompleteAbandonedKeysOptions {
   readonly engine: IdempotencyEngine;
-  /** The handler of a route, as the API registered it; keys of unknown routes are skipped. */
-  readonly handlerFor: (route: {
-    readonly method: string;
-    readonly route: string;
-  }) => CommandHandler | undefined;
+  /** Every command's handler by type; keys whose recorded command type has none here are skipped. */
+  readonly handlers: CommandHandlers;
+  /** Turns a claim of the first format (the HTTP request) into its typed command. */
+  readonly upcast?: ClaimUpcaster;
   /**
    * Key streams to look at (e.g. from the `idempotency_keys` projection). When omitted, the global log is read
    * from `after` filtered by the `idem-` prefix, and every key whose last event leaves it in flight is a candidate.
@@ -48,10 +49,11 @@ const scanInFlightKeys = async (
 
 /**
  * Finds keys left in flight whose lease has expired (their client crashed or gave up) and finishes them without
- * a client, from their recovery point, exactly as a retry would (rocket-rides-atomic's completer).
+ * a client, from their recovery point, exactly as a retry would: the handler comes from the command type the claim
+ * recorded, the fingerprint is the claim's own.
  *
  * @example
- * const results = await completeAbandonedKeys({ engine, handlerFor: ({ route }) => handlers[route] });
+ * const results = await completeAbandonedKeys({ engine, handlers });
  */
 export const completeAbandonedKeys = async (
   options: CompleteAbandonedKeysOptions,
@@ -70,20 +72,18 @@ export const completeAbandonedKeys = async (
       continue;
     }
     const { claim } = state;
-    const handler = options.handlerFor({ method: claim.method, route: claim.route });
-    if (handler === undefined) {
+    const command = claimedCommand(claim, options.upcast);
+    const handler: CommandHandler | undefined =
+      command === undefined ? undefined : options.handlers.byType(command.type);
+    if (command === undefined || handler === undefined) {
       results.push({ keyStream, skipped: 'no-handler' });
       continue;
     }
     const outcome = await engine.execute({
       scope: { tenantId: claim.tenantId, actorId: claim.actorId },
       key: claim.key,
-      request: {
-        method: claim.method,
-        route: claim.route,
-        params: (claim.request.params ?? {}) as Record<string, unknown>,
-        body: claim.request.body,
-      },
+      request: { method: claim.method, route: claim.route, requestHash: claim.requestHash },
+      command,
       handler,
     });
     results.push({ keyStream, outcome });

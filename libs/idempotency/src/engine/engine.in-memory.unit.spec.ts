@@ -3,7 +3,8 @@ import { createInMemoryEventStore } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
 import { describe, expect, it } from 'vitest';
 import { describeEngineSuite } from '../testing/engine-suite.js';
-import { createManualClock, incrementCounterHandler, incrementRequest } from '../testing/index.js';
+import { createManualClock, incrementCounterHandler, incrementInput } from '../testing/index.js';
+import type { IncrementCounter } from '../testing/index.js';
 import { createIdempotencyEngine } from './idempotency-engine.js';
 import type { ExecuteInput } from './idempotency-engine.js';
 
@@ -48,10 +49,10 @@ describe.each([
     };
     const engine = createIdempotencyEngine({ store, clock: clock.now });
     const scope = { tenantId: randomUUID(), actorId: randomUUID() };
-    const input = (key: string, retentionSeconds?: number): ExecuteInput => ({
+    const input = (key: string, retentionSeconds?: number): ExecuteInput<IncrementCounter> => ({
       scope,
       key,
-      request: incrementRequest('c1', 1),
+      ...incrementInput('c1', 1),
       handler: incrementCounterHandler(),
       ...(retentionSeconds === undefined ? {} : { retentionSeconds }),
     });
@@ -112,10 +113,10 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
     return { engine: createIdempotencyEngine({ store }), calls };
   };
   const scope = { tenantId: randomUUID(), actorId: randomUUID() };
-  const input = (key: string): ExecuteInput => ({
+  const input = (key: string): ExecuteInput<IncrementCounter> => ({
     scope,
     key,
-    request: incrementRequest(key, 1),
+    ...incrementInput(key, 1),
     handler: incrementCounterHandler(),
   });
 

@@ -8,10 +8,12 @@ import {
   countIncrementsByKey,
   createFakeGateway,
   createManualClock,
+  incrementCounter,
   incrementCounterHandler,
-  incrementRequest,
+  incrementInput,
   InjectedCrash,
 } from '../testing/index.js';
+import { bindCommand, commandHandlers } from '../commands/index.js';
 import { keyStreamName } from '../key-log/index.js';
 import { completeAbandonedKeys } from './complete-abandoned-keys.js';
 import { faultPoints } from './fault-points.js';
@@ -92,9 +94,7 @@ describe('engine property: exactly one effect per key under any interleaving of 
               try {
                 outcomes
                   .get(key)
-                  ?.push(
-                    await engine.execute({ scope, key, request: incrementRequest(counterId, 1), handler }),
-                  );
+                  ?.push(await engine.execute({ scope, key, ...incrementInput(counterId, 1), handler }));
               } catch (error) {
                 if (!(error instanceof InjectedCrash)) throw error;
               }
@@ -124,7 +124,10 @@ describe('engine property: exactly one effect per key under any interleaving of 
             leaseMs: LEASE_MS,
             protocol: forcePhased ? 'phased' : 'auto',
           });
-          await completeAbandonedKeys({ engine, handlerFor: () => handler });
+          await completeAbandonedKeys({
+            engine,
+            handlers: commandHandlers([bindCommand(incrementCounter, handler)]),
+          });
           const settled = await countIncrementsByKey(base, counterId);
           for (const key of keyNames) {
             const state = await engine.readKeyState(keyStreamName(scope, key));

@@ -10,6 +10,7 @@ import type {
   StreamRetention,
   StreamRevision,
 } from '@once/event-store';
+import type { TypedCommand } from '../commands/index.js';
 import { deriveId } from '../ids/index.js';
 import type { IdempotencyScope } from '../ids/index.js';
 import {
@@ -74,19 +75,22 @@ export interface IdempotencyEngineOptions {
   readonly responseHeaderAllowList?: readonly string[];
 }
 
-export interface ExecuteInput {
+export interface ExecuteInput<Command = unknown> {
   readonly scope: IdempotencyScope;
   /** The client's key, already validated (`parseIdempotencyKeyHeader`). */
   readonly key: string;
-  readonly request: CommandRequest;
-  readonly handler: CommandHandler;
+  /** What the request fingerprint covers (method, route template, params, body), or the fingerprint a claim recorded. */
+  readonly request: CommandRequest | RequestFingerprint;
+  /** The typed command the handler gets; recorded in the key's claim so the completer can resume it. */
+  readonly command: TypedCommand<Command>;
+  readonly handler: CommandHandler<Command>;
   /** Key retention for this route (seconds); overrides the handler's and the engine's. */
   readonly retentionSeconds?: number;
 }
 
 export interface IdempotencyEngine {
   /** Runs a keyed command exactly once; every other arrival gets the stored outcome or a retryable answer. */
-  execute(input: ExecuteInput): Promise<ExecuteOutcome>;
+  execute<Command>(input: ExecuteInput<Command>): Promise<ExecuteOutcome>;
   /** The current state of a key stream (for the completer and `GET /idempotency-keys/:key`). */
   readKeyState(keyStream: string): Promise<KeyState>;
   /** The engine's clock, epoch milliseconds. */
@@ -117,6 +121,17 @@ const keyEvent = (event: KeyLogEvent): EventToAppend => ({
   data: event.data,
 });
 
+/** The request's fingerprint: computed from its parts, or as a claim recorded it. */
+const requestFingerprint = (request: CommandRequest | RequestFingerprint): RequestFingerprint => {
+  const method = request.method.toUpperCase();
+  if ('requestHash' in request) return { method, route: request.route, requestHash: request.requestHash };
+  return {
+    method,
+    route: request.route,
+    requestHash: fingerprint({ method, route: request.route, params: request.params, body: request.body }),
+  };
+};
+
 const arrivalOutcome = (
   arrival: Exclude<ArrivalDecision, { kind: 'claim' | 'take-over' }>,
   completedAt: GlobalPosition | undefined,
@@ -140,10 +155,9 @@ const arrivalOutcome = (
 };
 
 /**
- * Creates the command engine over an event store (DESIGN.md "The key log"): the atomic protocol where the store
- * appends to several streams in one commit and the handler has no external calls, the phased protocol otherwise.
- * The atomic protocol reads the key stream before the aggregates (not beside them, as DESIGN.md sketches): a replay
- * then costs one read, and only a claim pays for the aggregate reads.
+ * Creates the command engine over an event store (docs/ARCHITECTURE.md "The key log"): the atomic protocol where
+ * the store appends to several streams in one commit and the handler has no external calls, the phased protocol
+ * otherwise.
  * `execute` answers every store failure as an outcome; it throws only a crash injected at a fault point, and a
  * `CanonicalJsonError` when params or body are not JSON values.
  *
@@ -153,6 +167,7 @@ const arrivalOutcome = (
  *   scope: { tenantId: 't1', actorId: 'a1' },
  *   key: '8e03978e-40d5-43e8-bc93-6894a57f9324',
  *   request: { method: 'POST', route: '/counters/:id/increments', params: { id: 'c1' }, body: { by: 1 } },
+ *   command: { type: 'IncrementCounter', version: 1, data: { counterId: 'c1', by: 1 } },
  *   handler: incrementCounter,
  * });
  * if (outcome.kind === 'first' || outcome.kind === 'replay') reply.code(outcome.response.status).send(outcome.response.body);
@@ -263,7 +278,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
   const commandContext = (input: ExecuteInput, requestedAt: number): CommandContext => ({
     scope: input.scope,
     key: input.key,
-    request: input.request,
+    command: input.command.data,
     requestedAt: new Date(requestedAt),
     ids: { next: (purpose, index = 0) => deriveId(input.scope, input.key, purpose, index) },
   });
@@ -280,7 +295,9 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       tenantId: input.scope.tenantId,
       actorId: input.scope.actorId,
       key: input.key,
-      request: { params: input.request.params, body: input.request.body },
+      commandType: input.command.type,
+      commandVersion: input.command.version,
+      command: input.command.data,
       holder,
       claimedAt: new Date(now).toISOString(),
       leaseExpiresAt: new Date(now + leaseMs).toISOString(),
@@ -765,17 +782,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
   };
 
   const run = async (input: ExecuteInput): Promise<ExecuteOutcome> => {
-    const method = input.request.method.toUpperCase();
-    const request: RequestFingerprint = {
-      method,
-      route: input.request.route,
-      requestHash: fingerprint({
-        method,
-        route: input.request.route,
-        params: input.request.params,
-        body: input.request.body,
-      }),
-    };
+    const request = requestFingerprint(input.request);
     const keyStream = keyStreamName(input.scope, input.key);
     try {
       const atomic =
@@ -793,7 +800,10 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     store,
     now: () => clock(),
     readKeyState: async (keyStream) => (await readKeyLog(keyStream)).state,
-    execute: async (input) => {
+    execute: async (typed) => {
+      // The handler and the command were typed together by the caller; past this point the engine only passes the
+      // command from one to the other.
+      const input = typed as unknown as ExecuteInput;
       const outcome = await run(input);
       try {
         options.onOutcome?.(outcome, {

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIdempotencyEngine } from '../engine/index.js';
 import type { ExecuteOutcome } from '../engine/index.js';
-import { COUNTER_ROUTE, incrementCounterHandler } from '../testing/index.js';
+import { bindCommand, commandHandlers } from '../commands/index.js';
+import { COUNTER_ROUTE, incrementCounter, incrementCounterHandler } from '../testing/index.js';
 import { idempotencyFastifyPlugin } from './idempotency-plugin.js';
 import type { IdempotencyProblem } from './idempotency-plugin.js';
 
@@ -37,6 +38,7 @@ beforeEach(async () => {
   const engine = createIdempotencyEngine({ store: createInMemoryEventStore(), leaseMs: 30_000 });
   await app.register(idempotencyFastifyPlugin, {
     engine,
+    handlers: commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]),
     onOutcome: async (_request, outcome) => {
       await Promise.resolve();
       outcomes.push(outcome.kind);
@@ -45,7 +47,7 @@ beforeEach(async () => {
       throw new AppProblem(problem);
     },
   });
-  app.post(COUNTER_ROUTE, app.idempotency.command({ handler: incrementCounterHandler() }));
+  app.post(COUNTER_ROUTE, app.idempotency.command({ command: incrementCounter }));
 });
 afterEach(async () => {
   await app.close();

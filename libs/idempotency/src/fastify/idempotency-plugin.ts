@@ -7,7 +7,9 @@ import type {
   RouteOptions,
 } from 'fastify';
 import fp from 'fastify-plugin';
-import type { CommandHandler, ExecuteOutcome, IdempotencyEngine } from '../engine/index.js';
+import { commandFromInput } from '../commands/index.js';
+import type { CommandDefinition, CommandHandlers } from '../commands/index.js';
+import type { ExecuteOutcome, IdempotencyEngine } from '../engine/index.js';
 import { parseIdempotencyKeyHeader } from '../header/index.js';
 import type { IdempotencyScope } from '../ids/index.js';
 import type { StoredResponse } from '../key-log/index.js';
@@ -16,6 +18,8 @@ import type { IdempotencyProblemType, ProblemDocument } from './idempotency-prob
 
 export interface IdempotencyPluginOptions {
   readonly engine: IdempotencyEngine;
+  /** Every command's handler by command type (the completer resumes keys from the same map). */
+  readonly handlers: CommandHandlers;
   /**
    * The caller's tenant and actor, from the app's authentication. Default: `request.principal`
    * (`{ tenantId, actorId }`), as the app's auth plugin decorates it. Undefined → 401.
@@ -36,11 +40,7 @@ export interface IdempotencyPluginOptions {
    * Answers a problem instead of the plugin's own problem+json, so an app keeps one problem catalogue: send it on
    * `reply`, or throw (e.g. the app's problem error) to let the app's error handler answer it. Awaited.
    */
-  readonly onProblem?: (
-    problem: IdempotencyProblem,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ) => unknown;
+  readonly onProblem?: (problem: IdempotencyProblem, request: FastifyRequest, reply: FastifyReply) => unknown;
 }
 
 /** A problem the plugin would answer, with what an app needs to render it its own way. */
@@ -60,15 +60,22 @@ export interface IdempotencyProblem {
 
 /** Per-route settings of a command. */
 export interface CommandRouteSettings {
-  /** The handler, or a function choosing it per request (e.g. cash vs card payments). */
-  readonly handler: CommandHandler | ((request: FastifyRequest) => CommandHandler);
+  /**
+   * The command the route runs, or the commands it may run (cash or card payments on one route): the first whose
+   * `fromInput` builds a command from the validated params and body.
+   */
+  readonly command: CommandDefinition<unknown> | readonly CommandDefinition<unknown>[];
   /** Key retention for this route (seconds); longer for offline-capable routes. */
   readonly retentionSeconds?: number;
 }
 
+/** A command route: Fastify's route options with its command instead of a handler (POST unless `method` says). */
+export type CommandRouteOptions = Omit<RouteOptions, 'handler' | 'method'> &
+  CommandRouteSettings & { readonly method?: RouteOptions['method'] };
+
 export interface IdempotencyDecorator {
   readonly engine: IdempotencyEngine;
-  /** A route handler that runs `settings.handler` under the request's Idempotency-Key. */
+  /** A route handler that runs the route's command under the request's Idempotency-Key. */
   command(settings: CommandRouteSettings): RouteHandlerMethod;
   /** The problem `type` URI of a problem name. */
   problemType(name: IdempotencyProblemType): string;
@@ -77,6 +84,11 @@ export interface IdempotencyDecorator {
 declare module 'fastify' {
   interface FastifyInstance {
     idempotency: IdempotencyDecorator;
+    /**
+     * Declares a command route on this instance (its prefix and hooks apply): the route's schema validates the
+     * request, its command definition builds the typed command, and the bound handler runs it exactly once.
+     */
+    command(route: CommandRouteOptions): FastifyInstance;
   }
 }
 
@@ -162,9 +174,15 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
           retryAfterSeconds: outcome.retryAfterSeconds,
         });
       case 'reused':
-        return sendProblem(request, reply, 'idempotency-key-reused', {}, {
-          original: { method: outcome.original.method, route: outcome.original.route },
-        });
+        return sendProblem(
+          request,
+          reply,
+          'idempotency-key-reused',
+          {},
+          {
+            original: { method: outcome.original.method, route: outcome.original.route },
+          },
+        );
       case 'released':
         if (outcome.response !== undefined) return sendStored(reply, outcome.response, false);
         options.onError?.(outcome.error, request);
@@ -185,34 +203,54 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
     }
   };
 
-  const command = (settings: CommandRouteSettings): RouteHandlerMethod =>
-    async function idempotentCommand(request, reply) {
+  const command = (settings: CommandRouteSettings): RouteHandlerMethod => {
+    const definitions: readonly CommandDefinition<unknown>[] = Array.isArray(settings.command)
+      ? settings.command
+      : [settings.command];
+    for (const definition of definitions) options.handlers.handlerOf(definition);
+    return async function idempotentCommand(request, reply) {
       const header = parseIdempotencyKeyHeader(idempotencyKeyLines(request));
       if (!header.ok) return sendProblem(request, reply, header.problem, { reason: header.reason });
       const scope = getScope(request);
       if (scope === undefined) return sendProblem(request, reply, 'unauthenticated');
-      const handler = typeof settings.handler === 'function' ? settings.handler(request) : settings.handler;
       // Fastify's params object has no prototype; the fingerprint wants a plain JSON object.
       const params: Record<string, unknown> =
         typeof request.params === 'object' && request.params !== null
           ? Object.fromEntries(Object.entries(request.params))
           : {};
+      const body = request.body ?? null;
+      const chosen = commandFromInput(definitions, { params, body });
+      if (chosen === undefined) {
+        const error = new Error(
+          `no command of ${request.routeOptions.url ?? request.url} accepts this input`,
+        );
+        options.onError?.(error, request);
+        return sendProblem(request, reply, 'internal-error', {}, { error });
+      }
       const outcome = await engine.execute({
         scope,
         key: header.key,
-        request: {
-          method: request.method,
-          route: request.routeOptions.url ?? request.url,
-          params,
-          body: request.body ?? null,
-        },
-        handler,
+        request: { method: request.method, route: request.routeOptions.url ?? request.url, params, body },
+        command: chosen.command,
+        handler: options.handlers.handlerOf(chosen.definition),
         ...(settings.retentionSeconds === undefined ? {} : { retentionSeconds: settings.retentionSeconds }),
       });
       return sendOutcome(request, reply, outcome);
     };
+  };
 
   fastify.decorate('idempotency', { engine, command, problemType } satisfies IdempotencyDecorator);
+  fastify.decorate('command', function declareCommand(this: FastifyInstance, route: CommandRouteOptions) {
+    const { command: commands, retentionSeconds, method, ...rest } = route;
+    return this.route({
+      ...rest,
+      method: method ?? 'POST',
+      handler: command({
+        command: commands,
+        ...(retentionSeconds === undefined ? {} : { retentionSeconds }),
+      }),
+    });
+  });
 };
 
 /**
@@ -221,25 +259,29 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
  * `Idempotent-Replayed: true`; 400/409/422/503 as problem+json). A client can never mark a response as replayed.
  *
  * @example
- * await app.register(idempotencyFastifyPlugin, { engine });
- * app.post('/counters/:id/increments', app.idempotency.command({ handler: incrementCounter }));
+ * await app.register(idempotencyFastifyPlugin, { engine, handlers: commandHandlers([bindCommand(increment, handler)]) });
+ * app.command({ url: '/counters/:id/increments', command: increment });
  */
 export const idempotencyFastifyPlugin = fp(idempotencyPlugin, { name: 'once-idempotency', fastify: '5.x' });
 
 /**
- * A command route in one object: the route runs `command.handler` under the request's key.
+ * A command route as route options, for `app.route` (or use `app.command`): the route runs its command under the
+ * request's key.
  *
  * @example
- * app.route(commandRoute({ method: 'POST', url: '/counters/:id/increments', command: { handler: incrementCounter } }));
+ * app.route(commandRoute({ url: '/counters/:id/increments', command: increment }));
  */
-export const commandRoute = (
-  route: Omit<RouteOptions, 'handler'> & { readonly command: CommandRouteSettings },
-): RouteOptions => {
-  const { command, ...rest } = route;
+export const commandRoute = (route: CommandRouteOptions): RouteOptions => {
+  const { command, retentionSeconds, method, ...rest } = route;
+  const settings: CommandRouteSettings = {
+    command,
+    ...(retentionSeconds === undefined ? {} : { retentionSeconds }),
+  };
   return {
     ...rest,
+    method: method ?? 'POST',
     handler: async function commandRouteHandler(this: FastifyInstance, request, reply) {
-      return this.idempotency.command(command).call(this, request, reply);
+      return this.idempotency.command(settings).call(this, request, reply);
     },
   };
 };

@@ -4,11 +4,13 @@ import type { EventStore } from '@once/event-store';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bindCommand, commandHandlers, defineCommand } from '../commands/index.js';
 import { createIdempotencyEngine, defineDecideHandler } from '../engine/index.js';
 import {
   COUNTER_ROUTE,
   countIncrementsByKey,
   createFaultInjector,
+  incrementCounter,
   incrementCounterHandler,
 } from '../testing/index.js';
 import type { FaultInjector } from '../testing/index.js';
@@ -28,7 +30,6 @@ const buildApp = async (): Promise<FastifyInstance> => {
       Reflect.set(request, 'principal', { tenantId: 'tenant-1', actorId: actor });
   });
   const engine = createIdempotencyEngine({ store, faults: faults.hook, leaseMs: 30_000 });
-  await instance.register(idempotencyFastifyPlugin, { engine });
   const counted = incrementCounterHandler();
   const handler = defineDecideHandler({
     streams: counted.streams,
@@ -37,18 +38,19 @@ const buildApp = async (): Promise<FastifyInstance> => {
       return counted.decide(context, streams);
     },
   });
-  instance.route(commandRoute({ method: 'POST', url: COUNTER_ROUTE, command: { handler } }));
-  instance.post(
-    '/failing/:id',
-    instance.idempotency.command({
-      handler: defineDecideHandler({
-        streams: () => [],
-        decide: () => {
-          throw new Error('defect');
-        },
-      }),
-    }),
-  );
+  const failing = defineCommand({ type: 'Failing', version: 1, fromInput: () => ({}) });
+  const failingHandler = defineDecideHandler({
+    streams: () => [],
+    decide: () => {
+      throw new Error('defect');
+    },
+  });
+  await instance.register(idempotencyFastifyPlugin, {
+    engine,
+    handlers: commandHandlers([bindCommand(incrementCounter, handler), bindCommand(failing, failingHandler)]),
+  });
+  instance.route(commandRoute({ url: COUNTER_ROUTE, command: incrementCounter }));
+  instance.command({ url: '/failing/:id', command: failing });
   return instance;
 };
 

@@ -1,5 +1,6 @@
 export { idempotencyFastifyPlugin, commandRoute } from './idempotency-plugin.js';
 export type {
+  CommandRouteOptions,
   CommandRouteSettings,
   IdempotencyDecorator,
   IdempotencyPluginOptions,

@@ -7,6 +7,7 @@ export type {
   IdempotencyLeaseTakenData,
   IdempotencyRecoveryPointReachedData,
   KeyLogEvent,
+  LegacyKeyClaimedData,
   KeyLogEventType,
   PlannedEvent,
   PlannedWrite,
@@ -18,3 +19,5 @@ export type { KeyInFlight, KeyState } from './key-log.state.js';
 export { decideArrival, retryAfterSeconds } from './key-log.arrival.js';
 export type { ArrivalDecision } from './key-log.arrival.js';
 export { keyStreamName, KEY_STREAM_PREFIX } from './key-stream-name.js';
+export { claimedCommand } from './claimed-command.js';
+export type { ClaimUpcaster, LegacyClaimedRequest } from './claimed-command.js';

@@ -34,16 +34,29 @@ export interface PlannedWrite {
   readonly events: readonly PlannedEvent[];
 }
 
-export interface IdempotencyKeyClaimedData extends RequestFingerprint {
+interface ClaimBase extends RequestFingerprint {
   readonly tenantId: string;
   readonly actorId: string;
   readonly key: string;
-  /** The validated command: enough for the completer to resume it without a client. */
-  readonly request: { readonly params: unknown; readonly body: unknown };
   readonly holder: string;
   /** ISO-8601; also the command's decision time, so a resumed decision sees the same clock. */
   readonly claimedAt: string;
   readonly leaseExpiresAt: string;
+}
+
+/** A claim: who holds the key, and the typed command, enough for the completer to resume it without a client. */
+export interface IdempotencyKeyClaimedData extends ClaimBase {
+  readonly commandType: string;
+  readonly commandVersion: number;
+  readonly command: unknown;
+}
+
+/**
+ * A claim as the first format wrote it: the HTTP request's params and body instead of the typed command. Such keys
+ * still replay (the fingerprint is the same), and the completer resumes them through the app's upcaster.
+ */
+export interface LegacyKeyClaimedData extends ClaimBase {
+  readonly request: { readonly params: unknown; readonly body: unknown };
 }
 
 export interface IdempotencyEffectPlannedData {
@@ -89,7 +102,10 @@ export interface IdempotencyKeyReleasedData {
 }
 
 export type KeyLogEvent =
-  | { readonly type: 'IdempotencyKeyClaimed'; readonly data: IdempotencyKeyClaimedData }
+  | {
+      readonly type: 'IdempotencyKeyClaimed';
+      readonly data: IdempotencyKeyClaimedData | LegacyKeyClaimedData;
+    }
   | { readonly type: 'IdempotencyEffectPlanned'; readonly data: IdempotencyEffectPlannedData }
   | { readonly type: 'IdempotencyRecoveryPointReached'; readonly data: IdempotencyRecoveryPointReachedData }
   | { readonly type: 'IdempotencyLeaseTaken'; readonly data: IdempotencyLeaseTakenData }

@@ -1,6 +1,7 @@
 import type {
   IdempotencyKeyClaimedData,
   IdempotencyEffectPlannedData,
+  LegacyKeyClaimedData,
   KeyLogEvent,
   RequestFingerprint,
   StoredResponse,
@@ -20,7 +21,8 @@ export type KeyState =
 export interface KeyInFlight {
   readonly status: 'inFlight';
   readonly fingerprint: RequestFingerprint;
-  readonly claim: IdempotencyKeyClaimedData;
+  /** The claim as stored: the typed command, or the HTTP request where an older format wrote it. */
+  readonly claim: IdempotencyKeyClaimedData | LegacyKeyClaimedData;
   readonly holder: string;
   /** Epoch milliseconds. */
   readonly leaseExpiresAt: number;

@@ -1,4 +1,6 @@
 import type { EventStore } from '@once/event-store';
+import { defineCommand } from '../commands/index.js';
+import type { TypedCommand } from '../commands/index.js';
 import { accept, defineDecideHandler, definePhasedHandler, reject } from '../engine/index.js';
 import type {
   CommandRequest,
@@ -12,12 +14,36 @@ export const COUNTER_ROUTE = '/counters/:id/increments';
 
 export const counterStream = (counterId: string): string => `counter-${counterId}`;
 
+/** The counter's command: `by` as the client sent it (the handler refuses what is not a positive integer). */
+export interface IncrementCounter {
+  readonly counterId: string;
+  readonly by: unknown;
+}
+
+export const incrementCounter = defineCommand<IncrementCounter>({
+  type: 'IncrementCounter',
+  version: 1,
+  fromInput: ({ params, body }) => ({
+    counterId: String(params['id']),
+    by: typeof body === 'object' && body !== null ? (body as { by?: unknown }).by : undefined,
+  }),
+});
+
 /** A keyed "increment counter by n" request. */
 export const incrementRequest = (counterId: string, by: number): CommandRequest => ({
   method: 'POST',
   route: COUNTER_ROUTE,
   params: { id: counterId },
   body: { by },
+});
+
+/** The request and the typed command of "increment counter by n", as a route would build them. */
+export const incrementInput = (
+  counterId: string,
+  by: number,
+): { readonly request: CommandRequest; readonly command: TypedCommand<IncrementCounter> } => ({
+  request: incrementRequest(counterId, by),
+  command: { type: incrementCounter.type, version: incrementCounter.version, data: { counterId, by } },
 });
 
 const counterValue = (snapshot: StreamSnapshot | undefined): number =>
@@ -30,13 +56,14 @@ const counterValue = (snapshot: StreamSnapshot | undefined): number =>
  * value may not pass `limit` (409 counter-limit, stored). Each increment event carries the key, so tests can count
  * effects per key.
  */
-export const incrementCounterHandler = (options: { readonly limit?: number } = {}): DecideCommandHandler =>
-  defineDecideHandler({
-    streams: ({ request }) => [counterStream(String(request.params['id']))],
-    decide: ({ request, key, ids }, streams) => {
-      const counterId = String(request.params['id']);
+export const incrementCounterHandler = (
+  options: { readonly limit?: number } = {},
+): DecideCommandHandler<IncrementCounter> =>
+  defineDecideHandler<IncrementCounter>({
+    streams: ({ command }) => [counterStream(command.counterId)],
+    decide: ({ command, key, ids }, streams) => {
+      const { counterId, by } = command;
       const stream = counterStream(counterId);
-      const by = (request.body as { by: unknown }).by;
       if (typeof by !== 'number' || !Number.isInteger(by) || by <= 0) {
         return reject({ status: 422, body: { type: 'invalid-amount', by } });
       }
@@ -88,12 +115,12 @@ export const createFakeGateway = (): FakeGateway => {
  * The card-payment shape on a counter: reserve (event), charge an external gateway once under a downstream key
  * derived from ours (asking its inquiry call first on resume), record the charge (event), answer 201.
  */
-export const chargedIncrementHandler = (gateway: FakeGateway): PhasedCommandHandler =>
-  definePhasedHandler({
+export const chargedIncrementHandler = (gateway: FakeGateway): PhasedCommandHandler<IncrementCounter> =>
+  definePhasedHandler<IncrementCounter>({
     run: async (ctx) => {
-      const counterId = String(ctx.request.params['id']);
+      const { counterId } = ctx.command;
       const stream = counterStream(counterId);
-      const by = (ctx.request.body as { by: number }).by;
+      const by = Number(ctx.command.by);
       const incrementId = ctx.ids.next('increment');
       const reserved = await ctx.effect('reserved', {
         streams: [stream],

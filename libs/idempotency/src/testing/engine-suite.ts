@@ -17,9 +17,13 @@ import {
   countIncrementsByKey,
   counterStream as counterStreamOf,
   createFakeGateway,
+  incrementCounter,
   incrementCounterHandler,
+  incrementInput,
   incrementRequest,
 } from './counter-aggregate.js';
+import type { IncrementCounter } from './counter-aggregate.js';
+import { bindCommand, commandHandlers } from '../commands/index.js';
 import { createFaultInjector, createManualClock, InjectedCrash } from './fault-injector.js';
 import type { ManualClock } from './fault-injector.js';
 
@@ -64,10 +68,13 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       const scope = { tenantId: randomUUID(), actorId: randomUUID() };
       const counterId = randomUUID();
       const key = randomUUID();
-      const input = (by = 1, overrides: Partial<ExecuteInput> = {}): ExecuteInput => ({
+      const input = (
+        by = 1,
+        overrides: Partial<ExecuteInput<IncrementCounter>> = {},
+      ): ExecuteInput<IncrementCounter> => ({
         scope,
         key,
-        request: incrementRequest(counterId, by),
+        ...incrementInput(counterId, by),
         handler: incrementCounterHandler(),
         ...overrides,
       });
@@ -179,7 +186,7 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       const engine = engineWith();
       const { input, counterId } = fresh();
       const limited = incrementCounterHandler({ limit: 1 });
-      await engine.execute({ ...fresh().input(), request: incrementRequest(counterId, 1), handler: limited });
+      await engine.execute({ ...fresh().input(), ...incrementInput(counterId, 1), handler: limited });
       const rejected = await engine.execute(input(1, { handler: limited }));
       expect(rejected).toMatchObject({ kind: 'first', response: { status: 409 } });
       const replayed = await engine.execute(input(1, { handler: incrementCounterHandler({ limit: 100 }) }));
@@ -255,7 +262,7 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
           engine.execute({
             scope,
             key,
-            request: incrementRequest(counterId, 1),
+            ...incrementInput(counterId, 1),
             handler: incrementCounterHandler(),
           }),
         ),
@@ -374,6 +381,30 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
 
+    it('a claim records the typed command, not the request, and the completer resumes from it', async () => {
+      const faults = createFaultInjector();
+      const engine = engineWith({ faults: faults.hook, protocol: 'phased' });
+      const { input, counterId, key, scope } = fresh();
+      faults.arm('after-claim');
+      await expect(engine.execute(input(4))).rejects.toBeInstanceOf(InjectedCrash);
+      const [claimed] = await store.readStream(keyStreamName(scope, key));
+      expect(claimed?.data).toMatchObject({
+        commandType: 'IncrementCounter',
+        commandVersion: 1,
+        command: { counterId, by: 4 },
+      });
+      expect(claimed?.data).not.toHaveProperty('request');
+      clock.advance(LEASE_MS);
+      const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+      const [result] = await completeAbandonedKeys({
+        engine,
+        handlers,
+        candidates: [keyStreamName(scope, key)],
+      });
+      expect(result).toMatchObject({ outcome: { kind: 'first', resumed: true } });
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    });
+
     it('the completer finishes an abandoned key without its client', async () => {
       const faults = createFaultInjector();
       const engine = engineWith({ faults: faults.hook, protocol: 'phased' });
@@ -381,13 +412,12 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       faults.arm('after-plan');
       await expect(engine.execute(input())).rejects.toBeInstanceOf(InjectedCrash);
       const keyStream = keyStreamName(scope, key);
-      const handlerFor = ({ route }: { route: string }) =>
-        route === COUNTER_ROUTE ? incrementCounterHandler() : undefined;
-      expect(await completeAbandonedKeys({ engine, handlerFor, candidates: [keyStream] })).toEqual([
+      const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+      expect(await completeAbandonedKeys({ engine, handlers, candidates: [keyStream] })).toEqual([
         { keyStream, skipped: 'lease-live' },
       ]);
       clock.advance(LEASE_MS);
-      const results = await completeAbandonedKeys({ engine, handlerFor });
+      const results = await completeAbandonedKeys({ engine, handlers });
       expect(results.find((result) => result.keyStream === keyStream)).toMatchObject({
         outcome: { kind: 'first', resumed: true },
       });

@@ -4,9 +4,11 @@ export {
   countIncrementsByKey,
   counterStream,
   createFakeGateway,
+  incrementCounter,
   incrementCounterHandler,
+  incrementInput,
   incrementRequest,
 } from './counter-aggregate.js';
-export type { FakeGateway } from './counter-aggregate.js';
+export type { FakeGateway, IncrementCounter } from './counter-aggregate.js';
 export { createFaultInjector, createManualClock, InjectedCrash } from './fault-injector.js';
 export type { FaultInjector, ManualClock } from './fault-injector.js';

@@ -4,10 +4,12 @@ import type { AbandonedKeyResult, CompleteAbandonedKeysOptions } from '@once/ide
 import { listAbandonedKeys } from '../read-models/idempotency-keys/index.js';
 import type { ProjectionLogger } from '../runner/projection-definition.js';
 
-/** What the projector needs to finish abandoned keys: the api's engine and its route handlers. */
+/** What the completer needs to finish abandoned keys: the api's engine and its command handlers. */
 export interface CompleterOptions {
   readonly engine: CompleteAbandonedKeysOptions['engine'];
-  readonly handlerFor: CompleteAbandonedKeysOptions['handlerFor'];
+  readonly handlers: CompleteAbandonedKeysOptions['handlers'];
+  /** Turns first-format claims (the HTTP request) into typed commands. */
+  readonly upcast?: CompleteAbandonedKeysOptions['upcast'];
   /** Pause between rounds. Default 5,000 ms. */
   readonly intervalMs?: number;
   /** Keys per round. Default 100. */
@@ -25,7 +27,7 @@ const completerLock = 'once:abandoned-key-completer';
  *
  * @returns the engine's results, or undefined when another process holds the round
  * @example
- * await completeAbandonedKeysOnce(pool, { engine, handlerFor }, logger);
+ * await completeAbandonedKeysOnce(pool, { engine, handlers }, logger);
  */
 export const completeAbandonedKeysOnce = async (
   pool: Pool,
@@ -51,7 +53,8 @@ export const completeAbandonedKeysOnce = async (
       if (rows.length === 0) return [];
       const results = await completeAbandonedKeys({
         engine: options.engine,
-        handlerFor: options.handlerFor,
+        handlers: options.handlers,
+        ...(options.upcast === undefined ? {} : { upcast: options.upcast }),
         candidates: rows.map((row) => row.stream),
         now,
       });

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createInMemoryEventStore, createPostgresEventStore } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
-import { createIdempotencyEngine, keyStreamName } from '@once/idempotency';
+import { bindCommand, commandHandlers, createIdempotencyEngine, keyStreamName } from '@once/idempotency';
 import {
-  COUNTER_ROUTE,
   countIncrementsByKey,
   createFaultInjector,
   createManualClock,
+  incrementCounter,
   incrementCounterHandler,
-  incrementRequest,
+  incrementInput,
   InjectedCrash,
 } from '@once/idempotency/testing';
 import { createTestDatabase, freshTenantId } from '@once/testing';
@@ -53,15 +53,14 @@ describe('projector', () => {
       faults: faults.hook,
       protocol: 'phased',
     });
-    const handlerFor = ({ route }: { route: string }) =>
-      route === COUNTER_ROUTE ? incrementCounterHandler() : undefined;
+    const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
     const projector = await startProjector({
       pool: db.pool,
       store,
       projections: [idempotencyKeysProjection],
       pollIntervalMs: 10,
       leaseRetryMs: 100,
-      completer: { engine, handlerFor, intervalMs: 50, now: clock.now },
+      completer: { engine, handlers, intervalMs: 50, now: clock.now },
     });
     try {
       const scope = { tenantId: randomUUID(), actorId: randomUUID() };
@@ -72,7 +71,7 @@ describe('projector', () => {
         engine.execute({
           scope,
           key,
-          request: incrementRequest(counterId, 1),
+          ...incrementInput(counterId, 1),
           handler: incrementCounterHandler(),
         }),
       ).rejects.toBeInstanceOf(InjectedCrash);
@@ -106,7 +105,7 @@ describe('projector', () => {
       await engine.execute({
         scope,
         key: laterKey,
-        request: incrementRequest(counterId, 2),
+        ...incrementInput(counterId, 2),
         handler: incrementCounterHandler(),
       });
       await waitFor(

@@ -43,7 +43,7 @@ const ROUNDS = 3;
  */
 const INVOICES = 1024;
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const node = (script: string) =>
   [process.execPath, ['--conditions=@once/source', '--import', 'tsx', join(root, script)]] as const;
 
@@ -52,9 +52,9 @@ interface ApiChild {
   readonly child: ChildProcess;
 }
 
-const startApi = async (env: Record<string, string>): Promise<ApiChild> => {
+const startApi = async (script: string, env: Record<string, string>): Promise<ApiChild> => {
   const port = await findFreePort();
-  const [command, args] = node('apps/api/src/main.ts');
+  const [command, args] = node(script);
   const child = spawn(command, args, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -152,8 +152,8 @@ const median = (values: readonly number[]): number =>
 
 /**
  * The api over HTTP with autocannon (16 connections) on embedded PostgreSQL with fsync on: `POST
- * /invoices/:id/payments` with fresh keys, the same route with the idempotency layer off (`ONCE_BENCH_PLAIN=1`, a
- * second api process on the same database), and replays of one key. Phases alternate round after round and the
+ * /invoices/:id/payments` with fresh keys, the same route without the idempotency layer (`plain-api.ts`: the same
+ * app with the plain engine, a second process on the same database), and replays of one key. Phases alternate round after round and the
  * medians count.
  */
 export const runHttpBench = async (
@@ -163,9 +163,9 @@ export const runHttpBench = async (
   const common = { DATABASE_URL: server.connectionString, GATEWAY_URL: 'http://127.0.0.1:9' };
   const apis: ApiChild[] = [];
   try {
-    const keyedApi = await startApi(common);
+    const keyedApi = await startApi('apps/api/src/main.ts', common);
     apis.push(keyedApi);
-    const plainApi = await startApi({ ...common, ONCE_BENCH_PLAIN: '1' });
+    const plainApi = await startApi('tools/bench/src/http/plain-api.ts', common);
     apis.push(plainApi);
     const apiKey = await createApiKey(server.connectionString);
     const invoiceIds: string[] = [];

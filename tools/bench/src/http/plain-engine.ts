@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { WrongExpectedRevisionError } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
+import { defaultResponseHeaderAllowList, toStoredResponse } from '@once/idempotency';
 import type {
   CommandContext,
-  CommandHandler,
+  ExecuteInput,
   HandlerResponse,
+  IdempotencyEngine,
+  IdempotencyEngineOptions,
   PhasedCommandContext,
   StreamSnapshot,
   StreamWrite,
@@ -32,7 +35,7 @@ const append = async (
   store: EventStore,
   writes: readonly StreamWrite[],
   snapshots: Map<string, StreamSnapshot>,
-) => {
+): Promise<void> => {
   const appends = writes
     .filter((write) => write.events.length > 0)
     .map((write) => ({
@@ -60,18 +63,13 @@ const withConflictRetries = async <T>(attempt: () => Promise<T>): Promise<T> => 
   }
 };
 
-/**
- * Runs a command handler with no idempotency layer: no key log, random ids, a retry is a new command.
- * Only the benchmark's plain mode (`ONCE_BENCH_PLAIN=1`) uses it, to measure what the layer costs.
- */
-export const runWithoutIdempotency = async (
-  store: EventStore,
-  handler: CommandHandler,
-  base: Omit<CommandContext, 'ids'>,
-): Promise<HandlerResponse> => {
+const runHandler = async (store: EventStore, input: ExecuteInput): Promise<HandlerResponse> => {
   const ids = new Map<string, string>();
   const context: CommandContext = {
-    ...base,
+    scope: input.scope,
+    key: input.key,
+    command: input.command.data,
+    requestedAt: new Date(),
     ids: {
       next: (purpose, index = 0) => {
         const name = `${purpose}/${String(index)}`;
@@ -81,6 +79,7 @@ export const runWithoutIdempotency = async (
       },
     },
   };
+  const { handler } = input;
   if (handler.kind === 'decide') {
     return withConflictRetries(async () => {
       const snapshots = await readSnapshots(store, handler.streams(context));
@@ -102,4 +101,29 @@ export const runWithoutIdempotency = async (
     step: (_name, run) => run({ resumed: false }),
   };
   return handler.run(phased);
+};
+
+/**
+ * The benchmark's unkeyed side: an engine with the same face that runs each command's handler straight against the
+ * store, with no key log (random ids, a retry is a new command), so the HTTP bench measures what the idempotency
+ * layer costs with everything else (routes, schemas, handlers, plugins) the same.
+ */
+export const createPlainEngine = (options: IdempotencyEngineOptions): IdempotencyEngine => {
+  const { store } = options;
+  return {
+    store,
+    now: () => Date.now(),
+    readKeyState: async () => ({ status: 'absent' }),
+    execute: async (typed) => {
+      // Handler and command were typed together by the route; this engine only passes one to the other.
+      const input = typed as unknown as ExecuteInput;
+      const response = await runHandler(store, input);
+      return {
+        kind: 'first',
+        response: toStoredResponse(response, defaultResponseHeaderAllowList),
+        protocol: 'atomic',
+        resumed: false,
+      };
+    },
+  };
 };

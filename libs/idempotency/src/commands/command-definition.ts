@@ -1,0 +1,102 @@
+import type { CommandHandler } from '../engine/command-handler.js';
+
+/** A route's validated input: what a command is built from, and what the request fingerprint covers. */
+export interface CommandInput {
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly body: unknown;
+}
+
+/**
+ * A command type: its name and version as the key log stores them, and how a route's validated input becomes the
+ * typed command. Two commands may share a route (cash and card payments): `fromInput` answers undefined for input
+ * that is not its own, so the route's schema tells them apart.
+ */
+export interface CommandDefinition<Data> {
+  /** Stored as `commandType`; the completer finds the handler by it. */
+  readonly type: string;
+  /** Stored as `commandVersion`; bump it when `Data` changes shape, and upcast the older versions. */
+  readonly version: number;
+  readonly fromInput: (input: CommandInput) => Data | undefined;
+}
+
+/** The typed command of a definition (`CommandOf<typeof payInvoiceByCard>`). */
+export type CommandOf<Definition> = Definition extends CommandDefinition<infer Data> ? Data : never;
+
+/** A command as the engine runs it and the key log stores it. */
+export interface TypedCommand<Data = unknown> {
+  readonly type: string;
+  readonly version: number;
+  readonly data: Data;
+}
+
+/**
+ * Declares a command type.
+ *
+ * @example
+ * const incrementCounter = defineCommand({
+ *   type: 'IncrementCounter',
+ *   version: 1,
+ *   fromInput: ({ params, body }) => ({ counterId: String(params['id']), by: (body as { by: number }).by }),
+ * });
+ */
+export const defineCommand = <Data>(definition: CommandDefinition<Data>): CommandDefinition<Data> => definition;
+
+/** A command type paired with the handler that runs it (see `bindCommand`). */
+export interface BoundCommand {
+  readonly type: string;
+  /** Typed against its definition's command when bound; the map hands it back only for that definition. */
+  readonly handler: CommandHandler<never>;
+}
+
+/** Pairs a definition with its handler, checking that both speak of the same command. */
+export const bindCommand = <Data>(
+  definition: CommandDefinition<Data>,
+  handler: CommandHandler<Data>,
+): BoundCommand => ({ type: definition.type, handler });
+
+/**
+ * Every command's handler by command type: routes find their handler here, and the completer resumes a key from the
+ * `commandType` its log recorded.
+ */
+export interface CommandHandlers {
+  handlerOf<Data>(definition: CommandDefinition<Data>): CommandHandler<Data>;
+  /** The handler of a recorded command type, undefined for a type this process does not know. */
+  byType(type: string): CommandHandler<unknown> | undefined;
+}
+
+/**
+ * Builds the map of command handlers; a command type given twice is a programming error.
+ *
+ * @example
+ * const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+ */
+export const commandHandlers = (bound: readonly BoundCommand[]): CommandHandlers => {
+  const byType = new Map<string, CommandHandler<never>>();
+  for (const { type, handler } of bound) {
+    if (byType.has(type)) throw new Error(`command type ${type} is bound twice`);
+    byType.set(type, handler);
+  }
+  return {
+    handlerOf: <Data>(definition: CommandDefinition<Data>) => {
+      const handler = byType.get(definition.type);
+      if (handler === undefined) throw new Error(`no handler is bound to command type ${definition.type}`);
+      // The map holds the handler bound to this very definition (bindCommand checked their types).
+      return handler as CommandHandler<Data>;
+    },
+    byType: (type) => byType.get(type) as CommandHandler<unknown> | undefined,
+  };
+};
+
+/** The command of `definitions` that accepts `input`: the first whose `fromInput` builds one. */
+export const commandFromInput = (
+  definitions: readonly CommandDefinition<unknown>[],
+  input: CommandInput,
+): { readonly definition: CommandDefinition<unknown>; readonly command: TypedCommand } | undefined => {
+  for (const definition of definitions) {
+    const data = definition.fromInput(input);
+    if (data !== undefined) {
+      return { definition, command: { type: definition.type, version: definition.version, data } };
+    }
+  }
+  return undefined;
+};

@@ -1,0 +1,9 @@
+export { bindCommand, commandFromInput, commandHandlers, defineCommand } from './command-definition.js';
+export type {
+  BoundCommand,
+  CommandDefinition,
+  CommandHandlers,
+  CommandInput,
+  CommandOf,
+  TypedCommand,
+} from './command-definition.js';

@@ -18,6 +18,7 @@ export type {
 export {
   claimedCommand,
   decideArrival,
+  decideKeyLog,
   evolveKeyState,
   foldKeyLog,
   initialKeyState,
@@ -38,7 +39,9 @@ export type {
   IdempotencyLeaseTakenData,
   IdempotencyRecoveryPointReachedData,
   KeyInFlight,
+  KeyLogDecision,
   KeyLogEvent,
+  KeyLogInput,
   KeyLogEventType,
   KeyState,
   LegacyClaimedRequest,

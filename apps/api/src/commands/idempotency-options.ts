@@ -28,14 +28,13 @@ const outcomeLabel = (outcome: ExecuteOutcome): IdempotencyOutcome => {
 };
 
 /**
- * The api's outcome hook: labels the request for metrics and logs and, on a replay, sends the position where the key
- * completed as `Once-Position` (the engine read it anyway; safe to wait for, since global pages end only at a write's end).
+ * The api's outcome hook: labels the request for metrics and logs, and sends the outcome's position as
+ * `Once-Position`: where this execution's writes reached, or on a replay where the key completed (safe to wait for,
+ * since global pages end only at a write's end).
  */
 const onOutcome = (request: FastifyRequest, outcome: ExecuteOutcome): void => {
   request.idempotencyOutcome = outcomeLabel(outcome);
-  if (outcome.kind === 'replay' && request.writeCapture && outcome.position) {
-    request.writeCapture.position = outcome.position;
-  }
+  if ('position' in outcome && outcome.position) request.writePosition = outcome.position;
 };
 
 /**

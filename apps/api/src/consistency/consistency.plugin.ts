@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
+import type { GlobalPosition } from '@once/event-store';
 import { positionHeader, positionToken } from './read-your-writes.js';
-import { runWithWriteCapture } from './write-position.js';
-import type { WritePositionCapture } from './write-position.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -9,29 +8,24 @@ declare module 'fastify' {
     readWaitMs: number;
   }
   interface FastifyRequest {
-    /** Where this request's own write (or the write it replays) sits in the global order, once known. */
-    writeCapture: WritePositionCapture | undefined;
+    /**
+     * Where this request's own write (or the write it replays) sits in the global order, once known: the engine's
+     * outcome carries it for commands, the inbox's for webhooks.
+     */
+    writePosition: GlobalPosition | undefined;
   }
 }
 
 /**
- * Read-your-writes, the write half: every request runs with a capture of its appends (see
- * `capturingWritePositions`), and a response whose request wrote, or replayed a write, carries `Once-Position`,
+ * Read-your-writes, the write half: a response whose request wrote, or replayed a write, carries `Once-Position`,
  * whatever its status (a 503 after a partial effect has a position too). The read half is `readYourWrites`.
  */
 export const consistencyPlugin = fp<{ readWaitMs: number }>(
   async (app, { readWaitMs }) => {
     app.decorate('readWaitMs', readWaitMs);
-    app.decorateRequest('writeCapture', undefined);
-    // After the body is parsed: the handler, and all it starts, runs inside the capture.
-    app.addHook('preHandler', (request, _reply, done) => {
-      const capture: WritePositionCapture = { position: undefined };
-      request.writeCapture = capture;
-      runWithWriteCapture(capture, done);
-    });
+    app.decorateRequest('writePosition', undefined);
     app.addHook('onSend', async (request, reply) => {
-      const position = request.writeCapture?.position;
-      if (position) void reply.header(positionHeader, positionToken(position));
+      if (request.writePosition) void reply.header(positionHeader, positionToken(request.writePosition));
     });
   },
   { name: 'once-consistency', fastify: '5.x' },

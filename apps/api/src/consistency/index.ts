@@ -11,5 +11,3 @@ export {
 } from './read-your-writes.js';
 export type { ReadModelProjection } from './read-your-writes.js';
 export { documentConsistencyHeaders } from './openapi-headers.js';
-export { capturingWritePositions, noteWritePosition, runWithWriteCapture } from './write-position.js';
-export type { WritePositionCapture } from './write-position.js';

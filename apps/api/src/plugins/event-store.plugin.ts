@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import { createEventStoreDbEventStore, createPostgresEventStore, migrateEventStore } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
-import { capturingWritePositions } from '../consistency/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,7 +11,7 @@ declare module 'fastify' {
 
 /**
  * The event store: EventStoreDB when `eventStoreUrl` is given, otherwise PostgreSQL over the app's pool (migrated at
- * start), reporting each append's position to the request that made it. Closed when the app closes; the pool stays the postgres plugin's.
+ * start). Closed when the app closes; the pool stays the postgres plugin's.
  */
 export const eventStorePlugin = fp<{ eventStoreUrl?: string | undefined }>(
   async (app, { eventStoreUrl }) => {
@@ -23,8 +22,7 @@ export const eventStorePlugin = fp<{ eventStoreUrl?: string | undefined }>(
       await migrateEventStore(app.pg);
       store = createPostgresEventStore(app.pg, { migrate: false });
     }
-    // Appends report their positions to the request that made them (`Once-Position`).
-    app.decorate('eventStore', capturingWritePositions(store));
+    app.decorate('eventStore', store);
     app.addHook('onClose', async () => store.close());
   },
   { name: 'once-event-store', fastify: '5.x', dependencies: ['once-postgres'] },

@@ -1,5 +1,5 @@
-import { WrongExpectedRevisionError } from '@once/event-store';
-import type { EventStore, ExpectedRevision } from '@once/event-store';
+import { comparePositions, WrongExpectedRevisionError } from '@once/event-store';
+import type { AppendResult, EventStore, ExpectedRevision, GlobalPosition } from '@once/event-store';
 import {
   DomainError,
   asInvoiceId,
@@ -15,9 +15,9 @@ import type { GatewayEvent } from './webhook.schemas.js';
 
 /** What became of one delivery. */
 export type InboxOutcome =
-  | { readonly kind: 'applied'; readonly events: number }
+  | { readonly kind: 'applied'; readonly events: number; readonly position: GlobalPosition }
   | { readonly kind: 'duplicate' }
-  | { readonly kind: 'ignored'; readonly reason: string };
+  | { readonly kind: 'ignored'; readonly reason: string; readonly position?: GlobalPosition };
 
 /** The inbox stream of one gateway event: its first append (at `no_stream`) is the claim. */
 export const inboxStream = (eventId: string): string => `inbox-gateway-${eventId}`;
@@ -91,21 +91,33 @@ export const receiveGatewayEvent = async (
             })),
           };
     try {
+      let results: AppendResult[];
       if (store.capabilities.atomicMultiStreamAppend) {
-        await store.appendMulti([
-          { stream: inbox, events: [claim], expectedRevision: 'no_stream' },
-          ...(effect ? [effect] : []),
-        ]);
+        results = [
+          ...(await store.appendMulti([
+            { stream: inbox, events: [claim], expectedRevision: 'no_stream' },
+            ...(effect ? [effect] : []),
+          ])),
+        ];
       } else {
         // No atomic multi-stream append (EventStoreDB): the effect first, under ids derived from the event, then the
         // claim. A crash between them leaves the claim unwritten; the redelivery finds the outcome recorded and claims.
-        if (effect)
-          await store.appendToStream(effect.stream, effect.events, {
-            expectedRevision: effect.expectedRevision,
-          });
-        await store.appendToStream(inbox, [claim], { expectedRevision: 'no_stream' });
+        results = effect
+          ? [
+              await store.appendToStream(effect.stream, effect.events, {
+                expectedRevision: effect.expectedRevision,
+              }),
+            ]
+          : [];
+        results.push(await store.appendToStream(inbox, [claim], { expectedRevision: 'no_stream' }));
       }
-      return refusal ? { kind: 'ignored', reason: refusal } : { kind: 'applied', events: events.length };
+      // The latest of the write's positions: the token a read of the applied outcome waits for.
+      const position = results
+        .map((result) => result.position)
+        .reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
+      return refusal
+        ? { kind: 'ignored', reason: refusal, position }
+        : { kind: 'applied', events: events.length, position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       if (error.stream === inbox) return { kind: 'duplicate' };

@@ -46,6 +46,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ secret: string | undefined 
       if (!valid) throw new HttpProblem('invalid-signature');
       const outcome = await receiveGatewayEvent(app.eventStore, request.body, new Date());
       request.log.info({ eventId: request.body.id, outcome }, 'gateway webhook');
+      if ('position' in outcome) request.writePosition = outcome.position;
       return { outcome: outcome.kind };
     },
   );

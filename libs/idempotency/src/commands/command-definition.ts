@@ -39,7 +39,8 @@ export interface TypedCommand<Data = unknown> {
  *   fromInput: ({ params, body }) => ({ counterId: String(params['id']), by: (body as { by: number }).by }),
  * });
  */
-export const defineCommand = <Data>(definition: CommandDefinition<Data>): CommandDefinition<Data> => definition;
+export const defineCommand = <Data>(definition: CommandDefinition<Data>): CommandDefinition<Data> =>
+  definition;
 
 /** A command type paired with the handler that runs it (see `bindCommand`). */
 export interface BoundCommand {

@@ -20,6 +20,8 @@ export type ExecuteOutcome =
       readonly response: StoredResponse;
       readonly protocol: EngineProtocol;
       readonly resumed: boolean;
+      /** Where this execution's own appends reached in the global order: the token to read the write back at. */
+      readonly position?: GlobalPosition;
     }
   | {
       readonly kind: 'replay';
@@ -40,12 +42,16 @@ export type ExecuteOutcome =
       /** The 5xx the handler answered, sent once and not stored. */
       readonly response?: StoredResponse;
       readonly error?: unknown;
+      /** Where this execution's appends reached, when it wrote (a release, a claim). */
+      readonly position?: GlobalPosition;
     }
   | {
       readonly kind: 'unavailable';
       readonly reason: 'contention' | 'store-error' | 'effects-pending';
       readonly retryAfterSeconds: number;
       readonly error?: unknown;
+      /** Where this execution's appends reached, when it wrote (effects left for a resume have a position too). */
+      readonly position?: GlobalPosition;
     };
 
 export type ExecuteOutcomeKind = ExecuteOutcome['kind'];

@@ -21,3 +21,5 @@ export type { ArrivalDecision } from './key-log.arrival.js';
 export { keyStreamName, KEY_STREAM_PREFIX } from './key-stream-name.js';
 export { claimedCommand } from './claimed-command.js';
 export type { ClaimUpcaster, LegacyClaimedRequest } from './claimed-command.js';
+export { decideKeyLog } from './key-log.decider.js';
+export type { KeyLogDecision, KeyLogInput } from './key-log.decider.js';

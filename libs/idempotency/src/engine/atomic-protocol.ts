@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { decideArrival, decideKeyLog } from '../key-log/index.js';
+import type { DecideCommandHandler } from './command-handler.js';
+import { isConflict, KeyConflicts, toExpected } from './engine-runtime.js';
+import type { EngineRuntime, Execution } from './engine-runtime.js';
+import type { ExecuteOutcome } from './execute-outcome.js';
+
+/**
+ * The atomic protocol (docs/ARCHITECTURE.md "The atomic protocol"), for a decide handler on a store that appends to
+ * several streams in one commit: read the key and the aggregates, decide, and append the key's completion with the
+ * domain events in one commit. A crash anywhere leaves either nothing or everything. The key is read before the
+ * aggregates' events are used: a replay costs one read, only a claim pays for the decision. A key some other holder
+ * left in flight is taken over by the phased protocol (`takeOver`).
+ */
+export const runAtomic = async (
+  runtime: EngineRuntime,
+  execution: Execution,
+  handler: DecideCommandHandler,
+  takeOver: (execution: Execution) => Promise<ExecuteOutcome>,
+): Promise<ExecuteOutcome> => {
+  const { settings, store } = runtime;
+  const { keyStream, input, request } = execution;
+  let aggregateConflicts = 0;
+  const keyConflicts = new KeyConflicts(settings.maxConflictRetries);
+  for (;;) {
+    const now = settings.clock();
+    const context = execution.context(now);
+    // The key and the aggregates in one statement where the store can (readKeyAndSnapshots). Two separate reads
+    // side by side were measured worse on PostgreSQL with 8 callers on a CPU-bound host (replays fell to about
+    // half, first requests gained nothing): it is the number of statements that costs there, not the wait.
+    // A handler whose `streams` throws is only told so once the key turns out to be a claim.
+    let streams: readonly string[] | undefined;
+    let streamsError: unknown;
+    try {
+      streams = handler.streams(context);
+    } catch (error) {
+      streamsError = error;
+    }
+    const { key, snapshots: read } = await runtime.readKeyAndSnapshots(keyStream, streams);
+    const arrival = decideArrival(key.state, request, now);
+    if (arrival.kind === 'take-over') return takeOver(execution);
+    if (arrival.kind !== 'claim') return runtime.arrivalOutcome(arrival, key.completedAt);
+    if (streams === undefined) return { kind: 'released', reason: 'handler-error', error: streamsError };
+    const snapshots = read ?? (await runtime.readSnapshots(streams));
+
+    const decided = runtime.decide(execution, handler, context, snapshots);
+    if (decided.kind === 'released') return decided.outcome;
+    const holder = randomUUID();
+    const expected = keyConflicts.expected(key.revision);
+    // Claimed and completed in this one commit: a single event is the key's whole log (no lease to record, no
+    // resume point). Measured against [Claimed, Completed]: about 8% more first requests per second.
+    const keyLog = decideKeyLog(key.state, {
+      type: 'Claim',
+      request,
+      claim: claimOf(execution, holder, now, runtime.leaseExpiresAt(now)),
+      then: { type: 'Complete', response: decided.response },
+      atomic: true,
+    });
+    if (keyLog.kind !== 'append') throw new Error('a claim always appends');
+    const writes = decided.kind === 'accept' ? decided.writes : [];
+    await runtime.fault('before-complete', keyStream, 'atomic');
+    try {
+      execution.wrote(
+        await store.appendMulti([
+          {
+            stream: keyStream,
+            events: execution.keyEvents(keyLog.events, holder, expected),
+            expectedRevision: expected,
+            ...runtime.claimRetention(input, expected),
+          },
+          ...writes.map((write) => ({
+            stream: write.stream,
+            events: write.events,
+            expectedRevision: toExpected(write.expectedRevision),
+          })),
+        ]),
+      );
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      if (error.stream === keyStream) {
+        if (!keyConflicts.retry(error, key.revision)) {
+          return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
+        }
+        continue;
+      }
+      aggregateConflicts += 1;
+      if (aggregateConflicts > settings.maxConflictRetries) {
+        return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
+      }
+      await runtime.backoff(aggregateConflicts);
+      continue;
+    }
+    await runtime.fault('after-complete', keyStream, 'atomic');
+    return { kind: 'first', response: decided.response, protocol: 'atomic', resumed: false };
+  }
+};
+
+/** The claim's own fields: who holds the key, for what command, until when. */
+export const claimOf = (execution: Execution, holder: string, now: number, leaseExpiresAt: string) => ({
+  tenantId: execution.input.scope.tenantId,
+  actorId: execution.input.scope.actorId,
+  key: execution.input.key,
+  commandType: execution.input.command.type,
+  commandVersion: execution.input.command.version,
+  command: execution.input.command.data,
+  holder,
+  claimedAt: new Date(now).toISOString(),
+  leaseExpiresAt,
+});

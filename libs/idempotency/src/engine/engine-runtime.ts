@@ -1,0 +1,360 @@
+import { fingerprint } from '@once/canonical-json';
+import { comparePositions, WrongExpectedRevisionError } from '@once/event-store';
+import type {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  GlobalPosition,
+  RecordedEvent,
+  StreamRetention,
+  StreamRevision,
+} from '@once/event-store';
+import type { TypedCommand } from '../commands/index.js';
+import { deriveId } from '../ids/index.js';
+import type { IdempotencyScope } from '../ids/index.js';
+import { decideArrival, foldKeyLog, isKeyLogEvent } from '../key-log/index.js';
+import type {
+  ArrivalDecision,
+  KeyLogEvent,
+  KeyState,
+  PlannedWrite,
+  RequestFingerprint,
+  StoredResponse,
+} from '../key-log/index.js';
+import type {
+  CommandContext,
+  CommandHandler,
+  CommandRequest,
+  DecideCommandHandler,
+  StreamSnapshot,
+  StreamWrite,
+} from './command-handler.js';
+import type { EngineProtocol, ExecuteOutcome } from './execute-outcome.js';
+import type { FaultHook, FaultPoint } from './fault-points.js';
+import { toStoredResponse } from './stored-response.js';
+
+export interface ExecuteInput<Command = unknown> {
+  readonly scope: IdempotencyScope;
+  /** The client's key, already validated (`parseIdempotencyKeyHeader`). */
+  readonly key: string;
+  /** What the request fingerprint covers (method, route template, params, body), or the fingerprint a claim recorded. */
+  readonly request: CommandRequest | RequestFingerprint;
+  /** The typed command the handler gets; recorded in the key's claim so the completer can resume it. */
+  readonly command: TypedCommand<Command>;
+  readonly handler: CommandHandler<Command>;
+  /** Key retention for this route (seconds); overrides the handler's and the engine's. */
+  readonly retentionSeconds?: number;
+}
+
+/** A fault hook threw: the "process" is dead, nothing may run after it, not even clean-up. */
+export class CrashSignal {
+  constructor(readonly error: unknown) {}
+}
+
+/** The settings the protocols share (`IdempotencyEngineOptions` with its defaults filled in). */
+export interface EngineSettings {
+  readonly store: EventStore;
+  readonly clock: () => number;
+  readonly random: () => number;
+  readonly sleep: (milliseconds: number) => Promise<void>;
+  readonly leaseMs: number;
+  readonly retentionSeconds: number;
+  readonly maxConflictRetries: number;
+  readonly retryBaseMs: number;
+  readonly faults: FaultHook | undefined;
+  readonly allowList: readonly string[];
+}
+
+/** A key stream as read: its state, where to append next, and where it was completed (a replay's token). */
+export interface KeyLogRead {
+  readonly state: KeyState;
+  readonly revision: StreamRevision | undefined;
+  readonly completedAt: GlobalPosition | undefined;
+}
+
+/** What came of a decision made before any key-log write: the events to plan, or an outcome to answer at once. */
+export type Decided =
+  | { readonly kind: 'accept'; readonly writes: PlannedWrite[]; readonly response: StoredResponse }
+  | { readonly kind: 'reject'; readonly response: StoredResponse }
+  | { readonly kind: 'released'; readonly outcome: ExecuteOutcome };
+
+/**
+ * One `execute` call: the input, its fingerprint and key stream, and the latest global position its own appends
+ * reached (the first outcome's read-your-writes token).
+ */
+export class Execution {
+  readonly request: RequestFingerprint;
+  readonly keyStream: string;
+  position: GlobalPosition | undefined;
+
+  constructor(
+    readonly input: ExecuteInput,
+    keyStream: string,
+  ) {
+    this.request = requestFingerprint(input.request);
+    this.keyStream = keyStream;
+  }
+
+  /** Notes where an append of this execution landed. */
+  wrote(results: readonly AppendResult[]): void {
+    for (const { position } of results) {
+      if (this.position === undefined || comparePositions(position, this.position) > 0)
+        this.position = position;
+    }
+  }
+
+  /** An outcome with this execution's write position, when it wrote. */
+  withPosition<Outcome extends ExecuteOutcome>(outcome: Outcome): Outcome {
+    return this.position === undefined ? outcome : { ...outcome, position: this.position };
+  }
+
+  context(requestedAt: number): CommandContext {
+    const { scope, key } = this.input;
+    return {
+      scope,
+      key,
+      command: this.input.command.data,
+      requestedAt: new Date(requestedAt),
+      ids: { next: (purpose, index = 0) => deriveId(scope, key, purpose, index) },
+    };
+  }
+
+  /** Key-log events get IDs from the key, the holder and the revision they are appended at (see `keyLogEventIds`). */
+  keyEvents(events: readonly KeyLogEvent[], holder: string, at: ExpectedRevision): EventToAppend[] {
+    return events.map((event, index) => ({
+      id: deriveId(this.input.scope, this.input.key, `key-log:${holder}:${String(at)}`, index),
+      type: event.type,
+      data: event.data,
+    }));
+  }
+}
+
+/** The request's fingerprint: computed from its parts, or as a claim recorded it. */
+const requestFingerprint = (request: CommandRequest | RequestFingerprint): RequestFingerprint => {
+  const method = request.method.toUpperCase();
+  if ('requestHash' in request) return { method, route: request.route, requestHash: request.requestHash };
+  return {
+    method,
+    route: request.route,
+    requestHash: fingerprint({ method, route: request.route, params: request.params, body: request.body }),
+  };
+};
+
+export const toExpected = (revision: 'no_stream' | string): ExpectedRevision =>
+  revision === 'no_stream' ? 'no_stream' : BigInt(revision);
+const fromRevision = (revision: StreamRevision | 'no_stream'): 'no_stream' | string =>
+  revision === 'no_stream' ? 'no_stream' : revision.toString();
+
+/** Conflicts on the key stream within one execution: a budget, and the revision the last conflict reported. */
+export class KeyConflicts {
+  private count = 0;
+  hint: StreamRevision | undefined;
+
+  constructor(private readonly max: number) {}
+
+  /** Counts a conflict; false once the budget is spent. Learns the actual revision when the read saw no stream. */
+  retry(error: WrongExpectedRevisionError, readRevision: StreamRevision | undefined): boolean {
+    if (readRevision === undefined && typeof error.actual === 'bigint') this.hint = error.actual;
+    this.count += 1;
+    return this.count <= this.max;
+  }
+
+  expected(readRevision: StreamRevision | undefined): ExpectedRevision {
+    return readRevision ?? this.hint ?? 'no_stream';
+  }
+}
+
+/** The pieces both protocols use: reads, fault points, backoff, plans, decisions, the arrival answers. */
+export const createEngineRuntime = (settings: EngineSettings) => {
+  const { store } = settings;
+
+  const fault = async (point: FaultPoint, keyStream: string, protocol: EngineProtocol): Promise<void> => {
+    if (!settings.faults) return;
+    try {
+      await settings.faults(point, { keyStream, protocol });
+    } catch (error) {
+      throw new CrashSignal(error);
+    }
+  };
+
+  const backoff = async (attempt: number): Promise<void> => {
+    const cap = settings.retryBaseMs * 2 ** Math.min(attempt, 10);
+    await settings.sleep(Math.floor(settings.random() * cap));
+  };
+
+  const toKeyLog = (recorded: readonly RecordedEvent[]): KeyLogRead => {
+    const events = recorded
+      .filter(isKeyLogEvent)
+      .map((event) => ({ type: event.type, data: event.data }) as KeyLogEvent);
+    // Where the key was completed: the replay's read-your-writes token (see ExecuteOutcome).
+    const completedAt = recorded.findLast((event) => event.type === 'IdempotencyKeyCompleted')?.position;
+    return { state: foldKeyLog(events), revision: recorded.at(-1)?.revision, completedAt };
+  };
+
+  const readKeyLog = async (keyStream: string): Promise<KeyLogRead> =>
+    toKeyLog(await store.readStream(keyStream));
+
+  const toSnapshots = (
+    streams: readonly string[],
+    read: readonly (readonly RecordedEvent[] | undefined)[],
+  ): ReadonlyMap<string, StreamSnapshot> =>
+    new Map(
+      streams.map((stream, index) => {
+        const events = read[index] ?? [];
+        const last = events.at(-1);
+        return [
+          stream,
+          { stream, events, revision: last === undefined ? 'no_stream' : last.revision },
+        ] as const;
+      }),
+    );
+
+  const readSnapshots = async (streams: readonly string[]): Promise<ReadonlyMap<string, StreamSnapshot>> => {
+    const unique = [...new Set(streams)];
+    return toSnapshots(unique, await Promise.all(unique.map((stream) => store.readStream(stream))));
+  };
+
+  /**
+   * The key stream and the aggregates in one round trip where the store reads several streams at once: on
+   * PostgreSQL every statement costs a round trip of CPU-bound syscalls on both sides, and this is what keeps a
+   * first request at the plain path's two statements (read, append). A replay reads the aggregates for nothing, a
+   * small price next to a second round trip. Stores without `readStreams` read the key alone first.
+   */
+  const readKeyAndSnapshots = async (
+    keyStream: string,
+    streams: readonly string[] | undefined,
+  ): Promise<{ key: KeyLogRead; snapshots?: ReadonlyMap<string, StreamSnapshot> }> => {
+    if (streams === undefined || store.readStreams === undefined) return { key: await readKeyLog(keyStream) };
+    const unique = [...new Set(streams)];
+    const [recorded, ...read] = await store.readStreams([keyStream, ...unique]);
+    return { key: toKeyLog(recorded ?? []), snapshots: toSnapshots(unique, read) };
+  };
+
+  const planWrites = (
+    execution: Execution,
+    idPrefix: string,
+    writes: readonly StreamWrite[],
+    snapshots: ReadonlyMap<string, StreamSnapshot>,
+  ): PlannedWrite[] => {
+    const { scope, key } = execution.input;
+    const byStream = new Map<string, StreamWrite['events'][number][]>();
+    for (const write of writes) {
+      if (write.events.length === 0) continue;
+      byStream.set(write.stream, [...(byStream.get(write.stream) ?? []), ...write.events]);
+    }
+    return [...byStream].map(([stream, events]) => {
+      const snapshot = snapshots.get(stream);
+      if (snapshot === undefined) {
+        throw new Error(`the handler writes to ${stream} without reading it first (list it in streams)`);
+      }
+      const planned = events.map((event, index) => ({
+        id: deriveId(scope, key, `${idPrefix}${stream}`, index),
+        type: event.type,
+        data: event.data,
+        ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
+      }));
+      return {
+        stream,
+        expectedRevision: fromRevision(snapshot.revision),
+        eventIds: planned.map((event) => event.id),
+        events: planned,
+      };
+    });
+  };
+
+  /**
+   * A decide handler's decision, planned: the events with their IDs and the response as it will be stored. A handler
+   * that throws, or answers a 5xx, releases nothing yet (nothing was written): the outcome says so.
+   */
+  const decide = (
+    execution: Execution,
+    handler: DecideCommandHandler,
+    context: CommandContext,
+    snapshots: ReadonlyMap<string, StreamSnapshot>,
+  ): Decided => {
+    let decision;
+    let writes: PlannedWrite[];
+    try {
+      decision = handler.decide(context, snapshots);
+      writes = decision.kind === 'accept' ? planWrites(execution, '', decision.writes, snapshots) : [];
+    } catch (error) {
+      return { kind: 'released', outcome: { kind: 'released', reason: 'handler-error', error } };
+    }
+    const response = toStoredResponse(decision.response, settings.allowList);
+    if (response.status >= 500) {
+      return { kind: 'released', outcome: { kind: 'released', reason: 'server-error-response', response } };
+    }
+    return decision.kind === 'accept' ? { kind: 'accept', writes, response } : { kind: 'reject', response };
+  };
+
+  const retentionOf = (input: ExecuteInput): number =>
+    input.retentionSeconds ?? input.handler.retentionSeconds ?? settings.retentionSeconds;
+
+  /**
+   * The retention a claim carries in its own write: a new key stream gets it in the same commit as its first events
+   * (no separate call, no second commit); a stream that already exists has it from its first claim.
+   */
+  const claimRetention = (
+    input: ExecuteInput,
+    expected: ExpectedRevision,
+  ): { readonly retention?: StreamRetention } =>
+    expected === 'no_stream' ? { retention: { maxAgeSeconds: retentionOf(input) } } : {};
+
+  /** The answer to an arrival that needs no write: a replay, a reuse, or a key in flight elsewhere. */
+  const arrivalOutcome = (
+    arrival: Exclude<ArrivalDecision, { kind: 'claim' | 'take-over' }>,
+    completedAt: GlobalPosition | undefined,
+  ): ExecuteOutcome => {
+    switch (arrival.kind) {
+      case 'replay':
+        return {
+          kind: 'replay',
+          response: arrival.response,
+          ...(completedAt === undefined ? {} : { position: completedAt }),
+        };
+      case 'reused':
+        return { kind: 'reused', original: arrival.original };
+      case 'in-flight':
+        return { kind: 'in-flight', retryAfterSeconds: arrival.retryAfterSeconds };
+      default: {
+        const _exhaustive: never = arrival;
+        return _exhaustive;
+      }
+    }
+  };
+
+  /** After losing a race for the key: read it again and answer what it now says (normally in flight). */
+  const follow = async (execution: Execution): Promise<ExecuteOutcome> => {
+    const { state, completedAt } = await readKeyLog(execution.keyStream);
+    const arrival = decideArrival(state, execution.request, settings.clock());
+    if (arrival.kind === 'claim' || arrival.kind === 'take-over') {
+      return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
+    }
+    return arrivalOutcome(arrival, completedAt);
+  };
+
+  const leaseExpiresAt = (now: number): string => new Date(now + settings.leaseMs).toISOString();
+
+  return {
+    settings,
+    store,
+    fault,
+    backoff,
+    readKeyLog,
+    readSnapshots,
+    readKeyAndSnapshots,
+    planWrites,
+    decide,
+    claimRetention,
+    arrivalOutcome,
+    follow,
+    leaseExpiresAt,
+  };
+};
+
+export type EngineRuntime = ReturnType<typeof createEngineRuntime>;
+
+/** True for the conflict of a fenced append. */
+export const isConflict = (error: unknown): error is WrongExpectedRevisionError =>
+  error instanceof WrongExpectedRevisionError;

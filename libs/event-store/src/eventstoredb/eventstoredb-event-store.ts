@@ -120,22 +120,28 @@ export const createEventStoreDbEventStore = (
     const maxCount = readOptions.maxCount ?? readBatchSize;
     const after = readOptions.after;
     // A read of $all from a position includes that position: ask for one more and drop what is not after it.
+    const requested = maxCount + (after ? 1 : 0);
     const read = client.readAll({
       fromPosition: after ? { commit: after.commit, prepare: after.prepare } : START,
-      maxCount: maxCount + (after ? 1 : 0),
+      maxCount: requested,
     });
     const events: RecordedEvent[] = [];
+    let received = 0;
     let scanned = 0;
     let checkpoint = after;
+    // Read to the end of the call even past `maxCount`: a call left with unread messages never finishes, and the
+    // client's dispose waits for every call it started.
     for await (const resolved of read as AsyncIterable<AllStreamResolvedEvent>) {
+      received += 1;
+      if (scanned >= maxCount) continue;
       const event = toRecordedEvent(resolved);
       if (event === undefined || (after && comparePositions(event.position, after) <= 0)) continue;
       scanned += 1;
       checkpoint = event.position;
       if (matchesFilter(event, readOptions.filter)) events.push(event);
-      if (scanned >= maxCount) break;
     }
-    return { events, checkpoint, caughtUp: scanned < maxCount };
+    // Fewer than asked for: the end of the log (counting what the server sent, not what was kept).
+    return { events, checkpoint, caughtUp: received < requested };
   };
 
   const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription =>

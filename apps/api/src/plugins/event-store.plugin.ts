@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Where aggregate streams and key logs live. */
     eventStore: EventStore;
+    /** The store `/health` checks besides PostgreSQL: EventStoreDB when it holds the streams. */
+    eventStoreHealth: { readonly name: 'EventStoreDB'; check(): Promise<void> } | undefined;
   }
 }
 
@@ -14,6 +16,19 @@ declare module 'fastify' {
  * The event store: EventStoreDB when `eventStoreUrl` is given, otherwise PostgreSQL over the app's pool (migrated at
  * start), reporting each append's position to the request that made it. Closed when the app closes; the pool stays the postgres plugin's.
  */
+/** Resolves when the store answers a one-event read of the global order in time, rejects otherwise. */
+const answersWithin = async (store: EventStore, ms: number): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([store.readAll({ maxCount: 1 }), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
 export const eventStorePlugin = fp<{ eventStoreUrl?: string | undefined }>(
   async (app, { eventStoreUrl }) => {
     let store: EventStore;
@@ -25,6 +40,10 @@ export const eventStorePlugin = fp<{ eventStoreUrl?: string | undefined }>(
     }
     // Appends report their positions to the request that made them (`Once-Position`).
     app.decorate('eventStore', capturingWritePositions(store));
+    app.decorate(
+      'eventStoreHealth',
+      eventStoreUrl ? { name: 'EventStoreDB' as const, check: () => answersWithin(store, 2_000) } : undefined,
+    );
     app.addHook('onClose', async () => store.close());
   },
   { name: 'once-event-store', fastify: '5.x', dependencies: ['once-postgres'] },

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InvoiceId, TenantId } from '@once/domain';
+import { invoiceStream } from '@once/domain';
+import { createEventStoreDbEventStore } from '@once/event-store';
+import { startEventStoreDb } from '@once/event-store/testing';
+import type { EventStoreTarget } from '@once/event-store/testing';
+import { findFreePort } from '@once/postgres';
+import { createTestDatabase } from '@once/testing';
+import type { TestDatabase } from '@once/testing';
+import { createApiKeyStore } from './auth/index.js';
+import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
+import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
+import { createHttp, startApiProcess, startTestApi } from './testing/index.js';
+import type { Http, TestApi, TestTenant } from './testing/index.js';
+
+// The api in EVENTSTORE_URL mode (streams in EventStoreDB, every command phased), through the real client over a
+// socket: EVENTSTORE_URL when set, else an EventStoreDB container, else the wire-level test server.
+
+let db: TestDatabase;
+let gateway: GatewaySimProcess;
+let eventStore: EventStoreTarget;
+let api: TestApi;
+let http: Http;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  gateway = await startGatewaySimProcess({ port: await findFreePort() });
+  eventStore = await startEventStoreDb();
+  api = await startTestApi({
+    databaseUrl: db.connectionString,
+    eventStoreUrl: eventStore.connectionString,
+    gatewayUrl: gateway.url,
+    gatewayTimeoutMs: 300,
+    leaseMs: 500,
+    completerIntervalMs: 200,
+    logger: false,
+  });
+  http = createHttp(api.url);
+  tenant = await api.tenant();
+});
+
+afterAll(async () => {
+  await api?.close();
+  await eventStore?.stop();
+  await gateway?.stop();
+  await db?.release();
+});
+
+const issueInvoice = async (total = 1000) => {
+  const response = await http.post('/invoices', {
+    apiKey: tenant.alice,
+    key: randomUUID(),
+    body: { currency: 'EUR', total },
+  });
+  expect(response.status).toBe(201);
+  return response.json<{ id: string }>().id;
+};
+
+const pay = (invoiceId: string, key: string, body: Record<string, unknown>) =>
+  http.post(`/invoices/${invoiceId}/payments`, { apiKey: tenant.alice, key, body });
+
+const cash = (amount: number) => ({ method: 'cash', amount, currency: 'EUR' });
+const card = (amount: number) => ({ method: 'card', amount, currency: 'EUR', cardToken: 'tok_visa' });
+
+const invoice = async (invoiceId: string) =>
+  (await http.get(`/invoices/${invoiceId}`, tenant.alice)).json<Record<string, unknown>>();
+
+const charges = async (reference: string) =>
+  ((await (await fetch(`${gateway.url}/charges?reference=${reference}`)).json()) as { charges: unknown[] })
+    .charges;
+
+describe('EventStoreDB mode', () => {
+  it('reports health after checking EventStoreDB too', async () => {
+    expect((await http.get('/health')).json()).toEqual({ status: 'ok' });
+  });
+
+  it('pays cash once and replays it byte for byte', async () => {
+    const invoiceId = await issueInvoice();
+    const key = randomUUID();
+    const first = await pay(invoiceId, key, cash(400));
+    const again = await pay(invoiceId, key, cash(400));
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await invoice(invoiceId)).toMatchObject({ paid: 400, payments: [expect.anything()] });
+    // The invoice's stream is in EventStoreDB, read back through a client of its own.
+    const reader = createEventStoreDbEventStore(eventStore.connectionString);
+    const events = await reader.readStream(invoiceStream(tenant.tenantId as TenantId, invoiceId as InvoiceId));
+    await reader.close();
+    expect(events.map((event) => event.type)).toContain('PaymentRecorded');
+  });
+
+  it('refuses the same key with a different body (422) and does nothing', async () => {
+    const invoiceId = await issueInvoice();
+    const key = randomUUID();
+    expect((await pay(invoiceId, key, cash(400))).status).toBe(201);
+    const reused = await pay(invoiceId, key, cash(500));
+    expect(reused.status).toBe(422);
+    expect(reused.json()).toMatchObject({ type: '/problems/idempotency-key-reused' });
+    expect(await invoice(invoiceId)).toMatchObject({ paid: 400, payments: [expect.anything()] });
+  });
+
+  it('turns 10 concurrent duplicates into one payment, answering only 201 or 409', async () => {
+    const invoiceId = await issueInvoice();
+    const key = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => pay(invoiceId, key, cash(300))));
+    for (const answer of answers) expect([201, 409]).toContain(answer.status);
+    const created = answers.filter((answer) => answer.status === 201);
+    expect(created.length).toBeGreaterThan(0);
+    expect(new Set(created.map((answer) => answer.text)).size).toBe(1);
+    expect(await invoice(invoiceId)).toMatchObject({ paid: 300, payments: [expect.anything()] });
+  });
+
+  it('captures a card payment once and replays it', async () => {
+    const invoiceId = await issueInvoice();
+    const key = randomUUID();
+    const first = await pay(invoiceId, key, card(700));
+    expect(first.status).toBe(201);
+    expect(first.json()).toMatchObject({ status: 'captured', method: 'card', amount: 700 });
+    const again = await pay(invoiceId, key, card(700));
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await charges(first.json<{ id: string }>().id)).toHaveLength(1);
+    expect(await invoice(invoiceId)).toMatchObject({ paid: 700, outstanding: 300 });
+  });
+
+  it('the completer finishes a card payment whose client never came back', async () => {
+    const invoiceId = await issueInvoice();
+    const armed = await fetch(`${gateway.url}/admin/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ target: 'charge', fault: { kind: 'lost-response' } }),
+    });
+    expect(armed.status).toBe(201);
+    const key = randomUUID();
+    expect((await pay(invoiceId, key, card(800))).status).toBe(503);
+    await expect
+      .poll(async () => (await http.get(`/idempotency-keys/${key}`, tenant.alice)).json(), {
+        timeout: 20_000,
+      })
+      .toMatchObject({ status: 'completed', responseStatus: 201 });
+    const late = await pay(invoiceId, key, card(800));
+    expect(late.status).toBe(201);
+    expect(late.headers.get('idempotent-replayed')).toBe('true');
+    expect(await charges(late.json<{ id: string }>().id)).toHaveLength(1);
+    expect(await invoice(invoiceId)).toMatchObject({ paid: 800, reserved: 0 });
+  });
+
+  it('killed after the commit and before the response, the retry after a restart gets the stored answer', async () => {
+    const scope = { tenantId: randomUUID(), actorId: randomUUID() };
+    const apiKey = await createApiKeyStore(db.pool).create(scope);
+    const env = {
+      DATABASE_URL: db.connectionString,
+      EVENTSTORE_URL: eventStore.connectionString,
+      GATEWAY_URL: gateway.url,
+      IDEMPOTENCY_LEASE_MS: '1000',
+    };
+    const crashing = await startApiProcess({ ...env, ONCE_FAULT: 'after-complete@2' });
+    try {
+      const invoiceId = (
+        await createHttp(crashing.url).post('/invoices', {
+          apiKey,
+          key: randomUUID(),
+          body: { currency: 'EUR', total: 5000 },
+        })
+      ).json<{ id: string }>().id;
+      const key = randomUUID();
+      const body = cash(1200);
+      await expect(
+        createHttp(crashing.url).post(`/invoices/${invoiceId}/payments`, { apiKey, key, body }),
+      ).rejects.toThrow();
+      expect((await crashing.exited).signal).toBe('SIGKILL');
+
+      const restarted = await startApiProcess(env);
+      try {
+        const restartedHttp = createHttp(restarted.url);
+        let retried = await restartedHttp.post(`/invoices/${invoiceId}/payments`, { apiKey, key, body });
+        for (let attempt = 0; retried.status === 409 && attempt < 100; attempt++) {
+          await sleep(200);
+          retried = await restartedHttp.post(`/invoices/${invoiceId}/payments`, { apiKey, key, body });
+        }
+        expect(retried.status).toBe(201);
+        expect(retried.headers.get('idempotent-replayed')).toBe('true');
+        const paid = (await restartedHttp.get(`/invoices/${invoiceId}`, apiKey)).json<{
+          paid: number;
+          payments: unknown[];
+        }>();
+        expect(paid).toMatchObject({ paid: 1200, payments: [retried.json()] });
+      } finally {
+        await restarted.stop();
+      }
+    } finally {
+      await crashing.stop();
+    }
+  });
+});

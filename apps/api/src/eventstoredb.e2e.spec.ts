@@ -89,7 +89,9 @@ describe('EventStoreDB mode', () => {
     expect(await invoice(invoiceId)).toMatchObject({ paid: 400, payments: [expect.anything()] });
     // The invoice's stream is in EventStoreDB, read back through a client of its own.
     const reader = createEventStoreDbEventStore(eventStore.connectionString);
-    const events = await reader.readStream(invoiceStream(tenant.tenantId as TenantId, invoiceId as InvoiceId));
+    const events = await reader.readStream(
+      invoiceStream(tenant.tenantId as TenantId, invoiceId as InvoiceId),
+    );
     await reader.close();
     expect(events.map((event) => event.type)).toContain('PaymentRecorded');
   });

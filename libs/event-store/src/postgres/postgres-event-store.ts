@@ -33,7 +33,11 @@ export interface PostgresEventStoreOptions {
 }
 
 /** The pool, telling `onRoundTrip` of each statement sent through it on behalf of `operation`. */
-const countingStatements = (pool: Pool, operation: RoundTripOperation, onRoundTrip: RoundTripListener): Pool =>
+const countingStatements = (
+  pool: Pool,
+  operation: RoundTripOperation,
+  onRoundTrip: RoundTripListener,
+): Pool =>
   new Proxy(pool, {
     get: (target, property, receiver) =>
       property === 'query'

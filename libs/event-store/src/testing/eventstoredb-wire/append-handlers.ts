@@ -25,8 +25,7 @@ const empty = () => new sharedPb.Empty();
 const appendWrongExpectedVersion = (error: WrongExpectedRevisionError): AppendResp => {
   const wrong = new streamsPb.AppendResp.WrongExpectedVersion();
   if (error.actual === 'no_stream') wrong.setCurrentNoStream(empty()).setNoStream2060(empty());
-  else
-    wrong.setCurrentRevision(error.actual.toString()).setCurrentRevision2060(Number(error.actual));
+  else wrong.setCurrentRevision(error.actual.toString()).setCurrentRevision2060(Number(error.actual));
   const expected = error.expected;
   if (expected === 'any') wrong.setExpectedAny(empty()).setAny2060(empty());
   else if (expected === 'stream_exists') wrong.setExpectedStreamExists(empty()).setStreamExists2060(empty());

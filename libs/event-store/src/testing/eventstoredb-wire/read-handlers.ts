@@ -124,7 +124,9 @@ const subscribeToAll = async (log: WireLog, call: Call, options: Options, struct
   const filter = options.getFilter();
   const matches = eventFilter(options);
   const interval =
-    filtered && filter ? (filter.hasMax() ? filter.getMax() : readBatchSize) * filter.getCheckpointintervalmultiplier() : 0;
+    filtered && filter
+      ? (filter.hasMax() ? filter.getMax() : readBatchSize) * filter.getCheckpointintervalmultiplier()
+      : 0;
   if (filtered && !(interval > 0)) throw new InvalidArgument('the checkpoint interval must be positive');
 
   let wake: (() => void) | undefined;

@@ -7,7 +7,8 @@ import { grpc } from './wire-protocol.js';
  * UUID, a negative revision) is INVALID_ARGUMENT, anything else INTERNAL.
  */
 export const toServiceError = (error: unknown): Partial<ServiceError> => {
-  const invalid = error instanceof InvalidArgument || error instanceof TypeError || error instanceof RangeError;
+  const invalid =
+    error instanceof InvalidArgument || error instanceof TypeError || error instanceof RangeError;
   return {
     code: invalid ? grpc.status.INVALID_ARGUMENT : grpc.status.INTERNAL,
     details: error instanceof Error ? error.message : String(error),

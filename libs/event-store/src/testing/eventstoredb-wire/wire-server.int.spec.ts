@@ -41,8 +41,11 @@ const paths = [
 ] as const;
 
 describe.each(paths)('appends through %s', (_path, callOptions) => {
-  const append = (name: string, events: ReturnType<typeof event>[], expectedRevision: AppendExpectedRevision) =>
-    client.appendToStream(name, events, { expectedRevision, ...callOptions });
+  const append = (
+    name: string,
+    events: ReturnType<typeof event>[],
+    expectedRevision: AppendExpectedRevision,
+  ) => client.appendToStream(name, events, { expectedRevision, ...callOptions });
   const wrongVersion = async (promise: Promise<AppendResult>) => {
     const error = await promise.then(
       () => undefined,
@@ -158,7 +161,9 @@ describe('reads', () => {
     if (middle === undefined) throw new Error('no position');
     const from = await client.readAll({ fromPosition: middle, maxCount: 2 }).toArray();
     expect(from.map((resolved) => resolved.event?.revision)).toEqual([1n, 2n]);
-    const before = await client.readAll({ fromPosition: middle, direction: BACKWARDS, maxCount: 1 }).toArray();
+    const before = await client
+      .readAll({ fromPosition: middle, direction: BACKWARDS, maxCount: 1 })
+      .toArray();
     expect(before.map((resolved) => resolved.event?.revision)).toEqual([0n]);
   });
 

@@ -26,10 +26,15 @@ const implemented = ['Read', 'Append', 'BatchAppend'];
  * `ServerFeatures.GetSupportedMethods`, which the client asks once per connection: the methods served here, so the
  * client appends through `BatchAppend` as it does against EventStoreDB 21.10 and later.
  */
-const supportedMethods = (_call: ServerUnaryCall<unknown, SupportedMethods>, callback: sendUnaryData<SupportedMethods>) => {
+const supportedMethods = (
+  _call: ServerUnaryCall<unknown, SupportedMethods>,
+  callback: sendUnaryData<SupportedMethods>,
+) => {
   const answer = new serverFeaturesPb.SupportedMethods().setEventStoreServerVersion('once-wire-test-server');
   for (const method of implemented)
-    answer.addMethods(new serverFeaturesPb.SupportedMethod().setServiceName(streamsService).setMethodName(method));
+    answer.addMethods(
+      new serverFeaturesPb.SupportedMethod().setServiceName(streamsService).setMethodName(method),
+    );
   callback(null, answer);
 };
 
@@ -58,8 +63,10 @@ export const startWireEventStoreDb = async (
   });
   server.addService(serverFeaturesGrpc.ServerFeaturesService, { getSupportedMethods: supportedMethods });
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`127.0.0.1:${options.port ?? 0}`, grpc.ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
+    server.bindAsync(
+      `127.0.0.1:${options.port ?? 0}`,
+      grpc.ServerCredentials.createInsecure(),
+      (error, bound) => (error ? reject(error) : resolve(bound)),
     );
   });
   return {

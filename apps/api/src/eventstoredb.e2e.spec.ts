@@ -12,7 +12,17 @@ import type { TestDatabase } from '@once/testing';
 import { createApiKeyStore } from './auth/index.js';
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
-import { createHttp, startApiProcess, startTestApi } from './testing/index.js';
+import {
+  cardPayment,
+  cashPayment,
+  createHttp,
+  expectCardCapturedOnce,
+  expectConcurrentDuplicatesOnce,
+  expectKeyReuseRefused,
+  invoiceCalls,
+  startApiProcess,
+  startTestApi,
+} from './testing/index.js';
 import type { Http, TestApi, TestTenant } from './testing/index.js';
 
 // The api in EVENTSTORE_URL mode (streams in EventStoreDB, every command phased), through the real client over a
@@ -49,45 +59,23 @@ afterAll(async () => {
   await db?.release();
 });
 
-const issueInvoice = async (total = 1000) => {
-  const response = await http.post('/invoices', {
-    apiKey: tenant.alice,
-    key: randomUUID(),
-    body: { currency: 'EUR', total },
-  });
-  expect(response.status).toBe(201);
-  return response.json<{ id: string }>().id;
-};
-
-const pay = (invoiceId: string, key: string, body: Record<string, unknown>) =>
-  http.post(`/invoices/${invoiceId}/payments`, { apiKey: tenant.alice, key, body });
-
-const cash = (amount: number) => ({ method: 'cash', amount, currency: 'EUR' });
-const card = (amount: number) => ({ method: 'card', amount, currency: 'EUR', cardToken: 'tok_visa' });
-
-const invoice = async (invoiceId: string) =>
-  (await http.get(`/invoices/${invoiceId}`, tenant.alice)).json<Record<string, unknown>>();
-
-const charges = async (reference: string) =>
-  ((await (await fetch(`${gateway.url}/charges?reference=${reference}`)).json()) as { charges: unknown[] })
-    .charges;
+const calls = () => invoiceCalls(http, tenant.alice, gateway.url);
 
 describe('EventStoreDB mode', () => {
   it('reports health after checking EventStoreDB too', async () => {
     expect((await http.get('/health')).json()).toEqual({ status: 'ok' });
   });
 
-  it('pays cash once and replays it byte for byte', async () => {
-    const invoiceId = await issueInvoice();
+  it('pays cash once and replays it byte for byte; the invoice stream is in EventStoreDB', async () => {
+    const invoiceId = await calls().issueInvoice();
     const key = randomUUID();
-    const first = await pay(invoiceId, key, cash(400));
-    const again = await pay(invoiceId, key, cash(400));
+    const first = await calls().pay(invoiceId, key, cashPayment(400));
+    const again = await calls().pay(invoiceId, key, cashPayment(400));
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.text).toBe(first.text);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(await invoice(invoiceId)).toMatchObject({ paid: 400, payments: [expect.anything()] });
-    // The invoice's stream is in EventStoreDB, read back through a client of its own.
+    expect(await calls().invoice(invoiceId)).toMatchObject({ paid: 400, payments: [expect.anything()] });
     const reader = createEventStoreDbEventStore(eventStore.connectionString);
     const events = await reader.readStream(
       invoiceStream(tenant.tenantId as TenantId, invoiceId as InvoiceId),
@@ -97,41 +85,19 @@ describe('EventStoreDB mode', () => {
   });
 
   it('refuses the same key with a different body (422) and does nothing', async () => {
-    const invoiceId = await issueInvoice();
-    const key = randomUUID();
-    expect((await pay(invoiceId, key, cash(400))).status).toBe(201);
-    const reused = await pay(invoiceId, key, cash(500));
-    expect(reused.status).toBe(422);
-    expect(reused.json()).toMatchObject({ type: '/problems/idempotency-key-reused' });
-    expect(await invoice(invoiceId)).toMatchObject({ paid: 400, payments: [expect.anything()] });
+    await expectKeyReuseRefused(calls());
   });
 
   it('turns 10 concurrent duplicates into one payment, answering only 201 or 409', async () => {
-    const invoiceId = await issueInvoice();
-    const key = randomUUID();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => pay(invoiceId, key, cash(300))));
-    for (const answer of answers) expect([201, 409]).toContain(answer.status);
-    const created = answers.filter((answer) => answer.status === 201);
-    expect(created.length).toBeGreaterThan(0);
-    expect(new Set(created.map((answer) => answer.text)).size).toBe(1);
-    expect(await invoice(invoiceId)).toMatchObject({ paid: 300, payments: [expect.anything()] });
+    await expectConcurrentDuplicatesOnce(calls());
   });
 
   it('captures a card payment once and replays it', async () => {
-    const invoiceId = await issueInvoice();
-    const key = randomUUID();
-    const first = await pay(invoiceId, key, card(700));
-    expect(first.status).toBe(201);
-    expect(first.json()).toMatchObject({ status: 'captured', method: 'card', amount: 700 });
-    const again = await pay(invoiceId, key, card(700));
-    expect(again.text).toBe(first.text);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(await charges(first.json<{ id: string }>().id)).toHaveLength(1);
-    expect(await invoice(invoiceId)).toMatchObject({ paid: 700, outstanding: 300 });
+    await expectCardCapturedOnce(calls());
   });
 
   it('the completer finishes a card payment whose client never came back', async () => {
-    const invoiceId = await issueInvoice();
+    const invoiceId = await calls().issueInvoice();
     const armed = await fetch(`${gateway.url}/admin/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -139,17 +105,17 @@ describe('EventStoreDB mode', () => {
     });
     expect(armed.status).toBe(201);
     const key = randomUUID();
-    expect((await pay(invoiceId, key, card(800))).status).toBe(503);
+    expect((await calls().pay(invoiceId, key, cardPayment(800))).status).toBe(503);
     await expect
       .poll(async () => (await http.get(`/idempotency-keys/${key}`, tenant.alice)).json(), {
         timeout: 20_000,
       })
       .toMatchObject({ status: 'completed', responseStatus: 201 });
-    const late = await pay(invoiceId, key, card(800));
+    const late = await calls().pay(invoiceId, key, cardPayment(800));
     expect(late.status).toBe(201);
     expect(late.headers.get('idempotent-replayed')).toBe('true');
-    expect(await charges(late.json<{ id: string }>().id)).toHaveLength(1);
-    expect(await invoice(invoiceId)).toMatchObject({ paid: 800, reserved: 0 });
+    expect(await calls().charges(late.json<{ id: string }>().id)).toHaveLength(1);
+    expect(await calls().invoice(invoiceId)).toMatchObject({ paid: 800, reserved: 0 });
   });
 
   it('killed after the commit and before the response, the retry after a restart gets the stored answer', async () => {
@@ -171,7 +137,7 @@ describe('EventStoreDB mode', () => {
         })
       ).json<{ id: string }>().id;
       const key = randomUUID();
-      const body = cash(1200);
+      const body = cashPayment(1200);
       await expect(
         createHttp(crashing.url).post(`/invoices/${invoiceId}/payments`, { apiKey, key, body }),
       ).rejects.toThrow();

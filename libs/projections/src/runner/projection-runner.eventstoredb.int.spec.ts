@@ -44,14 +44,6 @@ const projectedLedger = async (tenantId: string, version: number): Promise<strin
 const sortedFold = async (tenantId: string): Promise<string> =>
   sorted((await foldLedger(store, tenantId)).values());
 
-const waitFor = async (condition: () => Promise<boolean>, what: string): Promise<void> => {
-  const deadline = Date.now() + 30_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
-
 describe('projection runner over EventStoreDB', () => {
   it('catches up on a workload, then follows concurrent writers, each event applied once', async () => {
     const projection = { ...ledgerProjection(), name: 'ledger_eventstoredb' };
@@ -75,10 +67,9 @@ describe('projection runner over EventStoreDB', () => {
       );
       for (const tenantId of [seeded, ...tenants]) {
         const expected = await sortedFold(tenantId);
-        await waitFor(
-          async () => (await projectedLedger(tenantId, live.version)) === expected,
-          `tenant ${tenantId} to match the fold`,
-        );
+        await expect
+          .poll(() => projectedLedger(tenantId, live.version), { timeout: 30_000, interval: 25 })
+          .toBe(expected);
       }
       expect(await projectedLedger(seeded, live.version)).not.toBe('[]');
     } finally {

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { InvoiceId, TenantId } from '@once/domain';
 import { invoiceStream } from '@once/domain';
 import { createEventStoreDbEventStore } from '@once/event-store';
 import { startEventStoreDb } from '@once/event-store/testing';
 import type { EventStoreTarget } from '@once/event-store/testing';
 import { findFreePort } from '@once/postgres';
-import { createTestDatabase } from '@once/testing';
-import type { TestDatabase } from '@once/testing';
 import { createApiKeyStore } from './auth/index.js';
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
@@ -21,49 +19,32 @@ import {
   expectKeyReuseRefused,
   invoiceCalls,
   startApiProcess,
-  startTestApi,
+  useTestApi,
 } from './testing/index.js';
-import type { Http, TestApi, TestTenant } from './testing/index.js';
 
 // The api in EVENTSTORE_URL mode (streams in EventStoreDB, every command phased), through the real client over a
 // socket: EVENTSTORE_URL when set, else an EventStoreDB container, else the wire-level test server.
 
-let db: TestDatabase;
-let gateway: GatewaySimProcess;
-let eventStore: EventStoreTarget;
-let api: TestApi;
-let http: Http;
-let tenant: TestTenant;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  gateway = await startGatewaySimProcess({ port: await findFreePort() });
-  eventStore = await startEventStoreDb();
-  api = await startTestApi({
-    databaseUrl: db.connectionString,
-    eventStoreUrl: eventStore.connectionString,
-    gatewayUrl: gateway.url,
-    gatewayTimeoutMs: 300,
-    leaseMs: 500,
-    completerIntervalMs: 200,
-    logger: false,
-  });
-  http = createHttp(api.url);
-  tenant = await api.tenant();
-});
-
+const gateway: GatewaySimProcess = await startGatewaySimProcess({ port: await findFreePort() });
+const eventStore: EventStoreTarget = await startEventStoreDb();
+// Registered before the api's own teardown, so it runs after it: the api closes its client first.
 afterAll(async () => {
-  await api?.close();
-  await eventStore?.stop();
-  await gateway?.stop();
-  await db?.release();
+  await eventStore.stop();
+  await gateway.stop();
+});
+const env = useTestApi({
+  eventStoreUrl: eventStore.connectionString,
+  gatewayUrl: gateway.url,
+  gatewayTimeoutMs: 300,
+  leaseMs: 500,
+  completerIntervalMs: 200,
 });
 
-const calls = () => invoiceCalls(http, tenant.alice, gateway.url);
+const calls = () => invoiceCalls(env.http, env.tenant.alice, gateway.url);
 
 describe('EventStoreDB mode', () => {
   it('reports health after checking EventStoreDB too', async () => {
-    expect((await http.get('/health')).json()).toEqual({ status: 'ok' });
+    expect((await env.http.get('/health')).json()).toEqual({ status: 'ok' });
   });
 
   it('pays cash once and replays it byte for byte; the invoice stream is in EventStoreDB', async () => {
@@ -78,7 +59,7 @@ describe('EventStoreDB mode', () => {
     expect(await calls().invoice(invoiceId)).toMatchObject({ paid: 400, payments: [expect.anything()] });
     const reader = createEventStoreDbEventStore(eventStore.connectionString);
     const events = await reader.readStream(
-      invoiceStream(tenant.tenantId as TenantId, invoiceId as InvoiceId),
+      invoiceStream(env.tenant.tenantId as TenantId, invoiceId as InvoiceId),
     );
     await reader.close();
     expect(events.map((event) => event.type)).toContain('PaymentRecorded');
@@ -107,7 +88,7 @@ describe('EventStoreDB mode', () => {
     const key = randomUUID();
     expect((await calls().pay(invoiceId, key, cardPayment(800))).status).toBe(503);
     await expect
-      .poll(async () => (await http.get(`/idempotency-keys/${key}`, tenant.alice)).json(), {
+      .poll(async () => (await env.http.get(`/idempotency-keys/${key}`, env.tenant.alice)).json(), {
         timeout: 20_000,
       })
       .toMatchObject({ status: 'completed', responseStatus: 201 });
@@ -120,14 +101,14 @@ describe('EventStoreDB mode', () => {
 
   it('killed after the commit and before the response, the retry after a restart gets the stored answer', async () => {
     const scope = { tenantId: randomUUID(), actorId: randomUUID() };
-    const apiKey = await createApiKeyStore(db.pool).create(scope);
-    const env = {
-      DATABASE_URL: db.connectionString,
+    const apiKey = await createApiKeyStore(env.db.pool).create(scope);
+    const processEnv = {
+      DATABASE_URL: env.db.connectionString,
       EVENTSTORE_URL: eventStore.connectionString,
       GATEWAY_URL: gateway.url,
       IDEMPOTENCY_LEASE_MS: '1000',
     };
-    const crashing = await startApiProcess({ ...env, ONCE_FAULT: 'after-complete@2' });
+    const crashing = await startApiProcess({ ...processEnv, ONCE_FAULT: 'after-complete@2' });
     try {
       const invoiceId = (
         await createHttp(crashing.url).post('/invoices', {
@@ -143,7 +124,7 @@ describe('EventStoreDB mode', () => {
       ).rejects.toThrow();
       expect((await crashing.exited).signal).toBe('SIGKILL');
 
-      const restarted = await startApiProcess(env);
+      const restarted = await startApiProcess(processEnv);
       try {
         const restartedHttp = createHttp(restarted.url);
         let retried = await restartedHttp.post(`/invoices/${invoiceId}/payments`, { apiKey, key, body });

@@ -36,7 +36,9 @@ const env = useTestApi({
   eventStoreUrl: eventStore.connectionString,
   gatewayUrl: gateway.url,
   gatewayTimeoutMs: 300,
-  leaseMs: 500,
+  // Short enough for the completer test to take a quiet key over, long enough that a holder on a loaded machine
+  // keeps its lease through the phased protocol's round trips (500 ms let concurrent duplicates take it over: 503).
+  leaseMs: 5_000,
   completerIntervalMs: 200,
 });
 

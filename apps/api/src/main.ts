@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { eventStoreDbConnectionStringProblem } from '@once/event-store';
 import { findFreePort } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
@@ -19,9 +20,12 @@ const env = z
       .string()
       .regex(/^postgres(ql)?:\/\//)
       .optional(),
+    // Validated by the client's own parser: `esdb://` or `esdb+discover://` (client 6.x reads no `kurrentdb://`).
     EVENTSTORE_URL: z
       .string()
-      .regex(/^(esdb|kurrentdb)(\+discover)?:\/\//)
+      .refine((url) => eventStoreDbConnectionStringProblem(url) === undefined, {
+        error: (issue) => eventStoreDbConnectionStringProblem(String(issue.input)),
+      })
       .optional(),
     GATEWAY_URL: z.url().optional(),
     GATEWAY_WEBHOOK_SECRET: z.string().min(16).optional(),

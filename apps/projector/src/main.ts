@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { z } from 'zod';
+import { eventStoreDbConnectionStringProblem } from '@once/event-store';
 import { allProjections, startProjector } from '@once/projections';
 import { resolveDatabase } from './database.js';
 import { createEventStoreFromEnv } from './event-store.js';
@@ -11,9 +12,12 @@ const env = z
       .string()
       .regex(/^postgres(ql)?:\/\//)
       .optional(),
+    // Validated by the client's own parser: `esdb://` or `esdb+discover://` (client 6.x reads no `kurrentdb://`).
     EVENTSTORE_URL: z
       .string()
-      .regex(/^(esdb|kurrentdb)(\+discover)?:\/\//)
+      .refine((url) => eventStoreDbConnectionStringProblem(url) === undefined, {
+        error: (issue) => eventStoreDbConnectionStringProblem(String(issue.input)),
+      })
       .optional(),
     ONCE_DATA_DIR: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

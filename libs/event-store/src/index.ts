@@ -16,6 +16,8 @@ export type {
   StreamRevision,
   SubscribeOptions,
   Subscription,
+  RoundTripListener,
+  RoundTripOperation,
 } from './port/index.js';
 export {
   WrongExpectedRevisionError,
@@ -28,5 +30,5 @@ export { createInMemoryEventStore } from './in-memory/index.js';
 export type { InMemoryEventStoreOptions } from './in-memory/index.js';
 export { createPostgresEventStore, migrateEventStore, eventStoreMigrations } from './postgres/index.js';
 export type { PostgresEventStoreOptions } from './postgres/index.js';
-export { createEventStoreDbEventStore } from './eventstoredb/index.js';
+export { createEventStoreDbEventStore, eventStoreDbConnectionStringProblem } from './eventstoredb/index.js';
 export type { EventStoreDbEventStoreOptions } from './eventstoredb/index.js';

@@ -1,4 +1,2 @@
 export { createTestDatabase, freshTenantId } from './postgres/index.js';
 export type { TestDatabase } from './postgres/index.js';
-export { startEventStoreDb } from './eventstore/index.js';
-export type { EventStoreTarget } from './eventstore/index.js';

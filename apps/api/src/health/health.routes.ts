@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpProblem } from '../problems/problem.js';
 
-/** `GET /health`: 200 when the store answers `SELECT 1`, otherwise 503 `service-unavailable`. */
+/**
+ * `GET /health`: 200 when PostgreSQL answers `SELECT 1` and, when it holds the streams, EventStoreDB answers a
+ * one-event read; otherwise 503 `service-unavailable` naming the store that did not answer.
+ */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
@@ -19,6 +22,15 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         request.log.warn({ err: error }, 'health check failed');
         throw new HttpProblem('service-unavailable', 'PostgreSQL did not answer');
+      }
+      const eventStore = app.eventStoreHealth;
+      if (eventStore) {
+        try {
+          await eventStore.check();
+        } catch (error) {
+          request.log.warn({ err: error }, 'health check failed');
+          throw new HttpProblem('service-unavailable', `${eventStore.name} did not answer`);
+        }
       }
       return { status: 'ok' as const };
     },

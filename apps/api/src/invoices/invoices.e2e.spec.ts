@@ -5,7 +5,16 @@ import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import { createHttp, startTestApi } from '../testing/index.js';
+import {
+  cardPayment,
+  cashPayment,
+  createHttp,
+  expectCardCapturedOnce,
+  expectConcurrentDuplicatesOnce,
+  expectKeyReuseRefused,
+  invoiceCalls,
+  startTestApi,
+} from '../testing/index.js';
 import type { Http, TestApi, TestTenant } from '../testing/index.js';
 
 let db: TestDatabase;
@@ -28,33 +37,11 @@ afterAll(async () => {
   await db?.release();
 });
 
-const issueInvoice = async (total = 1000, apiKey = tenant.alice) => {
-  const response = await http.post('/invoices', {
-    apiKey,
-    key: randomUUID(),
-    body: {
-      customerRef: 'table-4',
-      currency: 'EUR',
-      lines: [{ description: 'Flat white', quantity: 2, unitPrice: total / 2 }],
-    },
-  });
-  expect(response.status).toBe(201);
-  return response.json<{ id: string; total: number }>().id;
-};
-
+const calls = (apiKey = tenant.alice) => invoiceCalls(http, apiKey, gateway.url);
+const issueInvoice = (total = 1000, apiKey = tenant.alice) => calls(apiKey).issueInvoice(total);
 const payCash = (invoiceId: string, amount: number, key: string, apiKey = tenant.alice) =>
-  http.post(`/invoices/${invoiceId}/payments`, {
-    apiKey,
-    key,
-    body: { method: 'cash', amount, currency: 'EUR' },
-  });
-
-const invoice = async (invoiceId: string, apiKey = tenant.alice) =>
-  (await http.get(`/invoices/${invoiceId}`, apiKey)).json<{
-    paid: number;
-    outstanding: number;
-    payments: unknown[];
-  }>();
+  calls(apiKey).pay(invoiceId, key, cashPayment(amount));
+const invoice = (invoiceId: string, apiKey = tenant.alice) => calls(apiKey).invoice(invoiceId);
 
 describe('the article suite', () => {
   it('replays a duplicate with the same status and a byte-identical body', async () => {
@@ -80,24 +67,11 @@ describe('the article suite', () => {
   });
 
   it('refuses the same key with a different body (422) and does nothing', async () => {
-    const invoiceId = await issueInvoice();
-    const key = randomUUID();
-    expect((await payCash(invoiceId, 400, key)).status).toBe(201);
-    const reused = await payCash(invoiceId, 500, key);
-    expect(reused.status).toBe(422);
-    expect(reused.json()).toMatchObject({ type: '/problems/idempotency-key-reused' });
-    expect(await invoice(invoiceId)).toMatchObject({ paid: 400, payments: [expect.anything()] });
+    await expectKeyReuseRefused(calls());
   });
 
   it('turns 10 concurrent duplicates into one payment, answering only 201 or 409', async () => {
-    const invoiceId = await issueInvoice();
-    const key = randomUUID();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => payCash(invoiceId, 300, key)));
-    for (const answer of answers) expect([201, 409]).toContain(answer.status);
-    const created = answers.filter((answer) => answer.status === 201);
-    expect(created.length).toBeGreaterThan(0);
-    expect(new Set(created.map((answer) => answer.text)).size).toBe(1);
-    expect(await invoice(invoiceId)).toMatchObject({ paid: 300, payments: [expect.anything()] });
+    await expectConcurrentDuplicatesOnce(calls());
   });
 
   it("never replays user A's response to user B with the same key", async () => {
@@ -163,28 +137,10 @@ describe('tenancy', () => {
 
 describe('card payments through the gateway', () => {
   const payCard = (invoiceId: string, amount: number, key: string, cardToken = 'tok_visa') =>
-    http.post(`/invoices/${invoiceId}/payments`, {
-      apiKey: tenant.alice,
-      key,
-      body: { method: 'card', amount, currency: 'EUR', cardToken },
-    });
+    calls().pay(invoiceId, key, cardPayment(amount, cardToken));
 
   it('captures a card payment once and replays it', async () => {
-    const invoiceId = await issueInvoice();
-    const key = randomUUID();
-    const first = await payCard(invoiceId, 700, key);
-    expect(first.status).toBe(201);
-    expect(first.json()).toMatchObject({ status: 'captured', method: 'card', amount: 700 });
-    const again = await payCard(invoiceId, 700, key);
-    expect(again.text).toBe(first.text);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    const charges = (await (
-      await fetch(`${gateway.url}/charges?reference=${first.json()['id'] as string}`)
-    ).json()) as {
-      charges: unknown[];
-    };
-    expect(charges.charges).toHaveLength(1);
-    expect(await invoice(invoiceId)).toMatchObject({ paid: 700, outstanding: 300 });
+    await expectCardCapturedOnce(calls());
   });
 
   it('stores a decline as 402 and frees the reserved amount', async () => {

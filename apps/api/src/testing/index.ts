@@ -7,3 +7,12 @@ export { startApiProcess } from './api-process.js';
 export type { ApiProcess } from './api-process.js';
 export { useTestApi } from './use-test-api.js';
 export type { TestApiContext } from './use-test-api.js';
+export {
+  cardPayment,
+  cashPayment,
+  expectCardCapturedOnce,
+  expectConcurrentDuplicatesOnce,
+  expectKeyReuseRefused,
+  invoiceCalls,
+} from './invoice-calls.js';
+export type { InvoiceCalls } from './invoice-calls.js';

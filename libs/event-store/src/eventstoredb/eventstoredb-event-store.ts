@@ -7,6 +7,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  RoundTripListener,
   StreamRetention,
   SubscribeOptions,
   Subscription,
@@ -25,6 +26,8 @@ import { subscribeToEventStoreDb } from './eventstoredb-subscription.js';
 export interface EventStoreDbEventStoreOptions {
   /** Events scanned per global read when the caller gives no `maxCount`. Default 1,000. */
   readonly readBatchSize?: number;
+  /** Told of every gRPC call an operation makes (a subscription counts once, when it starts). */
+  readonly onRoundTrip?: RoundTripListener;
 }
 
 /**
@@ -48,6 +51,7 @@ export const createEventStoreDbEventStore = (
   const client =
     typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
   const readBatchSize = options.readBatchSize ?? 1_000;
+  const roundTrip: RoundTripListener = options.onRoundTrip ?? (() => undefined);
   const subscriptions = createSubscriptionRegistry();
 
   const appendToStream: EventStore['appendToStream'] = async (
@@ -59,6 +63,7 @@ export const createEventStoreDbEventStore = (
     if (retention !== undefined) assertValidRetention(retention);
     let result: AppendResult;
     try {
+      roundTrip('appendToStream');
       const written = await client.appendToStream(
         stream,
         events.map((event) =>
@@ -83,7 +88,10 @@ export const createEventStoreDbEventStore = (
     // Not atomic here: EventStoreDB 6.x writes a stream's metadata as a separate append to its $$ stream. The
     // events come first, so a crash in between leaves a stream without retention, which merely lives longer
     // (never shorter); retrying the same append is an idempotent repeat that sets the metadata again.
-    if (retention !== undefined) await writeRetention(stream, retention);
+    if (retention !== undefined) {
+      roundTrip('appendToStream');
+      await writeRetention(stream, retention);
+    }
     return result;
   };
 
@@ -98,6 +106,7 @@ export const createEventStoreDbEventStore = (
     if (readOptions.maxCount !== undefined && readOptions.maxCount <= 0) return [];
     const events: RecordedEvent[] = [];
     try {
+      roundTrip('readStream');
       const read = client.readStream(stream, {
         direction: readOptions.direction ?? 'forwards',
         fromRevision:
@@ -120,29 +129,39 @@ export const createEventStoreDbEventStore = (
     const maxCount = readOptions.maxCount ?? readBatchSize;
     const after = readOptions.after;
     // A read of $all from a position includes that position: ask for one more and drop what is not after it.
+    const requested = maxCount + (after ? 1 : 0);
+    roundTrip('readAll');
     const read = client.readAll({
       fromPosition: after ? { commit: after.commit, prepare: after.prepare } : START,
-      maxCount: maxCount + (after ? 1 : 0),
+      maxCount: requested,
     });
     const events: RecordedEvent[] = [];
+    let received = 0;
     let scanned = 0;
     let checkpoint = after;
+    // Read to the end of the call even past `maxCount`: a call left with unread messages never finishes, and the
+    // client's dispose waits for every call it started.
     for await (const resolved of read as AsyncIterable<AllStreamResolvedEvent>) {
+      received += 1;
+      if (scanned >= maxCount) continue;
       const event = toRecordedEvent(resolved);
       if (event === undefined || (after && comparePositions(event.position, after) <= 0)) continue;
       scanned += 1;
       checkpoint = event.position;
       if (matchesFilter(event, readOptions.filter)) events.push(event);
-      if (scanned >= maxCount) break;
     }
-    return { events, checkpoint, caughtUp: scanned < maxCount };
+    // Fewer than asked for: the end of the log (counting what the server sent, not what was kept).
+    return { events, checkpoint, caughtUp: received < requested };
   };
 
-  const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription =>
-    subscriptions.track(subscribeToEventStoreDb(client, subscribeOptions));
+  const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription => {
+    roundTrip('subscribeToAll');
+    return subscriptions.track(subscribeToEventStoreDb(client, subscribeOptions));
+  };
 
   const setStreamRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
     assertValidRetention(retention);
+    roundTrip('setStreamRetention');
     await writeRetention(stream, retention);
   };
 

@@ -89,9 +89,9 @@ export interface ReadAllOptions {
  * `appendToStream` or `appendMulti` call): when `maxCount` is reached inside one, the page goes on to its last event
  * (so it may hold more than `maxCount`). Hence a checkpoint at or past any event of a write means the whole write was
  * read, and a reader that applies whole pages has applied all of it: any one event's position is a safe token to
- * wait for. EventStoreDB (events of one append share a commit position; no multi-stream writes there) does not
- * extend pages yet: a page may end inside one append, so there wait for the position of the append's last event
- * (what `AppendResult.position` reports).
+ * wait for. EventStoreDB does not extend pages (each event of an append has its own `$all` position, commit =
+ * prepare, and nothing there marks where an append ends): a page may end inside one append, so there wait for the
+ * position of the append's last event (what `AppendResult.position` reports).
  */
 export interface ReadAllBatch {
   readonly events: readonly RecordedEvent[];

@@ -20,3 +20,4 @@ export type {
 export { WrongExpectedRevisionError, UnsupportedOperationError } from './errors.js';
 export { comparePositions, formatPosition, parsePosition } from './position.js';
 export { assertValidAppend, assertValidMultiAppend } from './append-validation.js';
+export type { RoundTripListener, RoundTripOperation } from './round-trips.js';

@@ -6,6 +6,8 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  RoundTripListener,
+  RoundTripOperation,
   StreamAppend,
   StreamRetention,
   SubscribeOptions,
@@ -26,7 +28,25 @@ export interface PostgresEventStoreOptions {
   readonly now?: () => Date;
   /** Events per global read when the caller gives no `maxCount`. Default 1,000. */
   readonly readBatchSize?: number;
+  /** Told of every statement an operation sends (migrations aside). */
+  readonly onRoundTrip?: RoundTripListener;
 }
+
+/** The pool, telling `onRoundTrip` of each statement sent through it on behalf of `operation`. */
+const countingStatements = (
+  pool: Pool,
+  operation: RoundTripOperation,
+  onRoundTrip: RoundTripListener,
+): Pool =>
+  new Proxy(pool, {
+    get: (target, property, receiver) =>
+      property === 'query'
+        ? (...args: Parameters<Pool['query']>) => {
+            onRoundTrip(operation);
+            return (target.query as (...a: unknown[]) => unknown)(...args);
+          }
+        : Reflect.get(target, property, receiver),
+  });
 
 /**
  * An event store in PostgreSQL. Each append is one statement (a plpgsql function) that locks the stream row;
@@ -44,6 +64,9 @@ export interface PostgresEventStoreOptions {
  */
 export const createPostgresEventStore = (pool: Pool, options: PostgresEventStoreOptions = {}): EventStore => {
   const readBatchSize = options.readBatchSize ?? 1_000;
+  const onRoundTrip = options.onRoundTrip;
+  const poolFor = (operation: RoundTripOperation): Pool =>
+    onRoundTrip ? countingStatements(pool, operation, onRoundTrip) : pool;
   const clock = options.now;
   const now = (): Date | null => (clock ? clock() : null);
   const ready: Promise<unknown> = options.migrate === false ? Promise.resolve() : migrateEventStore(pool);
@@ -71,7 +94,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     await whenReady();
     return settle(
       await retryOnceOnDuplicateEventId(() =>
-        appendOnClient(pool, stream, events, expectedRevision, now(), retention),
+        appendOnClient(poolFor('appendToStream'), stream, events, expectedRevision, now(), retention),
       ),
     );
   };
@@ -84,24 +107,24 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
   };
 
   const appendMultiOnce = (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> =>
-    appendMultiOnPool(pool, appends, now());
+    appendMultiOnPool(poolFor('appendMulti'), appends, now());
 
   const readStream = async (
     stream: string,
     readOptions: ReadStreamOptions = {},
   ): Promise<readonly RecordedEvent[]> => {
     await whenReady();
-    return readStreamRows(pool, stream, readOptions, now());
+    return readStreamRows(poolFor('readStream'), stream, readOptions, now());
   };
 
   const readStreams = async (streams: readonly string[]): Promise<readonly (readonly RecordedEvent[])[]> => {
     await whenReady();
-    return readStreamsRows(pool, streams, now());
+    return readStreamsRows(poolFor('readStreams'), streams, now());
   };
 
   const readAll = async (readOptions: ReadAllOptions = {}): Promise<ReadAllBatch> => {
     await whenReady();
-    return readAllRows(pool, readOptions, readBatchSize, now());
+    return readAllRows(poolFor('readAll'), readOptions, readBatchSize, now());
   };
 
   const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription =>
@@ -115,7 +138,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
         ? [null, retention.truncateBefore.toString()]
         : [retention.maxAgeSeconds, null];
     // On the stream's row; a stream without events yet gets a row at revision -1 that only carries the retention.
-    await pool.query(
+    await poolFor('setStreamRetention').query(
       `INSERT INTO streams (stream, revision, max_age_seconds, truncate_before) VALUES ($1, -1, $2, $3)
        ON CONFLICT (stream) DO UPDATE SET max_age_seconds = excluded.max_age_seconds, truncate_before = excluded.truncate_before`,
       [stream, maxAge, truncateBefore],
@@ -125,7 +148,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
   const scavenge = async (): Promise<{ readonly removedEvents: number }> => {
     await whenReady();
     // Streams rows stay: a stream's revision outlives its events, as in EventStoreDB, so expectations keep working.
-    const { rows } = await pool.query<{ removed: string }>(
+    const { rows } = await poolFor('scavenge').query<{ removed: string }>(
       `WITH removed AS (
          DELETE FROM events e USING streams r
           WHERE e.stream = r.stream

@@ -1,0 +1,2 @@
+export { startWireEventStoreDb } from './wire-server.js';
+export type { WireEventStoreDb, WireEventStoreDbOptions } from './wire-server.js';

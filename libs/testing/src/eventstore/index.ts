@@ -1,2 +1,0 @@
-export { startEventStoreDb } from './eventstore-container.js';
-export type { EventStoreTarget } from './eventstore-container.js';

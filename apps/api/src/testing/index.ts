@@ -7,3 +7,5 @@ export { startApiProcess } from './api-process.js';
 export type { ApiProcess } from './api-process.js';
 export { useTestApi } from './use-test-api.js';
 export type { TestApiContext } from './use-test-api.js';
+export { clientRouteTypesSource } from './client-route-types.js';
+export type { OpenApiDocument } from './client-route-types.js';

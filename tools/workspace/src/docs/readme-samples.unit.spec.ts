@@ -5,7 +5,7 @@ import { readmeSamples, sampleFileText } from './readme-samples.js';
 
 // These READMEs show only code that runs: each JavaScript/TypeScript block is a file that a test executes, and
 // the README names it (`<!-- sample: path -->`), so the text a reader copies is the text that was tested.
-const readmesWithRunningSamples = ['examples/fastify-exactly-once/README.md'];
+const readmesWithRunningSamples = ['examples/fastify-exactly-once/README.md', 'libs/client/README.md'];
 
 describe.each(readmesWithRunningSamples)('%s', (readme) => {
   const path = join(workspaceRoot, readme);

@@ -12,7 +12,10 @@ const httpHealthy = async (target) => {
 };
 
 const projectorHealthy = async () => {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL, connectionTimeoutMillis: 2_000 });
+  const client = new pg.Client({
+    connectionString: process.env.DATABASE_URL,
+    connectionTimeoutMillis: 2_000,
+  });
   await client.connect();
   try {
     const { rows } = await client.query(

@@ -92,41 +92,82 @@ export const typeScriptType = (schema: Schema, direction: Direction): string => 
 const jsonSchemaOf = (content: Readonly<Record<string, { readonly schema?: Schema }>> | undefined) =>
   content?.['application/json']?.schema;
 
+interface CommandRoute {
+  readonly name: string;
+  readonly summary: string | undefined;
+  readonly params: readonly string[];
+  readonly body: string;
+  readonly response: string;
+}
+
+const commandRoutes = (document: OpenApiDocument): CommandRoute[] =>
+  Object.entries(document.paths)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([path, operations]) => {
+      const operation = operations['post'];
+      if (!operation?.parameters?.some((parameter) => parameter.name === 'idempotency-key')) return [];
+      const success = Object.entries(operation.responses ?? {})
+        .filter(([status]) => /^2\d\d$/.test(status))
+        .sort(([a], [b]) => a.localeCompare(b))[0]?.[1];
+      const body = jsonSchemaOf(operation.requestBody?.content);
+      const response = jsonSchemaOf(success?.content);
+      return [
+        {
+          name: `POST ${path.replace(/(.)\/$/, '$1')}`,
+          summary: operation.summary,
+          params: operation.parameters
+            .filter((parameter) => parameter.in === 'path')
+            .map((parameter) => parameter.name),
+          body: body ? typeScriptType(body, 'input') : 'undefined',
+          response: response ? typeScriptType(response, 'output') : 'unknown',
+        },
+      ];
+    });
+
+/** `POST /stock-counts/{id}/post` -> `OnceStockCount`: the resource the route's path starts with. */
+const resourceTypeName = (route: string): string =>
+  `Once${(route.split('/')[1] ?? '')
+    .replace(/s$/, '')
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')}`;
+
 /**
  * The source of `libs/client/src/once-api/once-routes.generated.ts`: every command route of the api (a POST that
  * takes an `Idempotency-Key`) with its path parameters, body and success body, from the api's OpenAPI document.
+ * An answer several routes share (a resource) is written once, as an interface named after the resource.
  */
 export const clientRouteTypesSource = (document: OpenApiDocument): string => {
-  const routes: string[] = [];
-  for (const [path, operations] of Object.entries(document.paths).sort(([a], [b]) => a.localeCompare(b))) {
-    const operation = operations['post'];
-    if (!operation?.parameters?.some((parameter) => parameter.name === 'idempotency-key')) continue;
-    const params = operation.parameters
-      .filter((parameter) => parameter.in === 'path')
-      .map((parameter) => parameter.name);
-    const success = Object.entries(operation.responses ?? {})
-      .filter(([status]) => /^2\d\d$/.test(status))
-      .sort(([a], [b]) => a.localeCompare(b))[0]?.[1];
-    const body = jsonSchemaOf(operation.requestBody?.content);
-    const response = jsonSchemaOf(success?.content);
-    routes.push(
-      [
-        ...(operation.summary ? [`  /** ${operation.summary} */`] : []),
-        `  'POST ${path.replace(/(.)\/$/, '$1')}': {`,
-        `    readonly params: ${params.length === 0 ? 'Record<string, never>' : `{ ${params.map((name) => `readonly ${propertyName(name)}: string;`).join(' ')} }`};`,
-        `    readonly body: ${body ? typeScriptType(body, 'input') : 'undefined'};`,
-        `    readonly response: ${response ? typeScriptType(response, 'output') : 'unknown'};`,
-        '  };',
-      ].join('\n'),
-    );
+  const routes = commandRoutes(document);
+  const shared = new Map<string, string>();
+  for (const route of routes) {
+    const sharing = routes.filter((other) => other.response === route.response);
+    if (sharing.length > 1 && route.response.startsWith('{') && !shared.has(route.response)) {
+      shared.set(route.response, resourceTypeName(route.name));
+    }
   }
+  const resources = [...shared].map(([type, name]) => {
+    const users = routes.filter((route) => route.response === type).map((route) => route.name);
+    return [`/** The answer of ${users.join(', ')}. */`, `export interface ${name} ${type}`, ''].join('\n');
+  });
+  const entries = routes.map((route) =>
+    [
+      ...(route.summary ? [`  /** ${route.summary} */`] : []),
+      `  '${route.name}': {`,
+      `    readonly params: ${route.params.length === 0 ? 'Record<string, never>' : `{ ${route.params.map((name) => `readonly ${propertyName(name)}: string;`).join(' ')} }`};`,
+      `    readonly body: ${route.body};`,
+      `    readonly response: ${shared.get(route.response) ?? route.response};`,
+      '  };',
+    ].join('\n'),
+  );
   return [
     "// Generated from the api's OpenAPI document (GET /docs/json): do not edit. After changing a command route,",
     '// `npx vitest run apps/api/src/client-contract --update` writes it again (CI fails while it differs from the api).',
     '',
+    ...resources,
     '/** Every command route of the Once api (a POST with an Idempotency-Key): path parameters, body, success body. */',
     'export interface OnceCommandRoutes {',
-    routes.join('\n'),
+    entries.join('\n'),
     '}',
     '',
   ].join('\n');

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,4 +99,39 @@ describe('the publishable libraries, packed', () => {
     },
     5 * MINUTES,
   );
+
+  it("serve the example with npm start, and its README's try-it script earns once under one key", async () => {
+    const server = spawn('npm', ['start'], {
+      cwd: scratch,
+      env: { ...process.env, DATABASE_URL: database.connectionString, PORT: '0', NODE_OPTIONS: '' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        server.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString('utf8');
+          const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+          if (listening) resolve(listening[1] as string);
+        });
+        server.once('exit', (code) => reject(new Error(`npm start exited (${String(code)}): ${output}`)));
+      });
+      const tried = await runCommand('bash', ['scripts/try-it.sh'], { cwd: scratch, env: { API: url } });
+      const lines = tried.trim().split('\n');
+      expect(
+        lines.filter((line) => line.startsWith('HTTP/1.1 201')),
+        tried,
+      ).toHaveLength(2);
+      expect(
+        lines.filter((line) => /^idempotent-replayed: true/i.test(line)),
+        tried,
+      ).toHaveLength(1);
+      expect(lines.at(-1), tried).toMatch(/"balance":40\}$/);
+    } finally {
+      const exited = once(server, 'exit');
+      process.kill(-(server.pid as number), 'SIGTERM');
+      await exited;
+    }
+  });
 });

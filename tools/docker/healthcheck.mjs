@@ -19,7 +19,9 @@ const projectorHealthy = async () => {
   await client.connect();
   try {
     const { rows } = await client.query(
-      "SELECT count(*)::int AS leases FROM pg_locks WHERE locktype = 'advisory' AND granted",
+      `SELECT count(*)::int AS leases FROM pg_locks
+        WHERE locktype = 'advisory' AND granted
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     );
     return rows[0].leases > 0;
   } finally {

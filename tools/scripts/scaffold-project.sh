@@ -1,6 +1,17 @@
 #!/usr/bin/env bash
 # Lays out a new package-based Nx project: package.json, tsconfigs, vitest config, eslint config.
 # Usage: tools/scripts/scaffold-project.sh <libs|apps|tools>/<name> "<description>" "<nx tags, comma separated>"
+#
+# The build convention (tools/workspace/src/packages/package-manifests.unit.spec.ts checks it for every project):
+# - a tsconfig.lib.json (src -> dist) is what gives a project its Nx `build` target (@nx/js/typescript infers it),
+#   so `npm run build` and the Docker image pick a new project up with no other change;
+# - every export lists "@once/source" first (the TypeScript source, for npm start and the tests), then types/import/
+#   default under ./dist; a subpath for tests only (./testing) has the "@once/source" condition alone;
+# - dependencies between workspaces use ^<version>, never *; runtime imports go in dependencies, test and bench
+#   tools in devDependencies; licence and engines are the root's; `npx nx sync` after changing dependencies;
+# - to publish a lib: drop "private", add "files", README.md and a copy of the root LICENSE, depend only on
+#   published @once packages, and add its folder to tools/workspace/src/packages/publishable-packages.ts (packed
+#   and installed by the e2e test).
 set -euo pipefail
 dir=$1; description=$2; tags=$3
 name=$(basename "$dir")
@@ -13,6 +24,7 @@ cat > "$dir/package.json" <<JSON
   "version": "0.1.0",
   "private": true,
   "description": "$description",
+  "license": "MIT",
   "type": "module",
   "exports": {
     ".": {
@@ -26,7 +38,10 @@ cat > "$dir/package.json" <<JSON
   "nx": {
     "tags": [$tag_json]
   },
-  "dependencies": {}
+  "dependencies": {},
+  "engines": {
+    "node": "^20.19.0 || ^22.12.0 || >=24.0.0"
+  }
 }
 JSON
 cat > "$dir/tsconfig.json" <<'JSON'

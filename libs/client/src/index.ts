@@ -6,6 +6,7 @@ export type {
   HeaderSource,
   IdempotentClient,
   IdempotentClientOptions,
+  PostOptions,
   ProblemDocument,
   Rejected,
   ResponseFacts,
@@ -17,6 +18,14 @@ export type {
 } from './client/index.js';
 export { formatIdempotencyKeyHeader, isValidIdempotencyKey, toStoredRequest } from './intent/index.js';
 export type { Intent, IntentMethod, IntentRequest, StoredRequest } from './intent/index.js';
+export { createOnceApi } from './once-api/index.js';
+export type {
+  OnceApi,
+  OnceCommandInput,
+  OnceCommandOutcome,
+  OnceCommandRoute,
+  OnceCommandRoutes,
+} from './once-api/index.js';
 export { connectBrowserConnectivity, createOfflineQueue } from './queue/index.js';
 export type { ConnectivityTarget, OfflineQueue, OfflineQueueOptions, QueueEvent } from './queue/index.js';
 export {

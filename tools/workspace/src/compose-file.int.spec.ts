@@ -52,16 +52,55 @@ describe('docker-compose.yml', () => {
     expect(Number(postgres?.image?.split(':')[1])).toBeGreaterThanOrEqual(16);
   });
 
-  it('starts every service from an entry point that exists, after the stores are healthy', () => {
+  it('starts every app from its build, after the stores are healthy', () => {
     const appServices = Object.entries(compose.services).filter(([, service]) => service.command);
     expect(appServices.map(([name]) => name).sort()).toEqual(['api', 'gateway-sim', 'projector']);
     for (const [name, service] of appServices) {
-      const entry = service.command?.find((part) => part.endsWith('.ts'));
-      expect(entry, name).toBeDefined();
-      expect(existsSync(join(workspaceRoot, entry as string)), `${name}: ${entry}`).toBe(true);
+      expect(service.command?.[0], name).toBe('node');
+      const entry = service.command?.find((part) => /^apps\/[^/]+\/dist\/.+\.js$/.test(part));
+      expect(entry, `${name} runs apps/<app>/dist/<entry>.js`).toBeDefined();
+      const source = (entry as string).replace('/dist/', '/src/').replace(/\.js$/, '.ts');
+      expect(existsSync(join(workspaceRoot, source)), `${name}: ${source}`).toBe(true);
       for (const store of ['eventstore', 'postgres']) {
         expect(service.depends_on?.[store]?.condition, `${name} waits for ${store}`).toBe('service_healthy');
       }
     }
+  });
+
+  it('checks the health of every service, and waits for healthy services only', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      expect(service.healthcheck, name).toMatchObject({ test: expect.arrayContaining([expect.any(String)]) });
+      for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
+        expect(condition, `${name} waits for ${dependency}`).toBe('service_healthy');
+      }
+    }
+  });
+
+  it('health-checks the apps with the script the image carries', () => {
+    for (const [name, service] of Object.entries(compose.services).filter(([, s]) => s.command)) {
+      const test = (service.healthcheck as { test: string[] }).test;
+      expect(test.slice(0, 3), name).toEqual(['CMD', 'node', 'tools/docker/healthcheck.mjs']);
+      expect(existsSync(join(workspaceRoot, test[2] as string))).toBe(true);
+    }
+  });
+});
+
+describe('tools/docker/Dockerfile', () => {
+  const dockerfile = readFileSync(join(workspaceRoot, 'tools/docker/Dockerfile'), 'utf8')
+    .split('\n')
+    .filter((line) => !line.startsWith('#'))
+    .join('\n');
+
+  it('builds on Node 24 in stages, and runs the build with runtime dependencies only', () => {
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-/m);
+    expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/npm run build/);
+    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    expect(dockerfile).not.toMatch(/tsx|@once\/source/);
+  });
+
+  it('sends neither node_modules nor builds to the image build', () => {
+    const ignored = readFileSync(join(workspaceRoot, '.dockerignore'), 'utf8').split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '.git']));
   });
 });

@@ -17,7 +17,16 @@ export interface GatewaySimProcessOptions {
   readonly onOutput?: (line: string) => void;
 }
 
-const gatewayMain = fileURLToPath(new URL('../../../gateway-sim/src/main.ts', import.meta.url));
+// From the build (`node apps/api/dist/main.js`) the sibling runs from its build too; from sources, through tsx.
+const runsFromBuild = import.meta.url.endsWith('.js');
+const gatewayCommand = runsFromBuild
+  ? [fileURLToPath(new URL('../../../gateway-sim/dist/main.js', import.meta.url))]
+  : [
+      '--conditions=@once/source',
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('../../../gateway-sim/src/main.ts', import.meta.url)),
+    ];
 
 /**
  * Starts `apps/gateway-sim` as its own process and waits until it answers `/health`. A separate process (not an
@@ -30,7 +39,7 @@ const gatewayMain = fileURLToPath(new URL('../../../gateway-sim/src/main.ts', im
 export const startGatewaySimProcess = async (
   options: GatewaySimProcessOptions,
 ): Promise<GatewaySimProcess> => {
-  const child = spawn(process.execPath, ['--conditions=@once/source', '--import', 'tsx', gatewayMain], {
+  const child = spawn(process.execPath, gatewayCommand, {
     env: {
       ...process.env,
       PORT: String(options.port),

@@ -16,3 +16,5 @@ export {
   invoiceCalls,
 } from './invoice-calls.js';
 export type { InvoiceCalls } from './invoice-calls.js';
+export { clientRouteTypesSource } from './client-route-types.js';
+export type { OpenApiDocument } from './client-route-types.js';

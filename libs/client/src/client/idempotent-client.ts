@@ -38,6 +38,12 @@ export interface SubmitOptions {
   readonly retry?: Partial<RetryPolicy>;
 }
 
+/** `post()` settings: those of `submit`, a key of your own, and headers stored with the intent. */
+export interface PostOptions extends SubmitOptions {
+  readonly key?: string;
+  readonly headers?: IntentRequest['headers'];
+}
+
 /** An HTTP client that gives every user intent one key and retries it safely. */
 export interface IdempotentClient {
   readonly storage: IntentStorage;
@@ -51,6 +57,11 @@ export interface IdempotentClient {
    * the stored intent (except a 401/403 rejection); `gave-up` keeps it for a later submit.
    */
   submit(intent: Intent, options?: SubmitOptions): Promise<SubmitOutcome>;
+  /**
+   * The common case in one call: `createIntent({ method: 'POST', path, body })`, then `submit` it. A `gave-up`
+   * outcome leaves the intent stored under its key, for `pendingIntents()` to send again later.
+   */
+  post(path: string, body?: unknown, options?: PostOptions): Promise<SubmitOutcome>;
   /** Stored intents without a definitive answer yet, oldest first: resubmit them after a reload or restart. */
   pendingIntents(): Promise<Intent[]>;
   /** Drops a stored intent the user abandoned. */
@@ -185,10 +196,20 @@ export const createIdempotentClient = (options: IdempotentClientOptions): Idempo
     }
   };
 
+  const post: IdempotentClient['post'] = async (path, body, postOptions = {}) => {
+    const { key, headers, ...submitOptions } = postOptions;
+    const intent = await createIntent(
+      { method: 'POST', path, body, ...(headers === undefined ? {} : { headers }) },
+      key === undefined ? undefined : { key },
+    );
+    return submit(intent, submitOptions);
+  };
+
   return {
     storage,
     createIntent,
     submit,
+    post,
     pendingIntents: () => storage.list(),
     discard: (key) => storage.remove(key),
   };

@@ -205,3 +205,24 @@ describe('createIdempotentClient', () => {
     expect(await storage.list()).toEqual([]);
   });
 });
+
+describe('post', () => {
+  it('creates and submits a POST intent in one call, keeping it stored when the client gives up', async () => {
+    const { client, network } = setup([
+      new TypeError('fetch failed'),
+      new Response('{"paymentId":"p-1"}', { status: 201, headers: { 'content-type': 'application/json' } }),
+    ]);
+    const outcome = await client.post('/invoices/inv-1/payments', payment.body, { key: 'my-own-key-1' });
+    expect(outcome).toMatchObject({ kind: 'succeeded', key: 'my-own-key-1', body: { paymentId: 'p-1' } });
+    expect(network.seen.map((attempt) => attempt.idempotencyKey)).toEqual([
+      '"my-own-key-1"',
+      '"my-own-key-1"',
+    ]);
+    expect(network.seen[0]?.body).toBe(JSON.stringify(payment.body));
+
+    const offline = setup([new TypeError('fetch failed')]);
+    const gaveUp = await offline.client.post('/orders', { table: 4 }, { retry: { maxRetries: 0 } });
+    expect(gaveUp.kind).toBe('gave-up');
+    expect((await offline.client.pendingIntents()).map((intent) => intent.key)).toEqual([gaveUp.key]);
+  });
+});

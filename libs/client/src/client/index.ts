@@ -3,6 +3,7 @@ export type {
   HeaderSource,
   IdempotentClient,
   IdempotentClientOptions,
+  PostOptions,
   SubmitOptions,
 } from './idempotent-client.js';
 export type {

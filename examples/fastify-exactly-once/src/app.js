@@ -1,0 +1,28 @@
+import Fastify from 'fastify';
+import { createPostgresEventStore } from '@once/event-store';
+import { createIdempotencyEngine, idempotencyFastifyPlugin } from '@once/idempotency';
+import { balanceOf, earnPoints, memberStream, redeemPoints } from './points-ledger.js';
+
+/** The ledger's HTTP API over a PostgreSQL pool (the event store's tables are created on first use). */
+export const buildApp = async ({ pool, logger = false }) => {
+  const app = Fastify({ logger });
+  const store = createPostgresEventStore(pool);
+  const engine = createIdempotencyEngine({ store, leaseMs: 30_000 });
+
+  await app.register(idempotencyFastifyPlugin, {
+    engine,
+    // Whose keys these are: your authentication decides; here a cashier names themself in a header.
+    getScope: (request) => {
+      const cashier = request.headers['x-cashier'];
+      return typeof cashier === 'string' ? { tenantId: 'points', actorId: cashier } : undefined;
+    },
+  });
+
+  app.post('/members/:memberId/earn', app.idempotency.command({ handler: earnPoints }));
+  app.post('/members/:memberId/redeem', app.idempotency.command({ handler: redeemPoints }));
+  app.get('/members/:memberId', async (request) => {
+    const { memberId } = request.params;
+    return { memberId, balance: balanceOf(await store.readStream(memberStream(memberId))) };
+  });
+  return app;
+};

@@ -1,0 +1,3 @@
+export { createOnceApi } from './once-api.js';
+export type { OnceApi, OnceCommandInput, OnceCommandOutcome, OnceCommandRoute } from './once-api.js';
+export type { OnceCommandRoutes } from './once-routes.generated.js';

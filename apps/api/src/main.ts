@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { generateWebhookSecret, isWebhookSecret } from '@once/webhooks';
 import { findFreePort } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
@@ -24,7 +24,8 @@ const env = z
       .regex(/^(esdb|kurrentdb)(\+discover)?:\/\//)
       .optional(),
     GATEWAY_URL: z.url().optional(),
-    GATEWAY_WEBHOOK_SECRET: z.string().min(16).optional(),
+    /** A Standard Webhooks secret (`whsec_` + base64 of 24 to 64 bytes); generated for the embedded gateway. */
+    GATEWAY_WEBHOOK_SECRET: z.string().refine(isWebhookSecret, 'a whsec_ secret (base64 of 24 to 64 bytes)').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Test-only: `<fault point>[@n]` kills this process (SIGKILL) when it gets there. */
     ONCE_FAULT: z
@@ -59,7 +60,7 @@ const embeddedPostgres = env.DATABASE_URL
   ? undefined
   : await startEmbeddedDefaultPostgres(env.ONCE_DATA_DIR ? { dataDirectory: env.ONCE_DATA_DIR } : {});
 const webhookSecret =
-  env.GATEWAY_WEBHOOK_SECRET ?? (env.GATEWAY_URL ? undefined : randomBytes(24).toString('base64url'));
+  env.GATEWAY_WEBHOOK_SECRET ?? (env.GATEWAY_URL ? undefined : generateWebhookSecret());
 const embeddedGateway = env.GATEWAY_URL
   ? undefined
   : await startGatewaySimProcess({

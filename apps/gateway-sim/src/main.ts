@@ -12,7 +12,10 @@ const env = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEBHOOK_URL: z.url().optional(),
     /** A Standard Webhooks secret: `whsec_` + base64 of 24 to 64 random bytes. */
-    WEBHOOK_SECRET: z.string().refine(isWebhookSecret, 'a whsec_ secret (base64 of 24 to 64 bytes)').optional(),
+    WEBHOOK_SECRET: z
+      .string()
+      .refine(isWebhookSecret, 'a whsec_ secret (base64 of 24 to 64 bytes)')
+      .optional(),
     /** Keep charges and keys in PostgreSQL (a database of the gateway's own); in memory when omitted. */
     GATEWAY_DATABASE_URL: z
       .string()

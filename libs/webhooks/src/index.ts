@@ -18,6 +18,12 @@ export {
   receiveWebhookOnceInStore,
   webhookInboxMigrations,
 } from './inbox/index.js';
-export type { InboxClaim, InboxReceipt, InboxWrite, StoreInboxOptions, StoreInboxReceipt } from './inbox/index.js';
+export type {
+  InboxClaim,
+  InboxReceipt,
+  InboxWrite,
+  StoreInboxOptions,
+  StoreInboxReceipt,
+} from './inbox/index.js';
 export { checkWebhookUrl, classifyAddress, strictWebhookUrlPolicy } from './urls/index.js';
 export type { AddressClass, ResolveHost, WebhookUrlCheck, WebhookUrlPolicy } from './urls/index.js';

@@ -74,7 +74,12 @@ export const receiveGatewayEvent = async (
       const claim = {
         id: deriveId(scope, event.id, inbox, 0),
         type: 'GatewayWebhookReceived',
-        data: { eventId: event.id, type: event.type, paymentId: event.data.reference, refusal: refusal ?? null },
+        data: {
+          eventId: event.id,
+          type: event.type,
+          paymentId: event.data.reference,
+          refusal: refusal ?? null,
+        },
       };
       const effects: StreamAppend[] =
         events.length === 0

@@ -11,8 +11,7 @@ export interface InboxWrite {
 
 /** What became of one delivery in the event store. */
 export type StoreInboxReceipt<Decision> =
-  | { readonly outcome: 'applied'; readonly decision: Decision }
-  | { readonly outcome: 'duplicate' };
+  { readonly outcome: 'applied'; readonly decision: Decision } | { readonly outcome: 'duplicate' };
 
 export interface StoreInboxOptions<Decision> {
   /** The inbox stream of this webhook id, e.g. `inbox-kitchen-<webhook-id>`. */
@@ -46,7 +45,9 @@ export const receiveWebhookOnceInStore = async <Decision>(
         await store.appendMulti([claim, ...write.effects]);
       } else {
         for (const effect of write.effects) {
-          await store.appendToStream(effect.stream, effect.events, { expectedRevision: effect.expectedRevision });
+          await store.appendToStream(effect.stream, effect.events, {
+            expectedRevision: effect.expectedRevision,
+          });
         }
         await store.appendToStream(claim.stream, claim.events, { expectedRevision: 'no_stream' });
       }

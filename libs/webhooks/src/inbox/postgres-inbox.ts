@@ -28,8 +28,7 @@ export const migrateWebhookInbox = async (pool: Pool): Promise<void> => {
 
 /** What became of one delivery: its effect applied now, or an id applied before (nothing done). */
 export type InboxReceipt<Result> =
-  | { readonly outcome: 'applied'; readonly result: Result }
-  | { readonly outcome: 'duplicate' };
+  { readonly outcome: 'applied'; readonly result: Result } | { readonly outcome: 'duplicate' };
 
 /** Who received it: one consumer's inbox is separate from another's, even in the same database. */
 export interface InboxClaim {

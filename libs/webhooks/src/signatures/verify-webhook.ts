@@ -3,11 +3,7 @@ import { signWebhook } from './sign-webhook.js';
 
 /** Why a delivery was refused. */
 export type WebhookRefusal =
-  | 'missing-headers'
-  | 'invalid-timestamp'
-  | 'timestamp-too-old'
-  | 'timestamp-too-new'
-  | 'invalid-signature';
+  'missing-headers' | 'invalid-timestamp' | 'timestamp-too-old' | 'timestamp-too-new' | 'invalid-signature';
 
 export type WebhookVerification =
   | { readonly ok: true; readonly id: string; readonly timestamp: number }

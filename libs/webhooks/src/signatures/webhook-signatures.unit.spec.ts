@@ -89,7 +89,11 @@ describe('interoperability with the standardwebhooks package', () => {
   it('verifies what the package signs', () => {
     const reference = new Webhook(secret);
     const signature = reference.sign('msg_1', new Date(now * 1000), body);
-    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': signature };
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(now),
+      'webhook-signature': signature,
+    };
     expect(signature).toBe(signWebhook(secret, content));
     expect(verifyWebhook({ secrets: secret, headers, body, nowSeconds: now }).ok).toBe(true);
   });

@@ -64,10 +64,12 @@ export const checkWebhookUrl = async (
   const classes = new Set<AddressClass>(addresses.map(classifyAddress));
   if (classes.has('reserved')) return refuse(`the host ${host} resolves to a reserved address`);
   const internal = [...classes].filter((kind) => kind !== 'public');
-  const loopbackForDevelopment = policy.allowHttp && internal.length === 1 && classes.size === 1 && classes.has('loopback');
+  const loopbackForDevelopment =
+    policy.allowHttp && internal.length === 1 && classes.size === 1 && classes.has('loopback');
   if (internal.length > 0 && !policy.allowPrivateNetworks && !loopbackForDevelopment) {
     return refuse(`the host ${host} resolves to a ${internal.join(' and ')} address`);
   }
-  if (url.protocol === 'http:' && classes.has('public')) return refuse('http is accepted for loopback and private hosts only');
+  if (url.protocol === 'http:' && classes.has('public'))
+    return refuse('http is accepted for loopback and private hosts only');
   return { ok: true, url, addresses };
 };

@@ -71,7 +71,9 @@ describe('checkWebhookUrl', () => {
     expect(await reasonOf('http://127.0.0.1:3200/webhooks', development)).toBe('ok');
     expect(await reasonOf('http://localhost:3200/webhooks', development)).toBe('ok');
     expect(await reasonOf('http://db.internal/webhooks', development)).toMatch(/private/);
-    expect(await reasonOf('http://hooks.example.com/', development)).toMatch(/loopback and private hosts only/);
+    expect(await reasonOf('http://hooks.example.com/', development)).toMatch(
+      /loopback and private hosts only/,
+    );
     expect(await reasonOf('http://db.internal/webhooks', privateNetwork)).toBe('ok');
     expect(await reasonOf('https://metadata.internal/', privateNetwork)).toBe('ok');
   });

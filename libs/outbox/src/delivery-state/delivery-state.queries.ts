@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 export interface WebhookEndpointView {
   readonly id: string;
   readonly url: string;
-  readonly eventTypes: readonly string[];
+  readonly eventTypes: string[];
   readonly status: 'enabled' | 'disabled';
   readonly disabledReason: string | null;
   readonly failingSince: string | null;

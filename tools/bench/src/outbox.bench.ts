@@ -123,10 +123,15 @@ const registerEndpoint = async (store: EventStore, tenantId: string, url: string
   );
 };
 
-const until = async (condition: () => boolean, what: string, timeoutMs = 300_000): Promise<void> => {
+const until = async (
+  condition: () => boolean,
+  what: string,
+  progress: () => Promise<string>,
+  timeoutMs = 120_000,
+): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${await progress()}`);
     await sleep(2);
   }
 };
@@ -161,7 +166,16 @@ export const measureOutbox = async (events: number, latencySeconds: number): Pro
     urlPolicy: { allowHttp: true, allowPrivateNetworks: false },
     maxInFlightPerEndpoint: CONCURRENCY,
     pollIntervalMs: 20,
+    logger: {
+      info: () => undefined,
+      warn: (details: object, message: string) => log(`relay: ${message} ${JSON.stringify(details)}`),
+      error: (details: object, message: string) => log(`relay: ${message} ${JSON.stringify(details)}`),
+    },
   };
+  const progress = async (): Promise<string> =>
+    JSON.stringify(
+      (await pool.query('SELECT status, count(*)::int AS count FROM webhook_messages GROUP BY status')).rows,
+    );
   try {
     const version = await pool.query<{ server_version: string }>('SHOW server_version');
     log(
@@ -169,6 +183,7 @@ export const measureOutbox = async (events: number, latencySeconds: number): Pro
     );
     await measureCeiling(receiver, secret, 500);
     const ceiling = await measureCeiling(receiver, secret, events);
+    delivered = 0;
     log(`ceiling (plain client → receiver): ${ceiling.toFixed(0)}/s`);
 
     // Throughput: the log holds events undelivered events; the relay starts and delivers them all.
@@ -178,13 +193,13 @@ export const measureOutbox = async (events: number, latencySeconds: number): Pro
     await registerEndpoint(store, tenantId, receiver.url, secret);
     await appendOrders(store, warmTenant, 200);
     let relay = await startWebhookRelay(relayOptions);
-    await until(() => delivered >= 200, 'the warm-up deliveries');
+    await until(() => delivered >= 200, 'the warm-up deliveries', progress);
     await relay.stop();
     delivered = 0;
     await appendOrders(store, tenantId, events);
     const started = performance.now();
     relay = await startWebhookRelay(relayOptions);
-    await until(() => delivered >= events, 'every delivery');
+    await until(() => delivered >= events, 'every delivery', progress);
     const deliveredPerSecond = events / ((performance.now() - started) / 1000);
     log(
       `relay: ${deliveredPerSecond.toFixed(0)} deliveries/s (${(deliveredPerSecond / ceiling).toFixed(2)} × ceiling)`,
@@ -206,7 +221,7 @@ export const measureOutbox = async (events: number, latencySeconds: number): Pro
       appended += perTick;
     }
     const appendRate = appended / ((performance.now() - firstTick) / 1000);
-    await until(() => delivered >= appended, 'the latency run’s deliveries');
+    await until(() => delivered >= appended, 'the latency run’s deliveries', progress);
     const p50 = percentile(latencies, 0.5);
     const p99 = percentile(latencies, 0.99);
     log(`latency at ${appendRate.toFixed(0)}/s appended: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms`);

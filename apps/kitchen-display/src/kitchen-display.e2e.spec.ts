@@ -6,6 +6,7 @@ import { createPostgresEventStore } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
 import { startWebhookRelay } from '@once/outbox';
 import type { WebhookRelay } from '@once/outbox';
+import { registerEndpointInLog } from '@once/outbox/testing';
 import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { generateWebhookSecret, migrateWebhookInbox, webhookHeaders } from '@once/webhooks';
@@ -69,25 +70,12 @@ const placed = (tenantId: string, orderId: string) =>
 describe('the kitchen display', () => {
   it('shows the orders to prepare, fed by the relay, and drops them once served', async () => {
     const tenantId = freshTenantId();
-    const endpointId = randomUUID();
-    await store.appendToStream(
-      `webhook-endpoint-${tenantId}-${endpointId}`,
-      [
-        {
-          id: randomUUID(),
-          type: 'WebhookEndpointRegistered',
-          data: {
-            tenantId,
-            endpointId,
-            url: `${url}/webhooks`,
-            eventTypes: ['OrderPlaced', 'OrderServed'],
-            secret,
-            registeredAt: new Date().toISOString(),
-          },
-        },
-      ],
-      { expectedRevision: 'no_stream' },
-    );
+    await registerEndpointInLog(store, {
+      tenantId,
+      url: `${url}/webhooks`,
+      secret,
+      eventTypes: ['OrderPlaced', 'OrderServed'],
+    });
     const orderId = randomUUID();
     const data = {
       tenantId,

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { createPostgresEventStore } from '@once/event-store';
 import type { EventStore, StreamAppend } from '@once/event-store';
 import { startWebhookRelay } from '@once/outbox';
-import { startWebhookReceiver } from '@once/outbox/testing';
+import { registerEndpointInLog, startWebhookReceiver } from '@once/outbox/testing';
 import type { WebhookReceiver } from '@once/outbox/testing';
 import { startEmbeddedPostgres } from '@once/postgres';
 import { generateWebhookSecret, webhookHeaders } from '@once/webhooks';
@@ -101,27 +101,8 @@ const appendOrders = async (
   }
 };
 
-const registerEndpoint = async (store: EventStore, tenantId: string, url: string, secret: string) => {
-  const endpointId = randomUUID();
-  await store.appendToStream(
-    `webhook-endpoint-${tenantId}-${endpointId}`,
-    [
-      {
-        id: randomUUID(),
-        type: 'WebhookEndpointRegistered',
-        data: {
-          tenantId,
-          endpointId,
-          url,
-          eventTypes: ['OrderPlaced'],
-          secret,
-          registeredAt: new Date().toISOString(),
-        },
-      },
-    ],
-    { expectedRevision: 'no_stream' },
-  );
-};
+const registerEndpoint = (store: EventStore, tenantId: string, url: string, secret: string) =>
+  registerEndpointInLog(store, { tenantId, url, secret, eventTypes: ['OrderPlaced'] });
 
 const until = async (
   condition: () => boolean,

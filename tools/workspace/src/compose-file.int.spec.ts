@@ -54,7 +54,12 @@ describe('docker-compose.yml', () => {
 
   it('starts every service from an entry point that exists, after the stores are healthy', () => {
     const appServices = Object.entries(compose.services).filter(([, service]) => service.command);
-    expect(appServices.map(([name]) => name).sort()).toEqual(['api', 'gateway-sim', 'projector']);
+    expect(appServices.map(([name]) => name).sort()).toEqual([
+      'api',
+      'gateway-sim',
+      'kitchen-display',
+      'projector',
+    ]);
     for (const [name, service] of appServices) {
       const entry = service.command?.find((part) => part.endsWith('.ts'));
       expect(entry, name).toBeDefined();

@@ -8,7 +8,7 @@ import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { generateWebhookSecret, migrateWebhookInbox } from '@once/webhooks';
 import { listWebhookAttempts, listWebhookMessages, webhookDeliveryMetrics } from '../delivery-state/index.js';
-import { startWebhookReceiver } from '../testing/index.js';
+import { registerEndpointInLog, startWebhookReceiver } from '../testing/index.js';
 import type { WebhookReceiver } from '../testing/index.js';
 import { relayLeaseName, startWebhookRelay } from './start-webhook-relay.js';
 import type { WebhookRelay, WebhookRelayOptions } from './index.js';
@@ -52,26 +52,12 @@ const receiver = async (secret: string, consumer = randomUUID()): Promise<Webhoo
   return started;
 };
 
-const register = async (
+const register = (
   tenantId: string,
   url: string,
   secret: string,
   eventTypes = ['OrderPlaced', 'OrderServed'],
-) => {
-  const endpointId = randomUUID();
-  await store.appendToStream(
-    webhookEndpointStream(asTenantId(tenantId), asWebhookEndpointId(endpointId)),
-    [
-      {
-        id: randomUUID(),
-        type: 'WebhookEndpointRegistered',
-        data: { tenantId, endpointId, url, eventTypes, secret, registeredAt: new Date().toISOString() },
-      },
-    ],
-    { expectedRevision: 'no_stream' },
-  );
-  return endpointId;
-};
+) => registerEndpointInLog(store, { tenantId, url, secret, eventTypes });
 
 /** Appends an order's events; returns their ids in log order. */
 const order = async (tenantId: string, types: readonly string[] = ['OrderPlaced']): Promise<string[]> => {

@@ -9,7 +9,7 @@ import type { WebhookRelay } from '@once/outbox';
 import { registerEndpointInLog } from '@once/outbox/testing';
 import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
-import { generateWebhookSecret, migrateWebhookInbox, webhookHeaders } from '@once/webhooks';
+import { generateWebhookSecret, webhookHeaders } from '@once/webhooks';
 import { createKitchenDisplay } from './kitchen-display.js';
 import { migrateKitchen } from './kitchen-tickets.js';
 
@@ -23,7 +23,6 @@ let url: string;
 beforeAll(async () => {
   db = await createTestDatabase();
   store = createPostgresEventStore(db.pool);
-  await migrateWebhookInbox(db.pool);
   await migrateKitchen(db.pool);
   server = createKitchenDisplay({ pool: db.pool, secrets: () => [secret] });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { migrate } from '@once/postgres';
+import { migrateWebhookInbox } from '@once/webhooks';
 import type { Migration } from '@once/postgres';
 
 /** Where an order stands in the kitchen. */
@@ -36,8 +37,9 @@ const migrations: readonly Migration[] = [
   },
 ];
 
-/** Creates the kitchen's tables. @example await migrateKitchen(pool); */
+/** Creates the kitchen's tables and its webhook inbox. @example await migrateKitchen(pool); */
 export const migrateKitchen = async (pool: Pool): Promise<void> => {
+  await migrateWebhookInbox(pool);
   await migrate(pool, 'kitchen-display', migrations);
 };
 

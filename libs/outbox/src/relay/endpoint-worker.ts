@@ -39,6 +39,8 @@ export interface EndpointWorker {
    * a replay, an endpoint event); the worker lets its deliveries in flight finish, then reads every pending one again.
    */
   wake(reason: 'new' | 'reload'): void;
+  /** True while nothing is in flight (it waits for new messages or a retry's time). */
+  idle(): boolean;
   /** Settles when the worker has nothing left to do now (resolves) or crashed (rejects). */
   readonly done: Promise<void>;
 }
@@ -285,6 +287,7 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
   };
 
   return {
+    idle: () => inFlight.size === 0,
     wake: (reason) => {
       if (reason === 'reload') wantReload = true;
       else wantNew = true;

@@ -141,8 +141,10 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
              JOIN webhook_endpoints e ON e.endpoint_id = m.endpoint_id AND e.status = 'enabled'
             WHERE m.status = 'pending' AND m.next_attempt_at <= now()`,
         );
+        // A worker waiting for a retry's time does not know of a redelivery or a replay: it reads its messages again.
         for (const { endpoint_id: endpointId } of due.rows) {
-          if (!workers.has(endpointId) || round % reloadEveryRounds === 0) wake(endpointId, 'reload');
+          const worker = workers.get(endpointId);
+          if (!worker || worker.idle() || round % reloadEveryRounds === 0) wake(endpointId, 'reload');
         }
         await sleep(schedulePollMs, undefined, { signal: term.signal }).catch(() => undefined);
       }

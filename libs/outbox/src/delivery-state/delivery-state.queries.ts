@@ -217,7 +217,7 @@ export const replayWebhookMessages = async (
   return result.rowCount ?? 0;
 };
 
-/** The relay's health, across tenants. */
+/** The relay's health, across tenants; messages count for enabled endpoints only (a deleted one's never go). */
 export interface WebhookDeliveryMetrics {
   /** Attempts by outcome since the start (`delivered`, `failed`, `dead`). */
   readonly attemptsByOutcome: Readonly<Record<'delivered' | 'failed' | 'dead', number>>;
@@ -243,11 +243,12 @@ export const webhookDeliveryMetrics = async (pool: Pool): Promise<WebhookDeliver
     oldest: number | null;
     dead: string;
   }>(
-    `SELECT count(*) FILTER (WHERE status = 'pending' AND attempts > 0) AS backlog,
-            count(*) FILTER (WHERE status = 'pending') AS undelivered,
-            extract(epoch FROM now() - min(appended_at) FILTER (WHERE status = 'pending'))::float8 AS oldest,
-            count(*) FILTER (WHERE status = 'dead') AS dead
-       FROM webhook_messages`,
+    `SELECT count(*) FILTER (WHERE m.status = 'pending' AND m.attempts > 0) AS backlog,
+            count(*) FILTER (WHERE m.status = 'pending') AS undelivered,
+            extract(epoch FROM now() - min(m.appended_at) FILTER (WHERE m.status = 'pending'))::float8 AS oldest,
+            count(*) FILTER (WHERE m.status = 'dead') AS dead
+       FROM webhook_messages m
+       JOIN webhook_endpoints e ON e.endpoint_id = m.endpoint_id AND e.status = 'enabled'`,
   );
   const byOutcome = { delivered: 0, failed: 0, dead: 0 };
   for (const row of attempts.rows) byOutcome[row.outcome] = Number(row.count);

@@ -30,6 +30,13 @@ import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
 import { createProblemCatalog } from './problems/problem-catalog.js';
 import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+import { outboxPlugin } from './plugins/outbox.plugin.js';
+import {
+  webhookDeliveriesRoutes,
+  webhookEndpointsRoutes,
+} from './webhook-endpoints/index.js';
+import { strictWebhookUrlPolicy } from '@once/webhooks';
+import type { WebhookUrlPolicy } from '@once/webhooks';
 
 /** Everything the API is built from. `main.ts` fills it from the environment; tests fill it directly. */
 export interface AppDeps {
@@ -60,6 +67,8 @@ export interface AppDeps {
   readonly bodyLimit?: number;
   /** The longest a read waits for its `Once-Min-Position` before answering with `Once-Stale: true` (ms); 5 s by default. */
   readonly readWaitMs?: number;
+  /** Which webhook endpoint URLs are accepted and delivered to; https to public addresses only by default. */
+  readonly webhookUrlPolicy?: WebhookUrlPolicy;
 }
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
@@ -129,6 +138,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       ...apiIdempotencyOptions,
     });
     if (deps.projector !== 'external') await app.register(projectorPlugin);
+    const webhookUrlPolicy = deps.webhookUrlPolicy ?? strictWebhookUrlPolicy;
+    await app.register(outboxPlugin, { urlPolicy: webhookUrlPolicy, relay: deps.projector !== 'external' });
     await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });
 
     await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
@@ -140,6 +151,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       await authenticated.register(stockCountsRoutes, { prefix: '/stock-counts' });
       await authenticated.register(paymentsRoutes, { prefix: '/payments' });
       await authenticated.register(idempotencyKeysRoutes, { prefix: '/idempotency-keys' });
+      await authenticated.register(webhookEndpointsRoutes, {
+        prefix: '/webhook-endpoints',
+        urlPolicy: webhookUrlPolicy,
+      });
+      await authenticated.register(webhookDeliveriesRoutes, { prefix: '/webhook-endpoints' });
     });
   } catch (error) {
     await app.close();

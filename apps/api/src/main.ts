@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { eventStoreDbConnectionStringProblem } from '@once/event-store';
+import { generateWebhookSecret, isWebhookSecret } from '@once/webhooks';
 import { findFreePort } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
@@ -28,7 +28,11 @@ const env = z
       })
       .optional(),
     GATEWAY_URL: z.url().optional(),
-    GATEWAY_WEBHOOK_SECRET: z.string().min(16).optional(),
+    /** A Standard Webhooks secret (`whsec_` + base64 of 24 to 64 bytes); generated for the embedded gateway. */
+    GATEWAY_WEBHOOK_SECRET: z
+      .string()
+      .refine(isWebhookSecret, 'a whsec_ secret (base64 of 24 to 64 bytes)')
+      .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Test-only: `<fault point>[@n]` kills this process (SIGKILL) when it gets there. */
     ONCE_FAULT: z
@@ -48,17 +52,22 @@ const env = z
     IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
     /** The longest a read waits for its `Once-Min-Position` (ms). */
     ONCE_READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+    /** Webhook endpoints may use http to loopback hosts (development). On by default for the embedded default only. */
+    ONCE_WEBHOOK_ALLOW_HTTP: z.enum(['0', '1', 'true', 'false']).optional(),
+    /** Webhook endpoints may resolve to loopback, private and link-local addresses (a private network deployment). */
+    ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['0', '1', 'true', 'false']).default('0'),
     /** Where the embedded default keeps PostgreSQL's data (default `.once/postgres`). */
     ONCE_DATA_DIR: z.string().min(1).optional(),
   })
   .parse(process.env);
 
+const isOn = (flag: string): boolean => flag === '1' || flag === 'true';
+
 // Nothing configured: PostgreSQL and the gateway simulator start here, beside the api.
 const embeddedPostgres = env.DATABASE_URL
   ? undefined
   : await startEmbeddedDefaultPostgres(env.ONCE_DATA_DIR ? { dataDirectory: env.ONCE_DATA_DIR } : {});
-const webhookSecret =
-  env.GATEWAY_WEBHOOK_SECRET ?? (env.GATEWAY_URL ? undefined : randomBytes(24).toString('base64url'));
+const webhookSecret = env.GATEWAY_WEBHOOK_SECRET ?? (env.GATEWAY_URL ? undefined : generateWebhookSecret());
 const embeddedGateway = env.GATEWAY_URL
   ? undefined
   : await startGatewaySimProcess({
@@ -87,6 +96,10 @@ const app = await buildApp({
   projector: env.ONCE_PROJECTOR,
   poolSize: env.DATABASE_POOL_SIZE,
   ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),
+  webhookUrlPolicy: {
+    allowHttp: isOn(env.ONCE_WEBHOOK_ALLOW_HTTP ?? (embeddedPostgres ? '1' : '0')),
+    allowPrivateNetworks: isOn(env.ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+  },
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   logger: { level: env.LOG_LEVEL },
 }).catch(async (error: unknown) => {

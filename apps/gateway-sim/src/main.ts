@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { z } from 'zod';
+import { isWebhookSecret } from '@once/webhooks';
 import { createPostgresEventStore } from '@once/event-store';
 import { createEventSourcedChargeLedger } from './charges/index.js';
 import { buildGatewaySim } from './gateway-sim.js';
@@ -10,7 +11,11 @@ const env = z
     HOST: z.string().default('0.0.0.0'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEBHOOK_URL: z.url().optional(),
-    WEBHOOK_SECRET: z.string().min(16).optional(),
+    /** A Standard Webhooks secret: `whsec_` + base64 of 24 to 64 random bytes. */
+    WEBHOOK_SECRET: z
+      .string()
+      .refine(isWebhookSecret, 'a whsec_ secret (base64 of 24 to 64 bytes)')
+      .optional(),
     /** Keep charges and keys in PostgreSQL (a database of the gateway's own); in memory when omitted. */
     GATEWAY_DATABASE_URL: z
       .string()

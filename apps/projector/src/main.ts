@@ -2,6 +2,7 @@ import pg from 'pg';
 import { z } from 'zod';
 import { eventStoreDbConnectionStringProblem } from '@once/event-store';
 import { allProjections, startProjector } from '@once/projections';
+import { startWebhookRelay } from '@once/outbox';
 import { resolveDatabase } from './database.js';
 import { createEventStoreFromEnv } from './event-store.js';
 import { createJsonLogger } from './json-logger.js';
@@ -24,6 +25,10 @@ const env = z
     PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
     PROJECTOR_POLL_MS: z.coerce.number().int().min(1).max(60_000).default(100),
     PROJECTOR_LEASE_RETRY_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    /** Webhook endpoints may use http to loopback hosts (development only). */
+    ONCE_WEBHOOK_ALLOW_HTTP: z.enum(['0', '1', 'true', 'false']).default('0'),
+    /** Webhook endpoints may resolve to loopback, private and link-local addresses (a private network deployment). */
+    ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['0', '1', 'true', 'false']).default('0'),
   })
   .parse(process.env);
 
@@ -44,9 +49,22 @@ const projector = await startProjector({
   pollIntervalMs: env.PROJECTOR_POLL_MS,
   leaseRetryMs: env.PROJECTOR_LEASE_RETRY_MS,
 });
+const isOn = (flag: string): boolean => flag === '1' || flag === 'true';
+// The outbox beside the projections: one leader among every relay (this process, other projectors, an in-process api).
+const relay = await startWebhookRelay({
+  pool,
+  store,
+  logger,
+  urlPolicy: {
+    allowHttp: isOn(env.ONCE_WEBHOOK_ALLOW_HTTP),
+    allowPrivateNetworks: isOn(env.ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+  },
+  pollIntervalMs: env.PROJECTOR_POLL_MS,
+  leaseRetryMs: env.PROJECTOR_LEASE_RETRY_MS,
+});
 logger.info(
   { database: database.source, projections: allProjections.map((projection) => projection.name) },
-  'projector started',
+  'projector and webhook relay started',
 );
 
 let stopping = false;
@@ -55,6 +73,7 @@ const shutdown = async (signal: string): Promise<void> => {
   stopping = true;
   logger.info({ signal }, 'stopping: finishing the batches in hand and giving the leases back');
   try {
+    await relay.stop();
     await projector.stop();
     await store.close();
     await pool.end();

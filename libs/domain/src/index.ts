@@ -76,6 +76,7 @@ export {
   asSku,
   asStockCountId,
   asTenantId,
+  asWebhookEndpointId,
   isCurrencyCode,
   isMinorUnits,
   money,
@@ -93,6 +94,7 @@ export type {
   StockCountId,
   TenantId,
   Timestamp,
+  WebhookEndpointId,
 } from './shared/index.js';
 export {
   EmptyStockCount,
@@ -113,4 +115,37 @@ export type {
   StockCountPosted,
   StockCountState,
 } from './stock-counts/index.js';
-export { invoiceStream, orderStream, stockCountStream, streamPrefixes } from './streams/index.js';
+export {
+  invoiceStream,
+  orderStream,
+  stockCountStream,
+  streamPrefixes,
+  webhookEndpointStream,
+} from './streams/index.js';
+export {
+  decider as webhookEndpointDecider,
+  InvalidWebhookEventTypes,
+  isWebhookEventType,
+  WebhookEndpointAlreadyRegistered,
+  webhookEndpointEventTypes,
+  WebhookEndpointNotFound,
+  webhookEventTypes,
+} from './webhook-endpoints/index.js';
+export type {
+  DeleteWebhookEndpoint,
+  DisableWebhookEndpoint,
+  EnableWebhookEndpoint,
+  PreviousWebhookSecret,
+  RegisteredWebhookEndpoint,
+  RegisterWebhookEndpoint,
+  RotateWebhookEndpointSecret,
+  WebhookEndpointCommand,
+  WebhookEndpointDeleted,
+  WebhookEndpointDisabled,
+  WebhookEndpointEnabled,
+  WebhookEndpointEvent,
+  WebhookEndpointRegistered,
+  WebhookEndpointSecretRotated,
+  WebhookEndpointState,
+  WebhookEventType,
+} from './webhook-endpoints/index.js';

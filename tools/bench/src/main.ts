@@ -8,6 +8,7 @@ const benchmarks: Record<string, () => Promise<{ run(args: readonly string[]): P
   projections: () => import('./projections.bench.js'),
   http: () => import('./http/http.bench.js'),
   'round-trips': () => import('./round-trips.bench.js'),
+  outbox: () => import('./outbox.bench.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -54,7 +54,12 @@ describe('docker-compose.yml', () => {
 
   it('starts every app from its build, after the stores are healthy', () => {
     const appServices = Object.entries(compose.services).filter(([, service]) => service.command);
-    expect(appServices.map(([name]) => name).sort()).toEqual(['api', 'gateway-sim', 'projector']);
+    expect(appServices.map(([name]) => name).sort()).toEqual([
+      'api',
+      'gateway-sim',
+      'kitchen-display',
+      'projector',
+    ]);
     for (const [name, service] of appServices) {
       expect(service.command?.[0], name).toBe('node');
       const entry = service.command?.find((part) => /^apps\/[^/]+\/dist\/.+\.js$/.test(part));

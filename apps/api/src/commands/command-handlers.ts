@@ -12,6 +12,20 @@ import {
   postStockCountHandler,
   recordCountLineHandler,
 } from '../stock-counts/stock-count.handlers.js';
+import {
+  deleteWebhookEndpoint,
+  disableWebhookEndpoint,
+  enableWebhookEndpoint,
+  registerWebhookEndpoint,
+  rotateWebhookSecret,
+} from '../webhook-endpoints/webhook-endpoint.commands.js';
+import {
+  deleteWebhookEndpointHandler,
+  disableWebhookEndpointHandler,
+  enableWebhookEndpointHandler,
+  registerWebhookEndpointHandler,
+  rotateWebhookSecretHandler,
+} from '../webhook-endpoints/webhook-endpoint.handlers.js';
 
 /** What the handlers need from outside the event store. */
 export interface CommandHandlerDeps {
@@ -38,4 +52,9 @@ export const createCommandHandlers = (deps: CommandHandlerDeps): CommandHandlers
     bindCommand(openStockCount, openStockCountHandler),
     bindCommand(recordCountLine, recordCountLineHandler),
     bindCommand(postStockCount, postStockCountHandler),
+    bindCommand(registerWebhookEndpoint, registerWebhookEndpointHandler),
+    bindCommand(rotateWebhookSecret, rotateWebhookSecretHandler),
+    bindCommand(enableWebhookEndpoint, enableWebhookEndpointHandler),
+    bindCommand(disableWebhookEndpoint, disableWebhookEndpointHandler),
+    bindCommand(deleteWebhookEndpoint, deleteWebhookEndpointHandler),
   ]);

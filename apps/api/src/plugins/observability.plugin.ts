@@ -8,6 +8,10 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 export type IdempotencyOutcome = 'first' | 'replay' | 'in_flight' | 'reused' | 'released' | 'unavailable';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's Prometheus registry, served at `/metrics`; plugins add their own metrics to it. */
+    metricsRegistry: Registry;
+  }
   interface FastifyRequest {
     /** Set by command routes once the idempotency layer has decided. */
     idempotencyOutcome: IdempotencyOutcome | undefined;
@@ -23,6 +27,7 @@ export const observabilityPlugin = fp(
   async (app) => {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
+    app.decorate('metricsRegistry', registry);
     const durations = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request durations by route and status',

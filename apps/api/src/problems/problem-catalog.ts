@@ -66,6 +66,15 @@ export const httpProblems = {
     description:
       'Send `Authorization: Bearer <api key>`. Keys are created with `npm run -w @once/api create-api-key`.',
   },
+  'invalid-webhook-url': {
+    status: 422,
+    title: 'The webhook URL cannot be delivered to',
+    description:
+      'A webhook endpoint needs an absolute https URL without credentials whose host resolves only to public addresses ' +
+      '(loopback, private, link-local and reserved addresses are refused, so a webhook cannot reach inside the network). ' +
+      'Development setups may allow http to loopback hosts (`ONCE_WEBHOOK_ALLOW_HTTP`), and private networks ' +
+      '(`ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS`). `detail` says what was wrong. Nothing was stored.',
+  },
   'not-found': {
     status: 404,
     title: 'No such resource',

@@ -1,5 +1,4 @@
-import { comparePositions, WrongExpectedRevisionError } from '@once/event-store';
-import type { AppendResult, EventStore, ExpectedRevision, GlobalPosition } from '@once/event-store';
+import type { EventStore, ExpectedRevision, GlobalPosition, StreamAppend } from '@once/event-store';
 import {
   DomainError,
   asInvoiceId,
@@ -10,6 +9,7 @@ import {
 } from '@once/domain';
 import type { InvoiceEvent, RecordCardCharge } from '@once/domain';
 import { deriveId } from '@once/idempotency';
+import { receiveWebhookOnceInStore } from '@once/webhooks';
 import { foldSnapshot } from '../commands/aggregate-command.js';
 import type { GatewayEvent } from './webhook.schemas.js';
 
@@ -23,10 +23,11 @@ export type InboxOutcome =
 export const inboxStream = (eventId: string): string => `inbox-gateway-${eventId}`;
 
 /**
- * Applies a gateway event exactly once: the inbox claim (`inbox-gateway-<eventId>` at `no_stream`) and the card
- * outcome on the invoice are one atomic append, so a redelivery finds the inbox taken and changes nothing. An
- * outcome the invoice already has (the synchronous answer came first) adds no invoice events; the claim is still
- * recorded. Event ids derive from the event id, so two racing deliveries write the same events once.
+ * Applies a gateway event exactly once through the webhook kit's event-store inbox: the claim
+ * (`inbox-gateway-<eventId>` at `no_stream`) and the card outcome on the invoice are one atomic append, so a
+ * redelivery finds the inbox taken and changes nothing. An outcome the invoice already has (the synchronous answer
+ * came first) adds no invoice events; the claim is still recorded. Event ids derive from the event id, so two racing
+ * deliveries write the same events once.
  *
  * @example
  * const outcome = await receiveGatewayEvent(store, event, new Date());
@@ -56,72 +57,48 @@ export const receiveGatewayEvent = async (
     },
   };
 
-  if ((await store.readStream(inbox, { maxCount: 1 })).length > 0) return { kind: 'duplicate' };
-  for (let attempt = 0; ; attempt++) {
-    const recorded = await store.readStream(stream);
-    const revision: ExpectedRevision = recorded.at(-1)?.revision ?? 'no_stream';
-    const state = foldSnapshot(invoiceDecider, { stream, events: recorded, revision });
-    let events: readonly InvoiceEvent[] = [];
-    let refusal: string | undefined;
-    try {
-      events = invoiceDecider.decide(command, state);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      refusal = error.code;
-    }
-    const claim = {
-      id: deriveId(scope, event.id, inbox, 0),
-      type: 'GatewayWebhookReceived',
-      data: {
-        eventId: event.id,
-        type: event.type,
-        paymentId: event.data.reference,
-        refusal: refusal ?? null,
-      },
-    };
-    const effect =
-      events.length === 0
-        ? undefined
-        : {
-            stream,
-            expectedRevision: revision,
-            events: events.map((domainEvent, index) => ({
-              id: deriveId(scope, event.id, stream, index),
-              ...domainEvent,
-            })),
-          };
-    try {
-      let results: AppendResult[];
-      if (store.capabilities.atomicMultiStreamAppend) {
-        results = [
-          ...(await store.appendMulti([
-            { stream: inbox, events: [claim], expectedRevision: 'no_stream' },
-            ...(effect ? [effect] : []),
-          ])),
-        ];
-      } else {
-        // No atomic multi-stream append (EventStoreDB): the effect first, under ids derived from the event, then the
-        // claim. A crash between them leaves the claim unwritten; the redelivery finds the outcome recorded and claims.
-        results = effect
-          ? [
-              await store.appendToStream(effect.stream, effect.events, {
-                expectedRevision: effect.expectedRevision,
-              }),
-            ]
-          : [];
-        results.push(await store.appendToStream(inbox, [claim], { expectedRevision: 'no_stream' }));
+  const receipt = await receiveWebhookOnceInStore(store, {
+    inboxStream: inbox,
+    decide: async () => {
+      const recorded = await store.readStream(stream);
+      const revision: ExpectedRevision = recorded.at(-1)?.revision ?? 'no_stream';
+      const state = foldSnapshot(invoiceDecider, { stream, events: recorded, revision });
+      let events: readonly InvoiceEvent[] = [];
+      let refusal: string | undefined;
+      try {
+        events = invoiceDecider.decide(command, state);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        refusal = error.code;
       }
-      // The latest of the write's positions: the token a read of the applied outcome waits for.
-      const position = results
-        .map((result) => result.position)
-        .reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
-      return refusal
-        ? { kind: 'ignored', reason: refusal, position }
-        : { kind: 'applied', events: events.length, position };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      if (error.stream === inbox) return { kind: 'duplicate' };
-      if (attempt >= 5) throw error;
-    }
-  }
+      const claim = {
+        id: deriveId(scope, event.id, inbox, 0),
+        type: 'GatewayWebhookReceived',
+        data: {
+          eventId: event.id,
+          type: event.type,
+          paymentId: event.data.reference,
+          refusal: refusal ?? null,
+        },
+      };
+      const effects: StreamAppend[] =
+        events.length === 0
+          ? []
+          : [
+              {
+                stream,
+                expectedRevision: revision,
+                events: events.map((domainEvent, index) => ({
+                  id: deriveId(scope, event.id, stream, index),
+                  ...domainEvent,
+                })),
+              },
+            ];
+      return { write: { claim, effects }, decision: { refusal, events: events.length } };
+    },
+  });
+  if (receipt.outcome === 'duplicate') return { kind: 'duplicate' };
+  const { refusal, events } = receipt.decision;
+  const { position } = receipt;
+  return refusal ? { kind: 'ignored', reason: refusal, position } : { kind: 'applied', events, position };
 };

@@ -1,15 +1,16 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '@once/postgres';
 import { createTestDatabase } from '@once/testing';
+import { generateWebhookSecret, webhookHeaders } from '@once/webhooks';
 import type { TestDatabase } from '@once/testing';
 import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
 import { createHttp, startTestApi } from '../testing/index.js';
 import type { Http, TestApi, TestTenant } from '../testing/index.js';
 
-const secret = 'webhook-test-secret-0123456789';
+const secret = generateWebhookSecret();
 let db: TestDatabase;
 let gateway: GatewaySimProcess;
 let api: TestApi;
@@ -51,16 +52,9 @@ const deliver = (charge: Charge, options: { eventId?: string; timestamp?: number
     data: charge,
   });
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const signature = createHmac('sha256', options.sign ?? secret)
-    .update(`${eventId}.${String(timestamp)}.${body}`)
-    .digest('base64');
   return http.post('/webhooks/gateway', {
     raw: body,
-    headers: {
-      'webhook-id': eventId,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': `v1,${signature}`,
-    },
+    headers: { ...webhookHeaders([options.sign ?? secret], { id: eventId, timestamp, body }) },
   });
 };
 
@@ -125,7 +119,7 @@ describe('gateway webhooks', () => {
 
   it('refuses a bad signature, a stale timestamp and an id that does not match the body', async () => {
     const charge = { id: 'ch_x', reference: randomUUID(), amount: 1, currency: 'EUR', status: 'succeeded' };
-    expect((await deliver(charge, { sign: 'another-secret-0123456789' })).status).toBe(401);
+    expect((await deliver(charge, { sign: generateWebhookSecret() })).status).toBe(401);
     expect((await deliver(charge, { timestamp: Math.floor(Date.now() / 1000) - 3600 })).status).toBe(401);
     const mismatched = await http.post('/webhooks/gateway', {
       raw: JSON.stringify({ id: 'evt_a', type: 'charge.succeeded', createdAt: '', data: charge }),

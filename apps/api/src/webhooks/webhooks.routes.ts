@@ -30,20 +30,13 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ secret: string | undefined 
       },
     },
     async (request) => {
-      const headers = request.headers;
-      const valid =
-        secret !== undefined &&
-        request.rawBody !== undefined &&
-        headers['webhook-id'] === request.body.id &&
-        verifyWebhook({
-          secret,
-          id: headers['webhook-id'],
-          timestamp: Number(headers['webhook-timestamp']),
-          body: request.rawBody,
-          signatureHeader: headers['webhook-signature'],
-          nowSeconds: Date.now() / 1000,
-        });
-      if (!valid) throw new HttpProblem('invalid-signature');
+      const verified =
+        secret === undefined || request.rawBody === undefined
+          ? undefined
+          : verifyWebhook({ secrets: secret, headers: request.headers, body: request.rawBody });
+      if (!verified?.ok || verified.id !== request.body.id) {
+        throw new HttpProblem('invalid-signature', verified && !verified.ok ? verified.reason : undefined);
+      }
       const outcome = await receiveGatewayEvent(app.eventStore, request.body, new Date());
       request.log.info({ eventId: request.body.id, outcome }, 'gateway webhook');
       if ('position' in outcome) request.writePosition = outcome.position;

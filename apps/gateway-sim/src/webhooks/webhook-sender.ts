@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Charge } from '../charges/charge.js';
-import { signWebhook } from '@once/webhooks';
+import { webhookHeaders } from '@once/webhooks';
 
 /** A gateway event as delivered to the merchant's webhook endpoint. */
 export interface GatewayEvent {
@@ -18,6 +18,7 @@ export interface WebhookSender {
 
 export interface WebhookSenderOptions {
   readonly url: string;
+  /** A Standard Webhooks secret (`whsec_…`). */
   readonly secret: string;
   readonly attempts?: number;
   readonly onError?: (error: unknown, event: GatewayEvent) => void;
@@ -29,7 +30,7 @@ export interface WebhookSenderOptions {
  * carries the same id and the receiver can de-duplicate.
  *
  * @example
- * const sender = createWebhookSender({ url: 'http://127.0.0.1:3000/webhooks/gateway', secret: 'whsec' });
+ * const sender = createWebhookSender({ url: 'http://127.0.0.1:3000/webhooks/gateway', secret: 'whsec_…' });
  */
 export const createWebhookSender = (options: WebhookSenderOptions): WebhookSender => {
   const inFlight = new Set<Promise<void>>();
@@ -46,9 +47,7 @@ export const createWebhookSender = (options: WebhookSenderOptions): WebhookSende
           signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(5_000)]),
           headers: {
             'content-type': 'application/json',
-            'webhook-id': event.id,
-            'webhook-timestamp': String(timestamp),
-            'webhook-signature': signWebhook({ secret: options.secret, id: event.id, timestamp, body }),
+            ...webhookHeaders([options.secret], { id: event.id, timestamp, body }),
           },
         });
         await response.body?.cancel();

@@ -142,6 +142,24 @@ export const domainErrorCatalog = {
     title: 'The stock count has no lines',
     description: 'Record at least one counted line before posting a stock count.',
   },
+  'webhook-endpoint-not-found': {
+    status: 404,
+    title: 'No such webhook endpoint',
+    description: 'The endpoint was never registered for this tenant, or it was deleted.',
+  },
+  'webhook-endpoint-already-registered': {
+    status: 409,
+    title: 'The webhook endpoint is already registered',
+    description:
+      'An endpoint with this id exists. Registering is done once; a new key registers a new endpoint.',
+  },
+  'invalid-webhook-event-types': {
+    status: 422,
+    title: 'The event types cannot be subscribed to',
+    description:
+      'An endpoint subscribes to at least one of the documented event types (`GET /webhook-endpoints/event-types`); ' +
+      '`data.unknown` lists the types that are not among them.',
+  },
 } as const satisfies Record<string, DomainErrorDescription>;
 
 /** Every code a `DomainError` can carry. */

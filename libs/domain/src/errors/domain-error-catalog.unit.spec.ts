@@ -3,6 +3,7 @@ import * as invoiceErrors from '../invoices/invoice.errors.js';
 import * as orderErrors from '../orders/order.errors.js';
 import { asInvoiceId, asOrderId, asPaymentId, money } from '../shared/index.js';
 import * as stockCountErrors from '../stock-counts/stock-count.errors.js';
+import * as webhookEndpointErrors from '../webhook-endpoints/webhook-endpoint.errors.js';
 import { DomainError } from './domain-error.js';
 import { domainErrorCatalog } from './domain-error-catalog.js';
 import * as moneyErrors from './money-errors.js';
@@ -12,6 +13,7 @@ const errorClasses = Object.values({
   ...invoiceErrors,
   ...orderErrors,
   ...stockCountErrors,
+  ...webhookEndpointErrors,
 }) as (new (data: never) => DomainError)[];
 
 // Enough data for any error's message; each class reads only its own fields.
@@ -20,6 +22,8 @@ const sampleData = {
   paymentId: asPaymentId('p-1'),
   orderId: asOrderId('o-1'),
   stockCountId: 's-1',
+  endpointId: 'ep-1',
+  unknown: ['Nope'],
   saleId: 'sale-1',
   amount: money(1, 'EUR'),
   outstanding: money(0, 'EUR'),

@@ -8,6 +8,7 @@ export type OrderId = Brand<string, 'OrderId'>;
 export type SaleId = Brand<string, 'SaleId'>;
 export type StockCountId = Brand<string, 'StockCountId'>;
 export type Sku = Brand<string, 'Sku'>;
+export type WebhookEndpointId = Brand<string, 'WebhookEndpointId'>;
 
 /** An instant as an ISO 8601 UTC string (`2026-01-31T12:00:00.000Z`); it always arrives with the command. */
 export type Timestamp = string;
@@ -30,3 +31,5 @@ export const asSaleId = (value: string): SaleId => value as SaleId;
 export const asStockCountId = (value: string): StockCountId => value as StockCountId;
 /** Names a validated string as a stock-keeping unit. @example asSku('espresso-beans-1kg') */
 export const asSku = (value: string): Sku => value as Sku;
+/** Names a validated string as a webhook endpoint id. @example asWebhookEndpointId('ep-1') */
+export const asWebhookEndpointId = (value: string): WebhookEndpointId => value as WebhookEndpointId;

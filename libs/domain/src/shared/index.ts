@@ -8,6 +8,7 @@ export {
   asSku,
   asStockCountId,
   asTenantId,
+  asWebhookEndpointId,
 } from './ids.js';
 export type {
   CustomerRef,
@@ -19,6 +20,7 @@ export type {
   StockCountId,
   TenantId,
   Timestamp,
+  WebhookEndpointId,
 } from './ids.js';
 export { isCurrencyCode, isMinorUnits, money } from './money.js';
 export type { CurrencyCode, Money } from './money.js';

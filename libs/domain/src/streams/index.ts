@@ -1,1 +1,7 @@
-export { invoiceStream, orderStream, stockCountStream, streamPrefixes } from './stream-names.js';
+export {
+  invoiceStream,
+  orderStream,
+  stockCountStream,
+  streamPrefixes,
+  webhookEndpointStream,
+} from './stream-names.js';

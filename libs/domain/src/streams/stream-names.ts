@@ -1,10 +1,11 @@
-import type { InvoiceId, OrderId, StockCountId, TenantId } from '../shared/index.js';
+import type { InvoiceId, OrderId, StockCountId, TenantId, WebhookEndpointId } from '../shared/index.js';
 
 /** The prefix of each aggregate's streams, for global reads filtered by stream prefix. */
 export const streamPrefixes = {
   invoice: 'invoice-',
   order: 'order-',
   stockCount: 'stock-count-',
+  webhookEndpoint: 'webhook-endpoint-',
 } as const;
 
 /**
@@ -27,3 +28,10 @@ export const orderStream = (tenantId: TenantId, orderId: OrderId): string =>
  */
 export const stockCountStream = (tenantId: TenantId, stockCountId: StockCountId): string =>
   `${streamPrefixes.stockCount}${tenantId}-${stockCountId}`;
+
+/**
+ * The stream of one webhook endpoint.
+ * @example webhookEndpointStream(tenantId, endpointId) // 'webhook-endpoint-<tenant>-<endpoint>'
+ */
+export const webhookEndpointStream = (tenantId: TenantId, endpointId: WebhookEndpointId): string =>
+  `${streamPrefixes.webhookEndpoint}${tenantId}-${endpointId}`;

@@ -1,0 +1,58 @@
+import fp from 'fastify-plugin';
+import { Gauge } from 'prom-client';
+import { migrateOutbox, startWebhookRelay, webhookDeliveryMetrics } from '@once/outbox';
+import type { WebhookUrlPolicy } from '@once/webhooks';
+
+export interface OutboxPluginOptions {
+  readonly urlPolicy: WebhookUrlPolicy;
+  /** Run the webhook relay in this process (the embedded default and tests); apps/projector runs it otherwise. */
+  readonly relay: boolean;
+}
+
+/**
+ * The outbox's tables and metrics (`webhook_attempts{outcome}`, `webhook_retry_backlog`,
+ * `webhook_oldest_undelivered_seconds`, read from the delivery state so they hold wherever the relay runs) and, when
+ * asked, the webhook relay itself: a leader or a standby beside any other relay.
+ */
+export const outboxPlugin = fp<OutboxPluginOptions>(
+  async (app, options) => {
+    await migrateOutbox(app.pg);
+    const registers = [app.metricsRegistry];
+    new Gauge({
+      name: 'webhook_attempts',
+      help: 'Webhook delivery attempts by outcome (delivered, failed, dead) since the outbox was created',
+      labelNames: ['outcome'] as const,
+      registers,
+      async collect() {
+        const { attemptsByOutcome } = await webhookDeliveryMetrics(app.pg);
+        for (const [outcome, count] of Object.entries(attemptsByOutcome)) this.set({ outcome }, count);
+      },
+    });
+    new Gauge({
+      name: 'webhook_retry_backlog',
+      help: 'Webhook messages waiting for a retry after a failed attempt',
+      registers,
+      async collect() {
+        this.set((await webhookDeliveryMetrics(app.pg)).retryBacklog);
+      },
+    });
+    new Gauge({
+      name: 'webhook_oldest_undelivered_seconds',
+      help: 'Age of the oldest webhook message not delivered yet (0 when none)',
+      registers,
+      async collect() {
+        this.set((await webhookDeliveryMetrics(app.pg)).oldestUndeliveredSeconds);
+      },
+    });
+    if (!options.relay) return;
+    const relay = await startWebhookRelay({
+      pool: app.pg,
+      store: app.eventStore,
+      urlPolicy: options.urlPolicy,
+      logger: app.log,
+      pollIntervalMs: 50,
+    });
+    app.addHook('onClose', async () => relay.stop());
+  },
+  { name: 'once-outbox', fastify: '5.x', dependencies: ['once-event-store', 'once-observability'] },
+);

@@ -1,0 +1,1 @@
+export { migrateOutbox } from './outbox-schema.js';

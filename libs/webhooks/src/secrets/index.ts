@@ -1,0 +1,6 @@
+export {
+  decodeWebhookSecret,
+  generateWebhookSecret,
+  InvalidWebhookSecretError,
+  isWebhookSecret,
+} from './webhook-secret.js';

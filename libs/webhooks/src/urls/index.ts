@@ -1,0 +1,4 @@
+export { classifyAddress } from './address-class.js';
+export type { AddressClass } from './address-class.js';
+export { checkWebhookUrl, strictWebhookUrlPolicy } from './webhook-url-policy.js';
+export type { ResolveHost, WebhookUrlCheck, WebhookUrlPolicy } from './webhook-url-policy.js';

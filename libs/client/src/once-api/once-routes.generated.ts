@@ -24,6 +24,28 @@ export interface OnceStockCount {
   readonly postedAt?: string;
 }
 
+/** The answer of POST /webhook-endpoints, POST /webhook-endpoints/{id}/rotate-secret. */
+export interface OnceWebhookEndpoint {
+  readonly id: string;
+  readonly url: string;
+  readonly eventTypes: readonly string[];
+  readonly status: 'enabled' | 'disabled';
+  readonly registeredAt: string;
+  readonly previousSecretExpiresAt: string | null;
+  readonly secret: string;
+}
+
+/** The answer of POST /webhook-endpoints/{id}/disable, POST /webhook-endpoints/{id}/enable. */
+export interface OnceWebhookEndpoint {
+  readonly id: string;
+  readonly url: string;
+  readonly eventTypes: readonly string[];
+  readonly status: 'enabled' | 'disabled';
+  readonly disabledReason: string | null;
+  readonly registeredAt: string;
+  readonly previousSecretExpiresAt: string | null;
+}
+
 /** Every command route of the Once api (a POST with an Idempotency-Key): path parameters, body, success body. */
 export interface OnceCommandRoutes {
   /** Issue an invoice (its id is derived from the Idempotency-Key) */
@@ -126,5 +148,29 @@ export interface OnceCommandRoutes {
     readonly params: { readonly id: string };
     readonly body: Record<string, never>;
     readonly response: OnceStockCount;
+  };
+  /** Register a webhook endpoint (its id is derived from the Idempotency-Key; the secret is shown here) */
+  'POST /webhook-endpoints': {
+    readonly params: Record<string, never>;
+    readonly body: { readonly url: string; readonly eventTypes: readonly string[] };
+    readonly response: OnceWebhookEndpoint;
+  };
+  /** Stop deliveries until enabled again */
+  'POST /webhook-endpoints/{id}/disable': {
+    readonly params: { readonly id: string };
+    readonly body: Record<string, never>;
+    readonly response: OnceWebhookEndpoint;
+  };
+  /** Enable deliveries again (missed events: replay them) */
+  'POST /webhook-endpoints/{id}/enable': {
+    readonly params: { readonly id: string };
+    readonly body: Record<string, never>;
+    readonly response: OnceWebhookEndpoint;
+  };
+  /** Rotate the secret (the previous one keeps signing during the grace period) */
+  'POST /webhook-endpoints/{id}/rotate-secret': {
+    readonly params: { readonly id: string };
+    readonly body: { readonly gracePeriodSeconds?: number };
+    readonly response: OnceWebhookEndpoint;
   };
 }

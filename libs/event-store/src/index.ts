@@ -30,3 +30,5 @@ export { createPostgresEventStore, migrateEventStore, eventStoreMigrations } fro
 export type { PostgresEventStoreOptions } from './postgres/index.js';
 export { createEventStoreDbEventStore } from './eventstoredb/index.js';
 export type { EventStoreDbEventStoreOptions } from './eventstoredb/index.js';
+export { removeExpiredStreams, startStreamScavenger } from './postgres/index.js';
+export type { ScavengerRound, StreamScavenger, StreamScavengerOptions } from './postgres/index.js';

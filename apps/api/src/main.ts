@@ -9,7 +9,9 @@ import { seedDemoTenant } from './embedded/demo-tenant.js';
 import { startEmbeddedDefaultPostgres } from './embedded/embedded-runtime.js';
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
+import { shouldSeedDemoKeys } from './embedded/demo-policy.js';
 import { createProcessFaultHook, parseProcessFault } from './faults/index.js';
+import { operationsEnvSchema, operationsFromEnv } from './operations/operations-env.js';
 
 const env = z
   .object({
@@ -51,6 +53,7 @@ const env = z
     ONCE_READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).optional(),
     /** Where the embedded default keeps PostgreSQL's data (default `.once/postgres`). */
     ONCE_DATA_DIR: z.string().min(1).optional(),
+    ...operationsEnvSchema,
   })
   .parse(process.env);
 
@@ -90,6 +93,7 @@ const app = await buildApp({
   poolSize: env.DATABASE_POOL_SIZE,
   ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
+  operations: operationsFromEnv(env),
   logger: { level: env.LOG_LEVEL },
 }).catch(async (error: unknown) => {
   await stopEmbedded();
@@ -129,13 +133,20 @@ try {
   process.exit(1);
 }
 
-if (embeddedPostgres) {
+if (shouldSeedDemoKeys({ host: env.HOST, embedded: embeddedPostgres !== undefined, demo: env.ONCE_DEMO })) {
   const demo = await seedDemoTenant(createApiKeyStore(app.pg));
+  const url = `http://${env.HOST}:${String(env.PORT)}`;
   console.log(
     demoBanner({
-      url: `http://${env.HOST}:${String(env.PORT)}`,
+      url,
       demo,
-      dataDirectory: embeddedPostgres.dataDirectory,
+      dataDirectory: embeddedPostgres?.dataDirectory ?? '(DATABASE_URL)',
+      metricsUrl: app.metricsUrl() ?? `${url}/metrics`,
     }),
+  );
+} else if (embeddedPostgres) {
+  app.log.info(
+    { host: env.HOST },
+    'not on loopback: no demo keys seeded (ONCE_DEMO=1 seeds them); create keys with `npm run keys -- create`',
   );
 }

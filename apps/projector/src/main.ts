@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { z } from 'zod';
-import { allProjections, startProjector } from '@once/projections';
+import { startStreamScavenger } from '@once/event-store';
+import { allProjections, removeKeyRowsOfStreams, startProjector } from '@once/projections';
 import { resolveDatabase } from './database.js';
 import { createEventStoreFromEnv } from './event-store.js';
 import { createJsonLogger } from './json-logger.js';
@@ -20,6 +21,9 @@ const env = z
     PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
     PROJECTOR_POLL_MS: z.coerce.number().int().min(1).max(60_000).default(100),
     PROJECTOR_LEASE_RETRY_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    /** `0` turns the retention scavenger off (it runs only with PostgreSQL streams). */
+    ONCE_SCAVENGER: z.enum(['0', '1']).default('1'),
+    ONCE_SCAVENGER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   })
   .parse(process.env);
 
@@ -44,6 +48,20 @@ logger.info(
   { database: database.source, projections: allProjections.map((projection) => projection.name) },
   'projector started',
 );
+// Retention: expired key streams are removed whole, with their key-table rows (one leader among the projectors).
+const scavenger =
+  env.EVENTSTORE_URL === undefined && env.ONCE_SCAVENGER === '1'
+    ? startStreamScavenger({
+        pool,
+        intervalMs: env.ONCE_SCAVENGER_INTERVAL_MS,
+        onStreamsRemoved: async (streams) => {
+          await removeKeyRowsOfStreams(pool, streams);
+        },
+        onRound: (round) =>
+          round.removedStreams > 0 && logger.info({ ...round }, 'scavenger removed expired streams'),
+        onError: (error) => logger.warn({ err: error }, 'scavenger round failed'),
+      })
+    : undefined;
 
 let stopping = false;
 const shutdown = async (signal: string): Promise<void> => {
@@ -51,6 +69,7 @@ const shutdown = async (signal: string): Promise<void> => {
   stopping = true;
   logger.info({ signal }, 'stopping: finishing the batches in hand and giving the leases back');
   try {
+    await scavenger?.stop();
     await projector.stop();
     await store.close();
     await pool.end();

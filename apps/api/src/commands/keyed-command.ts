@@ -84,7 +84,8 @@ const onProblem = (problem: IdempotencyProblem, request: FastifyRequest): never 
       if (problem.error instanceof HttpProblem) {
         throw new HttpProblem(problem.error.type, problem.error.detail, problem.error.extensions, retryAfter);
       }
-      if (problem.error) request.log.warn({ err: problem.error, reason: problem.reason }, 'command unavailable');
+      if (problem.error)
+        request.log.warn({ err: problem.error, reason: problem.reason }, 'command unavailable');
       throw new HttpProblem(
         'service-unavailable',
         `retry with the same key (${problem.reason ?? 'store-error'})`,

@@ -13,3 +13,7 @@ export type { ReadModelProjection } from './read-your-writes.js';
 export { documentConsistencyHeaders } from './openapi-headers.js';
 export { capturingWritePositions, noteWritePosition, runWithWriteCapture } from './write-position.js';
 export type { WritePositionCapture } from './write-position.js';
+export { readWaitsPlugin } from './read-waits.plugin.js';
+export type { ReadWaitsOptions } from './read-waits.plugin.js';
+export { createPositionWatcher, readLiveCheckpoints } from './position-watcher.js';
+export type { PositionWait, PositionWatcher, PositionWatcherOptions } from './position-watcher.js';

@@ -19,11 +19,13 @@ export interface IdempotencyEnginePluginOptions {
   /** How long a crashed request holds its key before a retry may take it over. Default 30 s. */
   readonly leaseMs?: number | undefined;
   readonly mode?: 'on' | 'off' | undefined;
+  /** How long a key is kept when its route and handler set no retention (seconds). Default 24 h. */
+  readonly keyRetentionSeconds?: number | undefined;
 }
 
 /** The idempotency engine over the app's event store, with the api's fault points wired in. */
 export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
-  async (app, { faults, leaseMs, mode }) => {
+  async (app, { faults, leaseMs, mode, keyRetentionSeconds }) => {
     const faultPoint: ProcessFaultHook = faults ?? (() => undefined);
     app.decorate('faultPoint', faultPoint);
     app.decorate('idempotencyMode', mode ?? 'on');
@@ -33,6 +35,7 @@ export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
         store: app.eventStore,
         faults: (point) => faultPoint(point),
         ...(leaseMs === undefined ? {} : { leaseMs }),
+        ...(keyRetentionSeconds === undefined ? {} : { retentionSeconds: keyRetentionSeconds }),
       }),
     );
   },

@@ -36,11 +36,7 @@ export interface IdempotencyPluginOptions {
    * Answers a problem instead of the plugin's own problem+json, so an app keeps one problem catalogue: send it on
    * `reply`, or throw (e.g. the app's problem error) to let the app's error handler answer it. Awaited.
    */
-  readonly onProblem?: (
-    problem: IdempotencyProblem,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ) => unknown;
+  readonly onProblem?: (problem: IdempotencyProblem, request: FastifyRequest, reply: FastifyReply) => unknown;
 }
 
 /** A problem the plugin would answer, with what an app needs to render it its own way. */
@@ -162,9 +158,15 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
           retryAfterSeconds: outcome.retryAfterSeconds,
         });
       case 'reused':
-        return sendProblem(request, reply, 'idempotency-key-reused', {}, {
-          original: { method: outcome.original.method, route: outcome.original.route },
-        });
+        return sendProblem(
+          request,
+          reply,
+          'idempotency-key-reused',
+          {},
+          {
+            original: { method: outcome.original.method, route: outcome.original.route },
+          },
+        );
       case 'released':
         if (outcome.response !== undefined) return sendStored(reply, outcome.response, false);
         options.onError?.(outcome.error, request);

@@ -126,6 +126,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
 try {
   await app.listen({ port: env.PORT, host: env.HOST });
+  app.log.info({ metrics: app.metricsUrl() }, 'metrics served on their own listener');
 } catch (error) {
   app.log.error({ err: error }, 'could not listen');
   await app.close();

@@ -11,13 +11,13 @@ const milliseconds = (max: number) => z.coerce.number().int().min(0).max(max);
 export const operationsEnvSchema = {
   /** `1` seeds the demo tenant's fixed keys even off loopback; `0` never. Default: embedded default on loopback. */
   ONCE_DEMO: flag,
-  /** The internal port `/metrics` is served on (0: a free one); separate from the api's. */
-  ONCE_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
+  /** The internal port `/metrics` is served on, apart from the api's; 0 (default) picks a free one and logs it. */
+  ONCE_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
   ONCE_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Requests per window per client address (before authentication); 0 turns the limits off. */
-  ONCE_RATE_LIMIT_ADDRESS_MAX: z.coerce.number().int().min(0).default(3_000),
+  ONCE_RATE_LIMIT_ADDRESS_MAX: z.coerce.number().int().min(0).default(12_000),
   /** Requests per window per tenant (after authentication). */
-  ONCE_RATE_LIMIT_TENANT_MAX: z.coerce.number().int().min(0).default(1_200),
+  ONCE_RATE_LIMIT_TENANT_MAX: z.coerce.number().int().min(0).default(6_000),
   ONCE_RATE_LIMIT_WINDOW_MS: milliseconds(3_600_000).default(60_000),
   /** Comma-separated origins allowed by CORS (`https://till.example`); none: CORS off. */
   ONCE_CORS_ORIGINS: z

@@ -114,3 +114,25 @@ export type {
   StockCountState,
 } from './stock-counts/index.js';
 export { invoiceStream, orderStream, stockCountStream, streamPrefixes } from './streams/index.js';
+export {
+  CardSettlementAlreadySettled,
+  CardSettlementNotAwaitingOperator,
+  CardSettlementNotFound,
+  decider as cardSettlementDecider,
+  retryDelayMs as settlementRetryDelayMs,
+} from './card-settlements/index.js';
+export type {
+  CardSettlementAttemptFailed,
+  CardSettlementCommand,
+  CardSettlementEvent,
+  CardSettlementNeedsAttention,
+  CardSettlementSettled,
+  CardSettlementStarted,
+  CardSettlementState,
+  RecordUnknownAttempt,
+  ResolveByOperator,
+  SettleFromGateway,
+  SettlementOutcome,
+  SettlementRetryPolicy,
+  StartCardSettlement,
+} from './card-settlements/index.js';

@@ -64,7 +64,8 @@ export const httpProblems = {
     status: 401,
     title: 'An API key is required',
     description:
-      'Send `Authorization: Bearer <api key>`. Keys are created with `npm run -w @once/api create-api-key`.',
+      'Send `Authorization: Bearer <api key>`. Keys are created with `npm run keys -- create`; a revoked key stops ' +
+      'working within seconds.',
   },
   'not-found': {
     status: 404,

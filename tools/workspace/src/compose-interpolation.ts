@@ -25,8 +25,10 @@ const interpolateText = (text: string, env: Readonly<Record<string, string | und
       case '?':
         if (unset) throw new MissingComposeVariableError(name, argument ?? '');
         return value as string;
-      default:
+      case undefined:
         return value ?? '';
+      default:
+        throw new Error(`unknown interpolation operator ${operator}`);
     }
   });
 

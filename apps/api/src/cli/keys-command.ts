@@ -89,7 +89,9 @@ export const runKeysCommand = async (
       io.err('Keep the new key now: it is not stored and cannot be shown again.');
       return 0;
     }
+    case undefined:
+      return usageError('which command?');
     default:
-      return usageError(command === undefined ? 'which command?' : `unknown command ${command}`);
+      return usageError(`unknown command ${command}`);
   }
 };

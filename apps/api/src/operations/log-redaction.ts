@@ -1,7 +1,7 @@
 import type { FastifyServerOptions } from 'fastify';
 
 /** Headers whose values must never reach a log line: credentials and webhook signatures. */
-export const redactedHeaders = ['authorization', 'webhook-signature', 'x-gateway-signature', 'x-fault-token'];
+export const redactedHeaders = ['authorization', 'webhook-signature', 'gateway-fault-token', 'cookie'];
 
 const redactPaths = redactedHeaders.flatMap((header) => [`headers["${header}"]`, `*.headers["${header}"]`]);
 

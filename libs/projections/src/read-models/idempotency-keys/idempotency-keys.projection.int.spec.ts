@@ -145,6 +145,18 @@ const appendKeyLogs = async (
   return streams;
 };
 
+/** Projects the key logs appended so far into the live key table. */
+const catchUpKeyTable = async (): Promise<void> => {
+  const live = await ensureLiveVersion(db.pool, idempotencyKeysProjection);
+  await startProjectionRunner({
+    pool: db.pool,
+    store,
+    projection: idempotencyKeysProjection,
+    version: live.version,
+    stopWhenCaughtUp: true,
+  }).done;
+};
+
 describe('idempotency_keys projection', () => {
   it('holds exactly one row per key, with the status and response the key log folds to', async () => {
     const live = await ensureLiveVersion(db.pool, idempotencyKeysProjection);
@@ -271,17 +283,11 @@ describe('idempotency_keys projection', () => {
     );
     expect(Number(difference.rows[0]?.count)).toBe(0);
   });
+
   it('walks past long-lived keys at the front of the sweep instead of checking them again every time', async () => {
-    const live = await ensureLiveVersion(db.pool, idempotencyKeysProjection);
     const tenantId = freshTenantId();
     await appendKeyLogs(778, tenantId, 10);
-    await startProjectionRunner({
-      pool: db.pool,
-      store,
-      projection: idempotencyKeysProjection,
-      version: live.version,
-      stopWhenCaughtUp: true,
-    }).done;
+    await catchUpKeyTable();
     const oldestFirst = await db.pool.query<{ stream: string }>(
       'SELECT stream FROM idempotency_keys WHERE tenant_id = $1 ORDER BY updated_at, stream',
       [tenantId],

@@ -9,7 +9,7 @@ import type { IdempotencyEngine, IdempotencyEngineOptions } from '@once/idempote
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
 import { createCommandHandlers } from './commands/command-handlers.js';
 import { apiIdempotencyOptions } from './commands/idempotency-options.js';
-import { consistencyPlugin, defaultReadWaitMs } from './consistency/index.js';
+import { consistencyPlugin, defaultReadWaitMs, readWaitsPlugin } from './consistency/index.js';
 import type { ProcessFaultHook } from './faults/index.js';
 import { healthRoutes } from './health/health.routes.js';
 import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
@@ -26,6 +26,9 @@ import { observabilityPlugin } from './plugins/observability.plugin.js';
 import { postgresPlugin } from './plugins/postgres.plugin.js';
 import { problemDetailsPlugin } from './plugins/problem-details.plugin.js';
 import { projectorPlugin } from './plugins/projector.plugin.js';
+import { scavengerPlugin } from './plugins/scavenger.plugin.js';
+import { corsPlugin, rateLimitsPlugin, withRedaction } from './operations/index.js';
+import type { OperationsDeps } from './operations/index.js';
 import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
 import { createProblemCatalog } from './problems/problem-catalog.js';
 import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
@@ -69,6 +72,8 @@ export interface AppDeps {
   readonly readWaitMs?: number;
   /** Which webhook endpoint URLs are accepted and delivered to; https to public addresses only by default. */
   readonly webhookUrlPolicy?: WebhookUrlPolicy;
+  /** Operations settings: retention scavenger, limits, timeouts, CORS, the metrics listener (see `OperationsDeps`). */
+  readonly operations?: OperationsDeps;
 }
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
@@ -82,9 +87,13 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
  */
 export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const bodyLimit = deps.bodyLimit ?? 64 * 1024;
+  const operations = deps.operations ?? {};
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: withRedaction(deps.logger ?? false),
     bodyLimit,
+    requestTimeout: operations.requestTimeoutMs ?? 30_000,
+    connectionTimeout: operations.connectionTimeoutMs ?? 60_000,
+    keepAliveTimeout: operations.keepAliveTimeoutMs ?? 5_000,
     // One log line per request comes from the observability plugin (with the idempotency outcome).
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
@@ -107,22 +116,33 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       catalog,
       isDomainError: (error) => error instanceof DomainError,
     });
+    if (operations.rateLimits) await app.register(rateLimitsPlugin, operations.rateLimits);
+    if (operations.corsOrigins?.length) await app.register(corsPlugin, { origins: operations.corsOrigins });
     await app.register(strictJsonPlugin, { bodyLimit });
-    await app.register(observabilityPlugin);
+    await app.register(observabilityPlugin, {
+      ...(operations.metricsListener ? { metricsListener: operations.metricsListener } : {}),
+    });
     await app.register(consistencyPlugin, { readWaitMs: deps.readWaitMs ?? defaultReadWaitMs });
     await app.register(docsPlugin, { catalog, version: '0.1.0' });
     await app.register(postgresPlugin, {
       connectionString: deps.databaseUrl,
       ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
+      connectionTimeoutMs: operations.poolConnectionTimeoutMs ?? 5_000,
+      statementTimeoutMs: operations.statementTimeoutMs ?? 30_000,
       migrations: [{ component: 'api', migrations: apiKeyMigrations }],
     });
     await app.register(healthRoutes);
+    await app.register(readWaitsPlugin, {
+      checkLogHead: !deps.eventStoreUrl,
+      ...(operations.maxWaitingReads === undefined ? {} : { maxWaiters: operations.maxWaitingReads }),
+    });
 
     await app.register(eventStorePlugin, { eventStoreUrl: deps.eventStoreUrl });
     await app.register(idempotencyEnginePlugin, {
       faults: deps.faults,
       leaseMs: deps.leaseMs,
       createEngine: deps.createEngine,
+      keyRetentionSeconds: operations.keyRetentionSeconds,
     });
     await app.register(gatewayPlugin, {
       baseUrl: deps.gatewayUrl,
@@ -138,6 +158,9 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       ...apiIdempotencyOptions,
     });
     if (deps.projector !== 'external') await app.register(projectorPlugin);
+    if (deps.projector !== 'external' && !deps.eventStoreUrl && operations.scavenger !== false) {
+      await app.register(scavengerPlugin, operations.scavenger ?? {});
+    }
     const webhookUrlPolicy = deps.webhookUrlPolicy ?? strictWebhookUrlPolicy;
     await app.register(outboxPlugin, { urlPolicy: webhookUrlPolicy, relay: deps.projector !== 'external' });
     await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });
@@ -145,7 +168,10 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
 
     await app.register(async (authenticated) => {
-      await authenticated.register(authPlugin, { apiKeys: createApiKeyStore(app.pg) });
+      await authenticated.register(authPlugin, {
+        apiKeys: createApiKeyStore(app.pg, { cacheTtlMs: operations.apiKeyCacheTtlMs ?? 5_000 }),
+      });
+      if (operations.rateLimits) authenticated.addHook('onRequest', app.tenantRateLimit);
       await authenticated.register(invoicesRoutes, { prefix: '/invoices' });
       await authenticated.register(ordersRoutes, { prefix: '/orders' });
       await authenticated.register(stockCountsRoutes, { prefix: '/stock-counts' });

@@ -10,7 +10,9 @@ import { seedDemoTenant } from './embedded/demo-tenant.js';
 import { startEmbeddedDefaultPostgres } from './embedded/embedded-runtime.js';
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
+import { shouldSeedDemoKeys } from './embedded/demo-policy.js';
 import { createProcessFaultHook, parseProcessFault } from './faults/index.js';
+import { operationsEnvSchema, operationsFromEnv } from './operations/operations-env.js';
 
 const env = z
   .object({
@@ -58,6 +60,7 @@ const env = z
     ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['0', '1', 'true', 'false']).default('0'),
     /** Where the embedded default keeps PostgreSQL's data (default `.once/postgres`). */
     ONCE_DATA_DIR: z.string().min(1).optional(),
+    ...operationsEnvSchema,
   })
   .parse(process.env);
 
@@ -101,6 +104,7 @@ const app = await buildApp({
     allowPrivateNetworks: isOn(env.ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS),
   },
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
+  operations: operationsFromEnv(env),
   logger: { level: env.LOG_LEVEL },
 }).catch(async (error: unknown) => {
   await stopEmbedded();
@@ -133,6 +137,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
 try {
   await app.listen({ port: env.PORT, host: env.HOST });
+  app.log.info({ metrics: app.metricsUrl() }, 'metrics served on their own listener');
 } catch (error) {
   app.log.error({ err: error }, 'could not listen');
   await app.close();
@@ -140,13 +145,20 @@ try {
   process.exit(1);
 }
 
-if (embeddedPostgres) {
+if (shouldSeedDemoKeys({ host: env.HOST, embedded: embeddedPostgres !== undefined, demo: env.ONCE_DEMO })) {
   const demo = await seedDemoTenant(createApiKeyStore(app.pg));
+  const url = `http://${env.HOST}:${String(env.PORT)}`;
   console.log(
     demoBanner({
-      url: `http://${env.HOST}:${String(env.PORT)}`,
+      url,
       demo,
-      dataDirectory: embeddedPostgres.dataDirectory,
+      dataDirectory: embeddedPostgres?.dataDirectory ?? '(DATABASE_URL)',
+      metricsUrl: app.metricsUrl() ?? `${url}/metrics`,
     }),
+  );
+} else if (embeddedPostgres) {
+  app.log.info(
+    { host: env.HOST },
+    'not on loopback: no demo keys seeded (ONCE_DEMO=1 seeds them); create keys with `npm run keys -- create`',
   );
 }

@@ -6,7 +6,7 @@ import { createInMemoryEventStore } from '@once/event-store';
 import { chargesRoutes, createEventSourcedChargeLedger } from './charges/index.js';
 import type { ChargeLedger } from './charges/index.js';
 import { createFaultPlan, faultsRoutes } from './faults/index.js';
-import type { FaultPlan } from './faults/index.js';
+import type { FaultAccess, FaultPlan } from './faults/index.js';
 import { createWebhookSender } from './webhooks/index.js';
 import type { WebhookSender } from './webhooks/index.js';
 
@@ -18,6 +18,8 @@ export interface GatewaySimDeps {
   readonly webhook?: { readonly url: string; readonly secret: string };
   readonly logger?: FastifyServerOptions['logger'];
   readonly now?: () => Date;
+  /** Who may use the fault controls; `open` by default (in-process tests). The process entry decides from its env. */
+  readonly faultAccess?: FaultAccess;
 }
 
 /** The built simulator: the Fastify instance and the fault plan tests arm directly. */
@@ -77,9 +79,10 @@ export const buildGatewaySim = (deps: GatewaySimDeps = {}): GatewaySim => {
     prefix: '/charges',
     ledger,
     faults,
+    faultAccess: deps.faultAccess ?? 'open',
     webhooks,
     now: deps.now ?? (() => new Date()),
   });
-  void app.register(faultsRoutes, { prefix: '/admin', faults });
+  void app.register(faultsRoutes, { prefix: '/admin', faults, access: deps.faultAccess ?? 'open' });
   return { app, faults };
 };

@@ -16,6 +16,8 @@ const env = z
       .string()
       .refine(isWebhookSecret, 'a whsec_ secret (base64 of 24 to 64 bytes)')
       .optional(),
+    /** The token the fault controls need (`gateway-fault-token`). Without it they are open on loopback only. */
+    ONCE_GATEWAY_FAULT_TOKEN: z.string().min(16).optional(),
     /** Keep charges and keys in PostgreSQL (a database of the gateway's own); in memory when omitted. */
     GATEWAY_DATABASE_URL: z
       .string()
@@ -27,8 +29,14 @@ const env = z
 const pool = env.GATEWAY_DATABASE_URL
   ? new pg.Pool({ connectionString: env.GATEWAY_DATABASE_URL })
   : undefined;
+const loopback = ['127.0.0.1', 'localhost', '::1'].includes(env.HOST);
 const { app } = buildGatewaySim({
   logger: { level: env.LOG_LEVEL },
+  faultAccess: env.ONCE_GATEWAY_FAULT_TOKEN
+    ? { token: env.ONCE_GATEWAY_FAULT_TOKEN }
+    : loopback
+      ? 'open'
+      : 'closed',
   ...(pool ? { ledger: createEventSourcedChargeLedger(createPostgresEventStore(pool)) } : {}),
   ...(env.WEBHOOK_URL && env.WEBHOOK_SECRET
     ? { webhook: { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET } }

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { z } from 'zod';
-import { eventStoreDbConnectionStringProblem } from '@once/event-store';
-import { allProjections, startProjector } from '@once/projections';
+import { eventStoreDbConnectionStringProblem, startStreamScavenger } from '@once/event-store';
+import { allProjections, removeKeyRowsOfStreams, startProjector } from '@once/projections';
 import { startWebhookRelay } from '@once/outbox';
 import { resolveDatabase } from './database.js';
 import { createEventStoreFromEnv } from './event-store.js';
@@ -29,6 +29,9 @@ const env = z
     ONCE_WEBHOOK_ALLOW_HTTP: z.enum(['0', '1', 'true', 'false']).default('0'),
     /** Webhook endpoints may resolve to loopback, private and link-local addresses (a private network deployment). */
     ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['0', '1', 'true', 'false']).default('0'),
+    /** `0` turns the retention scavenger off (it runs only with PostgreSQL streams). */
+    ONCE_SCAVENGER: z.enum(['0', '1']).default('1'),
+    ONCE_SCAVENGER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   })
   .parse(process.env);
 
@@ -66,6 +69,20 @@ logger.info(
   { database: database.source, projections: allProjections.map((projection) => projection.name) },
   'projector and webhook relay started',
 );
+// Retention: expired key streams are removed whole, with their key-table rows (one leader among the projectors).
+const scavenger =
+  env.EVENTSTORE_URL === undefined && env.ONCE_SCAVENGER === '1'
+    ? startStreamScavenger({
+        pool,
+        intervalMs: env.ONCE_SCAVENGER_INTERVAL_MS,
+        onStreamsRemoved: async (streams) => {
+          await removeKeyRowsOfStreams(pool, streams);
+        },
+        onRound: (round) =>
+          round.removedStreams > 0 && logger.info({ ...round }, 'scavenger removed expired streams'),
+        onError: (error) => logger.warn({ err: error }, 'scavenger round failed'),
+      })
+    : undefined;
 
 let stopping = false;
 const shutdown = async (signal: string): Promise<void> => {
@@ -73,6 +90,7 @@ const shutdown = async (signal: string): Promise<void> => {
   stopping = true;
   logger.info({ signal }, 'stopping: finishing the batches in hand and giving the leases back');
   try {
+    await scavenger?.stop();
     await relay.stop();
     await projector.stop();
     await store.close();

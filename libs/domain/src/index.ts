@@ -149,3 +149,25 @@ export type {
   WebhookEndpointState,
   WebhookEventType,
 } from './webhook-endpoints/index.js';
+export {
+  CardSettlementAlreadySettled,
+  CardSettlementNotAwaitingOperator,
+  CardSettlementNotFound,
+  decider as cardSettlementDecider,
+  retryDelayMs as settlementRetryDelayMs,
+} from './card-settlements/index.js';
+export type {
+  CardSettlementAttemptFailed,
+  CardSettlementCommand,
+  CardSettlementEvent,
+  CardSettlementNeedsAttention,
+  CardSettlementSettled,
+  CardSettlementStarted,
+  CardSettlementState,
+  RecordUnknownAttempt,
+  ResolveByOperator,
+  SettleFromGateway,
+  SettlementOutcome,
+  SettlementRetryPolicy,
+  StartCardSettlement,
+} from './card-settlements/index.js';

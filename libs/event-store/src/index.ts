@@ -32,3 +32,5 @@ export { createPostgresEventStore, migrateEventStore, eventStoreMigrations } fro
 export type { PostgresEventStoreOptions } from './postgres/index.js';
 export { createEventStoreDbEventStore, eventStoreDbConnectionStringProblem } from './eventstoredb/index.js';
 export type { EventStoreDbEventStoreOptions } from './eventstoredb/index.js';
+export { removeExpiredStreams, startStreamScavenger } from './postgres/index.js';
+export type { ScavengerRound, StreamScavenger, StreamScavengerOptions } from './postgres/index.js';

@@ -45,11 +45,14 @@ export {
   idempotencyKeysProjection,
   idempotencyKeysTable,
   listAbandonedKeys,
+  removeKeyRowsOfStreams,
   sweepExpiredKeys,
 } from './read-models/idempotency-keys/index.js';
 export type {
   IdempotencyKeyRow,
   IdempotencyKeyStatus,
+  KeySweep,
+  KeySweepCursor,
   SweepExpiredKeysOptions,
 } from './read-models/idempotency-keys/index.js';
 export { allProjections } from './read-models/index.js';

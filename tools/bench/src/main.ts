@@ -9,6 +9,7 @@ const benchmarks: Record<string, () => Promise<{ run(args: readonly string[]): P
   http: () => import('./http/http.bench.js'),
   'round-trips': () => import('./round-trips.bench.js'),
   outbox: () => import('./outbox.bench.js'),
+  soak: () => import('./soak.bench.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { MissingComposeVariableError, interpolateCompose } from './compose-interpolation.js';
 import { workspaceRoot } from './workspace-root.js';
 
 const require = createRequire(import.meta.url);
@@ -27,13 +28,21 @@ const composeSchema = withoutLegacyIds(
 
 interface ComposeService {
   command?: string[];
+  environment?: Record<string, string>;
+  ports?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: unknown;
   image?: string;
 }
 
-const compose = parse(readFileSync(join(workspaceRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+const composeText = readFileSync(join(workspaceRoot, 'docker-compose.yml'), 'utf8');
+const compose = parse(composeText, { merge: true }) as {
   services: Record<string, ComposeService>;
+};
+const secrets = {
+  ONCE_WEBHOOK_SECRET: 'whsec_b3BlcmF0b3ItY2hvc2VuLXdlYmhvb2stc2VjcmV0',
+  ONCE_POSTGRES_PASSWORD: 'a-database-password',
+  ONCE_GATEWAY_FAULT_TOKEN: 'a-fault-token-of-the-operator',
 };
 
 describe('docker-compose.yml', () => {
@@ -86,6 +95,34 @@ describe('docker-compose.yml', () => {
       const test = (service.healthcheck as { test: string[] }).test;
       expect(test.slice(0, 3), name).toEqual(['CMD', 'node', 'tools/docker/healthcheck.mjs']);
       expect(existsSync(join(workspaceRoot, test[2] as string))).toBe(true);
+    }
+  });
+
+  it('has no default secrets: it does not resolve until each secret is set, as `docker compose config` fails', () => {
+    for (const missing of Object.keys(secrets)) {
+      const env: Record<string, string> = { ...secrets };
+      delete env[missing];
+      expect(() => interpolateCompose(compose, env)).toThrow(MissingComposeVariableError);
+      expect(() => interpolateCompose(compose, { ...env, [missing]: '' })).toThrow(missing);
+    }
+    const resolved = interpolateCompose(compose, secrets) as { services: Record<string, ComposeService> };
+    const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false });
+    expect(ajv.compile(composeSchema)(resolved)).toBe(true);
+    expect(resolved.services['api']?.environment?.['GATEWAY_WEBHOOK_SECRET']).toBe(
+      secrets.ONCE_WEBHOOK_SECRET,
+    );
+    expect(resolved.services['postgres']?.environment?.['POSTGRES_PASSWORD']).toBe(
+      secrets.ONCE_POSTGRES_PASSWORD,
+    );
+    expect(composeText).not.toMatch(/(SECRET|PASSWORD|TOKEN)[A-Z_]*:-/);
+    expect(composeText).not.toMatch(/postgres:\/\/once:once@|POSTGRES_PASSWORD: once/);
+  });
+
+  it('publishes PostgreSQL and EventStoreDB on 127.0.0.1 only', () => {
+    for (const store of ['postgres', 'eventstore']) {
+      const ports = compose.services[store]?.ports ?? [];
+      expect(ports.length, store).toBeGreaterThan(0);
+      for (const port of ports) expect(port, store).toMatch(/^127\.0\.0\.1:/);
     }
   });
 });

@@ -1,2 +1,2 @@
-export { apiKeyMigrations, createApiKeyStore, generateApiKey, hashApiKey } from './api-keys.js';
-export type { ApiKeyStore, Principal } from './api-keys.js';
+export { apiKeyId, apiKeyMigrations, createApiKeyStore, generateApiKey, hashApiKey } from './api-keys.js';
+export type { ApiKeyRecord, ApiKeyStore, ApiKeyStoreOptions, Principal } from './api-keys.js';

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatPosition, parsePosition } from '@once/event-store';
 import type { GlobalPosition } from '@once/event-store';
-import { waitForPosition } from '@once/projections';
 import { HttpProblem } from '../problems/problem.js';
 
 /** Response header of every request that wrote (or replayed a write): where that write sits in the global order. */
@@ -69,9 +68,7 @@ export const readYourWrites = async <T>(
   const wanted = parseMinPosition(request);
   try {
     if (wanted) {
-      const { reached } = await waitForPosition(request.server.pg, projection, wanted, {
-        timeoutMs: request.server.readWaitMs,
-      });
+      const reached = await waitUntilProjected(request, reply, projection, wanted);
       if (!reached) void reply.header(staleHeader, 'true');
     }
     return await read();
@@ -86,6 +83,44 @@ export const readYourWrites = async <T>(
       );
     }
     throw error;
+  }
+};
+
+/**
+ * Waits on the app's shared position watcher, until the client leaves at the latest; refuses a position past the
+ * log's head (400) and a read beyond the watcher's cap (503).
+ */
+const waitUntilProjected = async (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  projection: ReadModelProjection,
+  wanted: GlobalPosition,
+): Promise<boolean> => {
+  const app = request.server;
+  if (await app.readWaits.isPastHead(wanted)) {
+    throw new HttpProblem('position-ahead', 'Once-Min-Position names a position the log has not reached');
+  }
+  const left = new AbortController();
+  const onClose = (): void => {
+    if (!reply.raw.writableFinished) left.abort();
+  };
+  reply.raw.once('close', onClose);
+  try {
+    const wait = app.readWaits.watcher.waitFor(projection, positionToken(wanted), {
+      timeoutMs: app.readWaitMs,
+      signal: left.signal,
+    });
+    if (!wait) {
+      throw new HttpProblem(
+        'too-many-waiting-reads',
+        'too many reads are waiting for their position',
+        {},
+        { 'retry-after': '1' },
+      );
+    }
+    return (await wait) === 'reached';
+  } finally {
+    reply.raw.off('close', onClose);
   }
 };
 

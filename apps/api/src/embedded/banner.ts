@@ -11,13 +11,15 @@ export const demoBanner = (input: {
   url: string;
   demo: typeof demoTenant;
   dataDirectory: string;
+  /** Where `/metrics` is served (its own internal port by default). */
+  metricsUrl: string;
 }): string => {
   const run = randomBytes(4).toString('hex');
   const [alice, bob] = input.demo.actors;
   return `
 Once API listening on ${input.url}
   docs      ${input.url}/docs      problems ${input.url}/problems
-  metrics   ${input.url}/metrics   health   ${input.url}/health
+  health    ${input.url}/health    metrics  ${input.metricsUrl}
   data      ${input.dataDirectory} (embedded PostgreSQL, kept between runs)
 
 Demo tenant ${input.demo.tenantId}

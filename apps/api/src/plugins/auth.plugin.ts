@@ -33,6 +33,8 @@ export const authPlugin = fp<{ apiKeys: ApiKeyStore }>(
         );
       }
       request.principal = principal;
+      // The key's public id on every later log line of this request (audits name keys, never show them).
+      if (principal.keyId) request.log = request.log.child({ keyId: principal.keyId });
     });
   },
   { name: 'once-auth', fastify: '5.x' },

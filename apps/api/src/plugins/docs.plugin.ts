@@ -5,6 +5,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { documentConsistencyHeaders } from '../consistency/index.js';
+import { documentRateLimits } from '../operations/openapi-rate-limits.js';
 import type { ProblemCatalog } from '../problems/problem-catalog.js';
 import { HttpProblem } from '../problems/problem.js';
 
@@ -53,7 +54,7 @@ export const docsPlugin = fp<{ catalog: ProblemCatalog; version: string }>(
         security: [{ apiKey: [] }],
       },
       transform: jsonSchemaTransform,
-      transformObject: documentConsistencyHeaders,
+      transformObject: (document) => documentRateLimits(documentConsistencyHeaders(document)),
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
 

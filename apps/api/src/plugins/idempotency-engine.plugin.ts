@@ -20,11 +20,13 @@ export interface IdempotencyEnginePluginOptions {
   readonly leaseMs?: number | undefined;
   /** How the engine is made: `createIdempotencyEngine` by default. */
   readonly createEngine?: ((options: IdempotencyEngineOptions) => IdempotencyEngine) | undefined;
+  /** How long a key is kept when its route and handler set no retention (seconds). Default 24 h. */
+  readonly keyRetentionSeconds?: number | undefined;
 }
 
 /** The idempotency engine over the app's event store, with the api's fault points wired in. */
 export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
-  async (app, { faults, leaseMs, createEngine = createIdempotencyEngine }) => {
+  async (app, { faults, leaseMs, createEngine = createIdempotencyEngine, keyRetentionSeconds }) => {
     const faultPoint: ProcessFaultHook = faults ?? (() => undefined);
     app.decorate('faultPoint', faultPoint);
     app.decorate(
@@ -33,6 +35,7 @@ export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
         store: app.eventStore,
         faults: (point) => faultPoint(point),
         ...(leaseMs === undefined ? {} : { leaseMs }),
+        ...(keyRetentionSeconds === undefined ? {} : { retentionSeconds: keyRetentionSeconds }),
       }),
     );
   },

@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { serveMetrics } from './metrics-server.js';
+import type { MetricsListener } from './metrics-server.js';
 
 /**
  * How the idempotency layer answered a keyed command (a Prometheus label and a log field); `unavailable` is a
@@ -16,16 +18,28 @@ declare module 'fastify' {
     /** Set by command routes once the idempotency layer has decided. */
     idempotencyOutcome: IdempotencyOutcome | undefined;
   }
+  interface FastifyInstance {
+    /** The app's Prometheus registry: plugins add their own metrics to it. */
+    metrics: Registry;
+    /** Where `/metrics` is served when it has its own listener (`undefined`: on the api's port). */
+    metricsUrl(): string | undefined;
+  }
+}
+
+export interface ObservabilityOptions {
+  /** Serve `/metrics` on its own (internal) address instead of the api's; port 0 picks a free one. */
+  readonly metricsListener?: MetricsListener;
 }
 
 /**
- * Prometheus metrics at `/metrics` (request durations per route and status; idempotency outcomes per route:
+ * Prometheus metrics at `/metrics` (on the api's port, or on its own internal listener) (request durations per route and status; idempotency outcomes per route:
  * first, replay, in_flight, reused, released) and one structured log line per request carrying the request id and
  * the idempotency outcome. Each app has its own registry.
  */
-export const observabilityPlugin = fp(
-  async (app) => {
+export const observabilityPlugin = fp<ObservabilityOptions>(
+  async (app, { metricsListener }) => {
     const registry = new Registry();
+    app.decorate('metrics', registry);
     collectDefaultMetrics({ register: registry });
     app.decorate('metricsRegistry', registry);
     const durations = new Histogram({
@@ -62,9 +76,16 @@ export const observabilityPlugin = fp(
       );
     });
 
-    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
-      reply.type(registry.contentType).send(await registry.metrics()),
-    );
+    if (metricsListener) {
+      const server = await serveMetrics(registry, metricsListener);
+      app.decorate('metricsUrl', () => server.url);
+      app.addHook('onClose', async () => server.close());
+    } else {
+      app.decorate('metricsUrl', () => undefined);
+      app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+        reply.type(registry.contentType).send(await registry.metrics()),
+      );
+    }
   },
   { name: 'once-observability', fastify: '5.x' },
 );

@@ -13,14 +13,23 @@ declare module 'fastify' {
 export interface PostgresPluginOptions {
   readonly connectionString: string;
   readonly poolSize?: number;
+  /** The longest a query waits for a free connection before it fails (ms); unbounded when omitted. */
+  readonly connectionTimeoutMs?: number;
+  /** The server cancels any statement running longer (ms); unbounded when omitted. */
+  readonly statementTimeoutMs?: number;
   /** Schema owned by each component, applied in this order at start (safe when replicas start together). */
   readonly migrations: readonly { readonly component: string; readonly migrations: readonly Migration[] }[];
 }
 
 /** Opens the pool, applies pending migrations, and ends the pool when the app closes. */
 export const postgresPlugin = fp<PostgresPluginOptions>(
-  async (app, { connectionString, poolSize, migrations }) => {
-    const pool = new pg.Pool({ connectionString, max: poolSize ?? 20 });
+  async (app, { connectionString, poolSize, migrations, connectionTimeoutMs, statementTimeoutMs }) => {
+    const pool = new pg.Pool({
+      connectionString,
+      max: poolSize ?? 20,
+      ...(connectionTimeoutMs === undefined ? {} : { connectionTimeoutMillis: connectionTimeoutMs }),
+      ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
+    });
     // The error carries its whole client; the code and message say what happened.
     pool.on('error', (error: Error & { code?: string }) =>
       app.log.warn({ code: error.code, reason: error.message }, 'idle PostgreSQL client failed'),

@@ -64,7 +64,8 @@ export const httpProblems = {
     status: 401,
     title: 'An API key is required',
     description:
-      'Send `Authorization: Bearer <api key>`. Keys are created with `npm run -w @once/api create-api-key`.',
+      'Send `Authorization: Bearer <api key>`. Keys are created with `npm run keys -- create`; a revoked key stops ' +
+      'working within seconds.',
   },
   'invalid-webhook-url': {
     status: 422,
@@ -115,6 +116,27 @@ export const httpProblems = {
     status: 503,
     title: 'The store is unavailable',
     description: 'The event store or database did not answer. Retry with the same key.',
+  },
+  'rate-limited': {
+    status: 429,
+    title: 'Too many requests',
+    description:
+      'This client address, or this tenant, sent more requests in the window than it may. Wait `Retry-After` ' +
+      'seconds, then retry with the same Idempotency-Key. Nothing was done for this attempt.',
+  },
+  'position-ahead': {
+    status: 400,
+    title: 'Once-Min-Position is past the end of the log',
+    description:
+      'The position names an event the log does not have yet, so no read model could ever reach it: send only a ' +
+      '`Once-Position` this api returned.',
+  },
+  'too-many-waiting-reads': {
+    status: 503,
+    title: 'Too many reads are waiting for their position',
+    description:
+      'Reads with `Once-Min-Position` wait for the read models to catch up; the number that may wait at once is ' +
+      'capped. Retry after `Retry-After` seconds, or read without the header.',
   },
   internal: {
     status: 500,

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { parseIdempotencyKeyHeader } from '@once/idempotency';
-import { faultHeader, parseFaultHeader } from '../faults/index.js';
-import type { FaultPlan, FaultTarget, GatewayFault } from '../faults/index.js';
+import { faultHeader, parseFaultHeader, refuseFaultControls } from '../faults/index.js';
+import type { FaultAccess, FaultPlan, FaultTarget, GatewayFault } from '../faults/index.js';
 import type { WebhookSender } from '../webhooks/index.js';
 import { chargeRequestSchema, chargeSchema } from './charge.js';
 import type { ChargeLedger } from './charge-ledger.js';
@@ -12,6 +12,8 @@ import type { ChargeLedger } from './charge-ledger.js';
 export interface ChargesRoutesOptions {
   readonly ledger: ChargeLedger;
   readonly faults: FaultPlan;
+  /** Who may name a fault in the `gateway-fault` header. */
+  readonly faultAccess: FaultAccess;
   readonly webhooks: WebhookSender | undefined;
   readonly now: () => Date;
 }
@@ -47,8 +49,12 @@ const hang = async (request: FastifyRequest, reply: FastifyReply): Promise<void>
 /** `POST /charges` (with the gateway's own `Idempotency-Key`) and `GET /charges?reference=…` (the inquiry call). */
 export const chargesRoutes: FastifyPluginAsyncZod<ChargesRoutesOptions> = async (
   app,
-  { ledger, faults, webhooks, now },
+  { ledger, faults, faultAccess, webhooks, now },
 ) => {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers[faultHeader] !== undefined) return refuseFaultControls(faultAccess, request, reply);
+    return undefined;
+  });
   app.post(
     '/',
     { schema: { body: chargeRequestSchema, response: { 201: chargeSchema } } },

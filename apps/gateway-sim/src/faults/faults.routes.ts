@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { gatewayFaultSchema } from './fault.js';
 import type { FaultPlan } from './fault-plan.js';
+import type { FaultAccess } from './fault-access.js';
+import { refuseFaultControls } from './fault-access.js';
 
 const armedFaultSchema = z.strictObject({
   target: z.enum(['charge', 'inquiry']).default('charge'),
@@ -10,7 +12,11 @@ const armedFaultSchema = z.strictObject({
 });
 
 /** The admin endpoints that arm faults for upcoming calls: `POST /admin/faults`, `GET /admin/faults`, `DELETE /admin/faults`. */
-export const faultsRoutes: FastifyPluginAsyncZod<{ faults: FaultPlan }> = async (app, { faults }) => {
+export const faultsRoutes: FastifyPluginAsyncZod<{ faults: FaultPlan; access: FaultAccess }> = async (
+  app,
+  { faults, access },
+) => {
+  app.addHook('onRequest', async (request, reply) => refuseFaultControls(access, request, reply));
   app.post('/faults', { schema: { body: armedFaultSchema } }, async (request, reply) => {
     faults.arm(request.body.target, request.body.fault, request.body.times);
     return reply.code(201).send({ armed: faults.list() });

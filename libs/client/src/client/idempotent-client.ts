@@ -9,6 +9,7 @@ import { classifyResponse } from './classify-response.js';
 import type { AttemptFailure, GaveUpReason, SubmitOutcome } from './outcome.js';
 import { sleep as platformSleep } from './sleep.js';
 import type { Sleep } from './sleep.js';
+import { sameOriginUrl } from './same-origin-url.js';
 
 /** Headers added to every attempt and never stored (credentials live here). */
 export type HeaderSource = () => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
@@ -103,8 +104,9 @@ export const createIdempotentClient = (options: IdempotentClientOptions): Idempo
     if (!isValidIdempotencyKey(key))
       throw new TypeError('An idempotency key has 8 to 255 visible ASCII characters');
     const stored = toStoredRequest(request);
-    // Fail on a path that cannot become a URL now, not after the intent is stored and queued.
-    new URL(stored.path, baseUrl);
+    // Fail on a path that cannot become a URL on the api, or would take the credentials elsewhere, now: not after
+    // the intent is stored and queued.
+    sameOriginUrl(stored.path, baseUrl);
     const intent: Intent = { key, request: stored, createdAt: now() };
     await storage.save(intent);
     return intent;
@@ -116,7 +118,7 @@ export const createIdempotentClient = (options: IdempotentClientOptions): Idempo
         ? defaultPolicy
         : resolveRetryPolicy({ ...defaultPolicy, ...submitOptions.retry });
     const { signal } = submitOptions;
-    const url = new URL(intent.request.path, baseUrl);
+    const url = sameOriginUrl(intent.request.path, baseUrl);
     const deadline = now() + policy.deadlineMs;
     let lastFailure: AttemptFailure | undefined;
     let attempts = 0;

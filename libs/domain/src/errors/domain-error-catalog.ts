@@ -160,6 +160,26 @@ export const domainErrorCatalog = {
       'An endpoint subscribes to at least one of the documented event types (`GET /webhook-endpoints/event-types`); ' +
       '`data.unknown` lists the types that are not among them.',
   },
+  'card-settlement-not-found': {
+    status: 404,
+    title: 'No card settlement for this payment',
+    description:
+      'Only a card payment that was reserved on its invoice has a settlement to record attempts on or resolve.',
+  },
+  'card-settlement-already-settled': {
+    status: 409,
+    title: 'The card payment is already settled',
+    description:
+      'The payment already ended approved or declined, with another outcome or gateway reference than this one. ' +
+      'Repeating the same outcome is accepted and changes nothing.',
+  },
+  'card-settlement-not-awaiting-operator': {
+    status: 409,
+    title: 'The card payment does not need attention',
+    description:
+      'An operator resolves a card payment only once the completer has given up on it (`needs-attention`); until ' +
+      'then the completer keeps inquiring and settles it itself.',
+  },
 } as const satisfies Record<string, DomainErrorDescription>;
 
 /** Every code a `DomainError` can carry. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as cardSettlementErrors from '../card-settlements/card-settlement.errors.js';
 import * as invoiceErrors from '../invoices/invoice.errors.js';
 import * as orderErrors from '../orders/order.errors.js';
 import { asInvoiceId, asOrderId, asPaymentId, money } from '../shared/index.js';
@@ -14,6 +15,7 @@ const errorClasses = Object.values({
   ...orderErrors,
   ...stockCountErrors,
   ...webhookEndpointErrors,
+  ...cardSettlementErrors,
 }) as (new (data: never) => DomainError)[];
 
 // Enough data for any error's message; each class reads only its own fields.
@@ -36,6 +38,7 @@ const sampleData = {
   given: 'USD',
   recorded: 'captured',
   gatewayReference: 'gw-1',
+  outcome: 'declined',
 } as never;
 
 describe('domain error catalog', () => {

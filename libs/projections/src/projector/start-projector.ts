@@ -8,6 +8,7 @@ import { rebuildProjection } from '../rebuild/rebuild-projection.js';
 import { migrateProjectionsSchema } from '../schema/projections-schema.js';
 import { ensureLiveVersion, getLiveVersion } from '../versions/projection-versions.js';
 import { sweepExpiredKeys } from '../read-models/idempotency-keys/index.js';
+import type { KeySweepCursor } from '../read-models/idempotency-keys/index.js';
 import { completeAbandonedKeysOnce } from './abandoned-key-completer.js';
 import type { CompleterOptions } from './abandoned-key-completer.js';
 import { abortableSleep } from '../runner/abortable-sleep.js';
@@ -132,15 +133,16 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
     readonly intervalMs?: number;
     readonly minimumRetentionSeconds?: number;
   }): Promise<void> => {
+    let after: KeySweepCursor | undefined;
     while (!stopController.signal.aborted) {
       await abortableSleep(settings.intervalMs ?? 60_000, stopController.signal);
       if (stopController.signal.aborted) break;
       const notUpdatedSince = new Date(Date.now() - (settings.minimumRetentionSeconds ?? 24 * 3600) * 1000);
-      await sweepExpiredKeys(pool, store, { notUpdatedSince })
-        .then(
-          (removed) =>
-            removed > 0 && logger.info({ removed }, 'removed expired idempotency keys from the key table'),
-        )
+      await sweepExpiredKeys(pool, store, { notUpdatedSince, ...(after ? { after } : {}) })
+        .then(({ removed, next }) => {
+          after = next;
+          if (removed > 0) logger.info({ removed }, 'removed expired idempotency keys from the key table');
+        })
         .catch((error: unknown) => logger.error({ err: error }, 'key sweep failed'));
     }
   };

@@ -1,14 +1,10 @@
-import { execFile, spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { findFreePort, startEmbeddedPostgres } from '@once/postgres';
+import { startEmbeddedPostgres } from '@once/postgres';
+import { createApiKey, root, startApi, stopApi } from '../api-child.js';
+import type { ApiChild } from '../api-child.js';
 
 /** What `npm run bench -- http` writes to tools/bench/results/http.json. */
 export interface HttpBenchResult {
@@ -42,51 +38,6 @@ const ROUNDS = 3;
  * saw: with 256 invoices they grew by about 20 events a round and each later phase was measured on longer reads.
  */
 const INVOICES = 1024;
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-const node = (script: string) =>
-  [process.execPath, ['--conditions=@once/source', '--import', 'tsx', join(root, script)]] as const;
-
-interface ApiChild {
-  readonly url: string;
-  readonly child: ChildProcess;
-}
-
-const startApi = async (script: string, env: Record<string, string>): Promise<ApiChild> => {
-  const port = await findFreePort();
-  const [command, args] = node(script);
-  const child = spawn(command, args, {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${String(port)}`;
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the api exited with ${String(child.exitCode)}`);
-    if (
-      await fetch(`${url}/health`).then(
-        (response) => response.ok,
-        () => false,
-      )
-    )
-      return { url, child };
-    await sleep(100);
-  }
-  throw new Error('the api did not become healthy');
-};
-
-const stopApi = async ({ child }: ApiChild): Promise<void> => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-};
-
-const createApiKey = async (databaseUrl: string): Promise<string> => {
-  const [command, args] = node('apps/api/src/cli/create-api-key.ts');
-  const { stdout } = await promisify(execFile)(command, [...args], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-  });
-  return (JSON.parse(stdout) as { apiKey: string }).apiKey;
-};
 
 const post = async (url: string, apiKey: string, key: string, body: unknown) => {
   const response = await fetch(url, {
@@ -163,9 +114,9 @@ export const runHttpBench = async (
   const common = { DATABASE_URL: server.connectionString, GATEWAY_URL: 'http://127.0.0.1:9' };
   const apis: ApiChild[] = [];
   try {
-    const keyedApi = await startApi('apps/api/src/main.ts', common);
+    const keyedApi = await startApi(common);
     apis.push(keyedApi);
-    const plainApi = await startApi('tools/bench/src/http/plain-api.ts', common);
+    const plainApi = await startApi(common, 'tools/bench/src/http/plain-api.ts');
     apis.push(plainApi);
     const apiKey = await createApiKey(server.connectionString);
     const invoiceIds: string[] = [];

@@ -16,6 +16,7 @@ import {
   listAbandonedKeys,
   sweepExpiredKeys,
 } from './index.js';
+import type { KeySweepCursor } from './index.js';
 import { rebuildProjection } from '../../rebuild/index.js';
 import { physicalTableName } from '../../tables/index.js';
 
@@ -144,6 +145,18 @@ const appendKeyLogs = async (
   return streams;
 };
 
+/** Projects the key logs appended so far into the live key table. */
+const catchUpKeyTable = async (): Promise<void> => {
+  const live = await ensureLiveVersion(db.pool, idempotencyKeysProjection);
+  await startProjectionRunner({
+    pool: db.pool,
+    store,
+    projection: idempotencyKeysProjection,
+    version: live.version,
+    stopWhenCaughtUp: true,
+  }).done;
+};
+
 describe('idempotency_keys projection', () => {
   it('holds exactly one row per key, with the status and response the key log folds to', async () => {
     const live = await ensureLiveVersion(db.pool, idempotencyKeysProjection);
@@ -239,14 +252,16 @@ describe('idempotency_keys projection', () => {
     const expired = streams.slice(0, 4);
     for (const stream of expired) await store.setStreamRetention(stream, { truncateBefore: 1_000n });
 
-    expect(await sweepExpiredKeys(db.pool, store, { notUpdatedSince: new Date(Date.UTC(2025, 0, 1)) })).toBe(
-      0,
-    );
     expect(
-      await sweepExpiredKeys(db.pool, store, {
-        notUpdatedSince: new Date(Date.UTC(2100, 0, 1)),
-        limit: 100_000,
-      }),
+      (await sweepExpiredKeys(db.pool, store, { notUpdatedSince: new Date(Date.UTC(2025, 0, 1)) })).removed,
+    ).toBe(0);
+    expect(
+      (
+        await sweepExpiredKeys(db.pool, store, {
+          notUpdatedSince: new Date(Date.UTC(2100, 0, 1)),
+          limit: 100_000,
+        })
+      ).removed,
     ).toBe(4);
     const left = await db.pool.query<{ stream: string }>(
       'SELECT stream FROM idempotency_keys WHERE tenant_id = $1',
@@ -267,5 +282,41 @@ describe('idempotency_keys projection', () => {
       `SELECT count(*) FROM ((TABLE ${before} EXCEPT ALL TABLE ${after}) UNION ALL (TABLE ${after} EXCEPT ALL TABLE ${before})) AS d`,
     );
     expect(Number(difference.rows[0]?.count)).toBe(0);
+  });
+
+  it('walks past long-lived keys at the front of the sweep instead of checking them again every time', async () => {
+    const tenantId = freshTenantId();
+    await appendKeyLogs(778, tenantId, 10);
+    await catchUpKeyTable();
+    const oldestFirst = await db.pool.query<{ stream: string }>(
+      'SELECT stream FROM idempotency_keys WHERE tenant_id = $1 ORDER BY updated_at, stream',
+      [tenantId],
+    );
+    const expired = oldestFirst.rows.slice(6).map((row) => row.stream);
+    for (const stream of expired) await store.setStreamRetention(stream, { truncateBefore: 1_000n });
+    const notUpdatedSince = new Date(Date.UTC(2100, 0, 1));
+    let removed = 0;
+    let after: KeySweepCursor | undefined;
+    let sweeps = 0;
+    do {
+      const result = await sweepExpiredKeys(db.pool, store, {
+        notUpdatedSince,
+        limit: 3,
+        ...(after ? { after } : {}),
+      });
+      removed += result.removed;
+      after = result.next;
+    } while (after !== undefined && ++sweeps < 1_000);
+    expect(removed).toBeGreaterThanOrEqual(4);
+    const left = await db.pool.query<{ stream: string }>(
+      'SELECT stream FROM idempotency_keys WHERE tenant_id = $1',
+      [tenantId],
+    );
+    expect(left.rows.map((row) => row.stream).sort()).toEqual(
+      oldestFirst.rows
+        .slice(0, 6)
+        .map((row) => row.stream)
+        .sort(),
+    );
   });
 });

@@ -60,7 +60,7 @@ export const idempotencyKeysTable = defineTable<IdempotencyKeyRow>({
   },
   primaryKey: ['stream'],
   unique: [['tenant_id', 'actor_id', 'key']],
-  indexes: [['status', 'locked_until'], ['created_at']],
+  indexes: [['status', 'locked_until'], ['created_at'], ['updated_at', 'stream']],
 });
 
 /** A key's first row, before its status columns are set by the event that created it. */
@@ -95,7 +95,8 @@ const newKeyRow = (
  */
 export const idempotencyKeysProjection: ProjectionDefinition = {
   name: 'idempotency_keys',
-  version: 1,
+  // 2: the (updated_at, stream) index the key sweep walks.
+  version: 2,
   eventTypes: keyLogEventTypes,
   streamPrefixes: [KEY_STREAM_PREFIX],
   tables: [idempotencyKeysTable],

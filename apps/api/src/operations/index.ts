@@ -1,0 +1,7 @@
+export { corsExposedHeaders, corsPlugin } from './cors.js';
+export { documentRateLimits } from './openapi-rate-limits.js';
+export type { OperationsDeps } from './operations-deps.js';
+export { rateLimitsPlugin } from './rate-limits.js';
+export type { RateLimit, RateLimitSettings } from './rate-limits.js';
+export { redactedHeaders, withRedaction } from './log-redaction.js';
+export { operationsEnvSchema, operationsFromEnv } from './operations-env.js';

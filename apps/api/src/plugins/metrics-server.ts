@@ -1,0 +1,44 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+
+/** An internal address for `/metrics`, apart from the api's public one. */
+export interface MetricsListener {
+  readonly port: number;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+}
+
+/**
+ * Serves the registry at `GET /metrics` on its own listener (everything else is 404), so scraping needs no route
+ * on the public port and the metrics are not exposed with the api.
+ *
+ * @example
+ * const server = await serveMetrics(registry, { port: 9464 });
+ * await server.close();
+ */
+export const serveMetrics = async (
+  registry: Registry,
+  listener: MetricsListener,
+): Promise<{ readonly url: string; close(): Promise<void> }> => {
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' || request.url !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      () => response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed\n'),
+    );
+  });
+  const host = listener.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listener.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${String(port)}/metrics`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};

@@ -1,0 +1,57 @@
+import type { Message } from '../decider/index.js';
+import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../shared/index.js';
+
+/** How long the completer keeps asking before a person must look: capped attempts, exponential backoff. */
+export interface SettlementRetryPolicy {
+  /** Attempts (charge or inquiry) with an unknown outcome before the payment needs attention. */
+  readonly maxAttempts: number;
+  /** The pause after the first failed attempt (ms); it doubles after each one. */
+  readonly baseDelayMs: number;
+  /** The longest pause between attempts (ms). */
+  readonly maxDelayMs: number;
+}
+
+/** The gateway's definitive answer, or the operator's decision. */
+export type SettlementOutcome =
+  | { readonly status: 'approved'; readonly gatewayReference: string }
+  | { readonly status: 'declined'; readonly gatewayReference: string; readonly reason: string };
+
+/** A card payment was reserved on its invoice: from now on it must end approved or declined. */
+export type StartCardSettlement = Message<
+  'StartCardSettlement',
+  {
+    readonly tenantId: TenantId;
+    readonly invoiceId: InvoiceId;
+    readonly paymentId: PaymentId;
+    readonly amount: Money;
+    readonly policy: SettlementRetryPolicy;
+    readonly startedAt: Timestamp;
+  }
+>;
+
+/** An attempt (charge or inquiry) whose outcome is unknown: a timeout, a 5xx, an answer that does not parse. */
+export type RecordUnknownAttempt = Message<
+  'RecordUnknownAttempt',
+  { readonly paymentId: PaymentId; readonly error: string; readonly attemptedAt: Timestamp }
+>;
+
+/** The gateway answered definitively (the charge, the inquiry or the webhook). */
+export type SettleFromGateway = Message<
+  'SettleFromGateway',
+  { readonly paymentId: PaymentId; readonly outcome: SettlementOutcome; readonly settledAt: Timestamp }
+>;
+
+/** An operator resolves a payment that needs attention: after inquiring again, or by marking it declined. */
+export type ResolveByOperator = Message<
+  'ResolveByOperator',
+  {
+    readonly paymentId: PaymentId;
+    readonly outcome: SettlementOutcome;
+    readonly operator: string;
+    readonly note: string;
+    readonly resolvedAt: Timestamp;
+  }
+>;
+
+export type CardSettlementCommand =
+  StartCardSettlement | RecordUnknownAttempt | SettleFromGateway | ResolveByOperator;

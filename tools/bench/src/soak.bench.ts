@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '@once/postgres';
+import { createApiKey, root, startApi, stopApi } from './api-child.js';
+import type { ApiChild } from './api-child.js';
+import { percentile, soakRatios } from './soak-ratios.js';
+import type { SoakSample } from './soak-ratios.js';
+
+/** What `npm run bench -- soak` writes to tools/bench/results/soak.json. */
+export interface SoakResult {
+  readonly requests: number;
+  /** Growth of events + stream rows over the last third of the run ÷ growth over the first third. */
+  readonly storage_growth_ratio: number;
+  /** The same for the key logs alone (streams named `idem-…`). */
+  readonly key_storage_growth_ratio: number;
+  /** Keyed p99 of the last tenth of the requests ÷ the first tenth. */
+  readonly p99_ratio: number;
+  readonly samples: readonly SoakSample[];
+  readonly mix: Readonly<Record<string, number>>;
+  readonly answers: Readonly<Record<string, number>>;
+  readonly server_errors: number;
+  readonly key_retention_seconds: number;
+  readonly concurrency: number;
+  readonly seconds: number;
+  readonly load_average_at_start: readonly number[];
+  readonly postgres: string;
+  readonly measured_at: string;
+}
+
+/**
+ * Keyed requests of several kinds, as a café's tills send them for months. Only `payment` changes the café's data
+ * (one event on an invoice, forever); the others are answered from, or stored only in, key logs that expire.
+ */
+const mix = {
+  /** A new 1-cent cash payment: the key log and one invoice event. */
+  payment: 0.02,
+  /** A payment above the invoice's balance: a business-rule problem, stored with its key. */
+  'over-balance': 0.24,
+  /** A payment in another currency: a business-rule problem, stored with its key. */
+  'wrong-currency': 0.12,
+  /** Serving an order that does not exist: a business-rule problem of another command, stored with its key. */
+  'unknown-order': 0.12,
+  /** A retry of a recent request with its key: the stored answer, nothing new stored. */
+  replay: 0.4,
+  /** A recent key with another body: 422 idempotency-key-reused, nothing stored. */
+  'key-reused': 0.1,
+} as const;
+type Kind = keyof typeof mix;
+
+interface Sent {
+  readonly path: string;
+  readonly body: string;
+  readonly key: string;
+}
+
+const INVOICES = 64;
+
+const pick = (): Kind => {
+  let roll = Math.random();
+  for (const [kind, share] of Object.entries(mix) as [Kind, number][]) {
+    roll -= share;
+    if (roll < 0) return kind;
+  }
+  return 'replay';
+};
+
+/**
+ * The soak: at least 500,000 keyed requests (`--requests`) of mixed kinds against the api on embedded PostgreSQL
+ * with a short key retention (`--retention`, 60 s) and the scavenger on, sampling the log's size and the keyed
+ * latencies every `--sample-seconds`. Storage should level off (ratio ≪ 1) and latency stay flat (ratio ≈ 1).
+ * `--minutes` ends a run early (the requests done so far count).
+ */
+export const run = async (args: readonly string[]): Promise<void> => {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      requests: { type: 'string', default: '500000' },
+      concurrency: { type: 'string', default: '16' },
+      retention: { type: 'string', default: '60' },
+      'sample-seconds': { type: 'string', default: '5' },
+      'scavenge-ms': { type: 'string', default: '5000' },
+      minutes: { type: 'string', default: '0' },
+    },
+  });
+  const total = Number(values.requests);
+  const concurrency = Number(values.concurrency);
+  const retention = Number(values.retention);
+  const sampleMs = Number(values['sample-seconds']) * 1000;
+  const stopAt = Number(values.minutes) > 0 ? Date.now() + Number(values.minutes) * 60_000 : Infinity;
+  const loadAtStart = loadavg().map((load) => Math.round(load * 100) / 100);
+
+  const server = await startEmbeddedPostgres();
+  const db = new pg.Pool({ connectionString: server.connectionString, max: 2 });
+  let api: ApiChild | undefined;
+  try {
+    api = await startApi({
+      DATABASE_URL: server.connectionString,
+      GATEWAY_URL: 'http://127.0.0.1:9',
+      ONCE_KEY_RETENTION_SECONDS: String(retention),
+      ONCE_SCAVENGER_INTERVAL_MS: String(values['scavenge-ms']),
+    });
+    const { url } = api;
+    const apiKey = await createApiKey(server.connectionString);
+    const post = (path: string, key: string, body: string) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': key,
+        },
+        body,
+      });
+    const invoices: string[] = [];
+    for (let index = 0; index < INVOICES; index++) {
+      const issued = await post('/invoices', randomUUID(), JSON.stringify({ currency: 'EUR', total: 1e12 }));
+      invoices.push(((await issued.json()) as { id: string }).id);
+    }
+    const invoice = () => invoices[Math.floor(Math.random() * invoices.length)] as string;
+
+    const latencies = new Float64Array(total);
+    const answers: Record<string, number> = {};
+    const recent: Sent[] = [];
+    let next = 0;
+    let done = 0;
+    let serverErrors = 0;
+    let window: number[] = [];
+
+    const request = (kind: Kind): Sent => {
+      const earlier = recent[Math.floor(Math.random() * recent.length)];
+      switch (kind) {
+        case 'replay':
+          if (earlier) return earlier;
+          break;
+        case 'key-reused':
+          if (earlier)
+            return { ...earlier, body: JSON.stringify({ method: 'cash', amount: 7, currency: 'EUR' }) };
+          break;
+        case 'over-balance':
+          return {
+            path: `/invoices/${invoice()}/payments`,
+            key: randomUUID(),
+            body: JSON.stringify({ method: 'cash', amount: 2e12, currency: 'EUR' }),
+          };
+        case 'wrong-currency':
+          return {
+            path: `/invoices/${invoice()}/payments`,
+            key: randomUUID(),
+            body: JSON.stringify({ method: 'cash', amount: 1, currency: 'USD' }),
+          };
+        case 'unknown-order':
+          return { path: `/orders/${randomUUID()}/serve`, key: randomUUID(), body: '{}' };
+        case 'payment':
+          break;
+      }
+      return {
+        path: `/invoices/${invoice()}/payments`,
+        key: randomUUID(),
+        body: JSON.stringify({ method: 'cash', amount: 1, currency: 'EUR' }),
+      };
+    };
+
+    const worker = async (): Promise<void> => {
+      while (next < total && Date.now() < stopAt) {
+        const index = next++;
+        const kind = pick();
+        const sent = request(kind);
+        const started = performance.now();
+        const response = await post(sent.path, sent.key, sent.body).catch(() => undefined);
+        await response?.arrayBuffer();
+        const elapsed = performance.now() - started;
+        latencies[index] = elapsed;
+        window.push(elapsed);
+        done++;
+        const status = response?.status ?? 0;
+        answers[`${kind} ${String(status)}`] = (answers[`${kind} ${String(status)}`] ?? 0) + 1;
+        if (status >= 500 || status === 0) serverErrors++;
+        if (kind !== 'replay' && kind !== 'key-reused' && status > 0 && status < 500) {
+          recent.push(sent);
+          if (recent.length > 2_000) recent.splice(0, 1_000);
+        }
+      }
+    };
+
+    const started = Date.now();
+    const samples: SoakSample[] = [];
+    const sample = async (): Promise<void> => {
+      const { rows } = await db.query<{
+        events: string;
+        streams: string;
+        key_events: string;
+        key_streams: string;
+        bytes: string;
+      }>(
+        `SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM streams) AS streams,
+                (SELECT count(*) FROM events WHERE stream LIKE 'idem-%') AS key_events,
+                (SELECT count(*) FROM streams WHERE stream LIKE 'idem-%') AS key_streams,
+                pg_database_size(current_database()) AS bytes`,
+      );
+      const row = rows[0];
+      const taken = window;
+      window = [];
+      samples.push({
+        seconds: Math.round((Date.now() - started) / 100) / 10,
+        requests: done,
+        events: Number(row?.events),
+        streams: Number(row?.streams),
+        key_events: Number(row?.key_events),
+        key_streams: Number(row?.key_streams),
+        database_bytes: Number(row?.bytes),
+        keyed_p50_ms: percentile(taken, 0.5),
+        keyed_p99_ms: percentile(taken, 0.99),
+      });
+      const last = samples.at(-1) as SoakSample;
+      console.log(
+        `${String(last.seconds).padStart(7)} s ${String(last.requests).padStart(8)} requests  events ${String(last.events).padStart(8)}  streams ${String(last.streams).padStart(8)}  db ${(last.database_bytes / 2 ** 20).toFixed(1).padStart(7)} MiB  p50 ${last.keyed_p50_ms.toFixed(1)} ms  p99 ${last.keyed_p99_ms.toFixed(1)} ms`,
+      );
+    };
+    await sample();
+    const sampler = setInterval(
+      () => void sample().catch((error: unknown) => console.error('sample failed', error)),
+      sampleMs,
+    );
+    await Promise.all(Array.from({ length: concurrency }, () => worker()));
+    clearInterval(sampler);
+    await sample();
+
+    const ratios = soakRatios(samples, latencies.subarray(0, done));
+    const result: SoakResult = {
+      requests: done,
+      ...ratios,
+      samples,
+      mix,
+      answers,
+      server_errors: serverErrors,
+      key_retention_seconds: retention,
+      concurrency,
+      seconds: Math.round((Date.now() - started) / 1000),
+      load_average_at_start: loadAtStart,
+      postgres: (await db.query<{ version: string }>('SHOW server_version')).rows[0]?.version ?? 'unknown',
+      measured_at: new Date().toISOString(),
+    };
+    const file = join(root, 'tools', 'bench', 'results', 'soak.json');
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
+    console.table({
+      requests: done,
+      storage_growth_ratio: result.storage_growth_ratio,
+      key_storage_growth_ratio: result.key_storage_growth_ratio,
+      p99_ratio: result.p99_ratio,
+      server_errors: serverErrors,
+      seconds: result.seconds,
+    });
+    console.log(`wrote ${file}`);
+  } finally {
+    if (api) await stopApi(api);
+    await db.end();
+    await server.stop();
+  }
+};

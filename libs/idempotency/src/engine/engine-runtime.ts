@@ -153,9 +153,12 @@ export class KeyConflicts {
 
   constructor(private readonly max: number) {}
 
-  /** Counts a conflict; false once the budget is spent. Learns the actual revision when the read saw no stream. */
+  /**
+   * Counts a conflict; false once the budget is spent. When the read saw no stream, learns the actual revision, or
+   * forgets an old one when the stream is gone again (the scavenger removed an expired key stream meanwhile).
+   */
   retry(error: WrongExpectedRevisionError, readRevision: StreamRevision | undefined): boolean {
-    if (readRevision === undefined && typeof error.actual === 'bigint') this.hint = error.actual;
+    if (readRevision === undefined) this.hint = typeof error.actual === 'bigint' ? error.actual : undefined;
     this.count += 1;
     return this.count <= this.max;
   }

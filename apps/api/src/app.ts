@@ -15,6 +15,8 @@ import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.route
 import { invoicesRoutes } from './invoices/invoices.routes.js';
 import { paymentsRoutes } from './invoices/payments.routes.js';
 import { ordersRoutes } from './orders/orders.routes.js';
+import { consoleRoutes } from './console/index.js';
+import { menuMigrations, menuRoutes } from './menu/index.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { completerPlugin } from './plugins/completer.plugin.js';
 import { docsPlugin } from './plugins/docs.plugin.js';
@@ -28,6 +30,7 @@ import { projectorPlugin } from './plugins/projector.plugin.js';
 import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
 import { createProblemCatalog } from './problems/problem-catalog.js';
 import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
+import { webAssetsRoutes } from './web/index.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 
 /** Everything the API is built from. `main.ts` fills it from the environment; tests fill it directly. */
@@ -59,6 +62,8 @@ export interface AppDeps {
   readonly bodyLimit?: number;
   /** The longest a read waits for its `Once-Min-Position` before answering with `Once-Stale: true` (ms); 5 s by default. */
   readonly readWaitMs?: number;
+  /** The built till and console (apps/till `dist/`), served at `/till` and `/console`; not served when omitted. */
+  readonly webAssetsDirectory?: string;
 }
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
@@ -104,7 +109,10 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     await app.register(postgresPlugin, {
       connectionString: deps.databaseUrl,
       ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
-      migrations: [{ component: 'api', migrations: apiKeyMigrations }],
+      migrations: [
+        { component: 'api', migrations: apiKeyMigrations },
+        { component: 'menu', migrations: menuMigrations },
+      ],
     });
     await app.register(healthRoutes);
 
@@ -127,6 +135,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     });
 
     await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
+    if (deps.webAssetsDirectory) await app.register(webAssetsRoutes, { directory: deps.webAssetsDirectory });
 
     await app.register(async (authenticated) => {
       await authenticated.register(authPlugin, { apiKeys: createApiKeyStore(app.pg) });
@@ -135,6 +144,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       await authenticated.register(stockCountsRoutes, { prefix: '/stock-counts' });
       await authenticated.register(paymentsRoutes, { prefix: '/payments' });
       await authenticated.register(idempotencyKeysRoutes, { prefix: '/idempotency-keys' });
+      await authenticated.register(menuRoutes, { prefix: '/menu' });
+      await authenticated.register(consoleRoutes, { prefix: '/ops' });
     });
   } catch (error) {
     await app.close();

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { findFreePort } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
 import { createApiKeyStore } from './auth/index.js';
 import { demoBanner } from './embedded/banner.js';
+import { seedDemoMenu } from './embedded/demo-menu.js';
 import { seedDemoTenant } from './embedded/demo-tenant.js';
 import { startEmbeddedDefaultPostgres } from './embedded/embedded-runtime.js';
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
@@ -91,6 +93,8 @@ const app = await buildApp({
   ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   logger: { level: env.LOG_LEVEL },
+  // The till and the console, built by `npm start` (and `npm run build -w @once/till`) before the api starts.
+  webAssetsDirectory: fileURLToPath(new URL('../../till/dist', import.meta.url)),
 }).catch(async (error: unknown) => {
   await stopEmbedded();
   throw error;
@@ -131,6 +135,7 @@ try {
 
 if (embeddedPostgres) {
   const demo = await seedDemoTenant(createApiKeyStore(app.pg));
+  await seedDemoMenu(app.pg, demo.tenantId);
   console.log(
     demoBanner({
       url: `http://${env.HOST}:${String(env.PORT)}`,

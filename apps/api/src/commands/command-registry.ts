@@ -2,7 +2,12 @@ import type { CommandHandler } from '@once/idempotency';
 import type { ProcessFaultHook } from '../faults/index.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { cardPaymentHandler, cashPaymentHandler, issueInvoiceHandler } from '../invoices/invoice.handlers.js';
-import { completeOrderHandler, placeOrderHandler, serveOrderHandler } from '../orders/order.handlers.js';
+import {
+  approveOrderHandler,
+  completeOrderHandler,
+  placeOrderHandler,
+  serveOrderHandler,
+} from '../orders/order.handlers.js';
 import {
   openStockCountHandler,
   postStockCountHandler,
@@ -48,6 +53,7 @@ export const createCommandRegistry = (deps: {
     'POST /invoices': () => issueInvoiceHandler,
     'POST /invoices/:id/payments': (body) => (isCardPayment(body) ? cardPayment : cashPaymentHandler),
     'POST /orders': () => placeOrderHandler,
+    'POST /orders/:id/approve': () => approveOrderHandler,
     'POST /orders/:id/serve': () => serveOrderHandler,
     'POST /orders/:id/complete': () => completeOrderHandler,
     'POST /stock-counts': () => openStockCountHandler,

@@ -1,5 +1,5 @@
 import { asOrderId, asSaleId, asSku, asTenantId, orderDecider, orderStream } from '@once/domain';
-import type { CompleteOrder, OrderState, PlaceOrder, ServeOrder } from '@once/domain';
+import type { ApproveOrder, CompleteOrder, OrderState, PlaceOrder, ServeOrder } from '@once/domain';
 import type { CommandContext, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
 import { aggregateCommand } from '../commands/aggregate-command.js';
 import { orderIdParams, placeOrderBody } from './order.schemas.js';
@@ -39,6 +39,17 @@ export const placeOrderHandler: DecideCommandHandler = aggregateCommand({
     return command;
   },
   respond: (_context, state) => orderResponse(201, state),
+});
+
+/** `POST /orders/:id/approve`: accepts the current total of an order held for review (prices changed meanwhile). */
+export const approveOrderHandler: DecideCommandHandler = aggregateCommand({
+  decider: orderDecider,
+  stream: (context) => orderStream(tenantOf(context), orderIdOf(context)),
+  command: (context): ApproveOrder => ({
+    type: 'ApproveOrder',
+    data: { orderId: orderIdOf(context), approvedAt: at(context) },
+  }),
+  respond: (_context, state) => orderResponse(200, state),
 });
 
 /** `POST /orders/:id/serve`. */

@@ -11,7 +11,7 @@ import { readConsistencyHeaders, readModelDescription, readYourWrites } from '..
 import { HttpProblem } from '../problems/problem.js';
 import { orderIdParams, orderView, placeOrderBody } from './order.schemas.js';
 
-/** Orders: place, serve, complete (the sale, once), read. */
+/** Orders: place, approve (held for review), serve, complete (the sale, once), read. */
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   const runCommand = keyedCommand(app);
   app.post(
@@ -26,6 +26,24 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyKeyHeader,
         body: placeOrderBody,
         response: { 201: orderView, ...commandProblems },
+      },
+    },
+    async (request, reply) => runCommand(request, reply),
+  );
+
+  app.post(
+    '/:id/approve',
+    {
+      schema: {
+        summary: 'Accept the current total of an order held for review',
+        description:
+          'An order whose `expectedTotal` differed from its total at current prices is `held`; approving it makes it ' +
+          '`placed` at the current total, ready to serve.',
+        tags: ['orders'],
+        headers: idempotencyKeyHeader,
+        params: orderIdParams,
+        body: emptyBody,
+        response: { 200: orderView, ...commandProblems },
       },
     },
     async (request, reply) => runCommand(request, reply),

@@ -8,6 +8,10 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 export type IdempotencyOutcome = 'first' | 'replay' | 'in_flight' | 'reused' | 'released' | 'unavailable';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** This app's Prometheus registry (what `/metrics` shows); the console reads its counters. */
+    metrics: Registry;
+  }
   interface FastifyRequest {
     /** Set by command routes once the idempotency layer has decided. */
     idempotencyOutcome: IdempotencyOutcome | undefined;
@@ -37,6 +41,7 @@ export const observabilityPlugin = fp(
       registers: [registry],
     });
 
+    app.decorate('metrics', registry);
     app.decorateRequest('idempotencyOutcome', undefined);
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? 'unmatched';

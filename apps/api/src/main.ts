@@ -93,8 +93,8 @@ const app = await buildApp({
   ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   logger: { level: env.LOG_LEVEL },
-  // The till and the console, built by `npm start` (and `npm run build -w @once/till`) before the api starts.
-  webAssetsDirectory: fileURLToPath(new URL('../../till/dist', import.meta.url)),
+  // The till and the console, built by `npm start` (and `npm run bundle -w @once/till`) before the api starts.
+  webAssetsDirectory: fileURLToPath(new URL('../../till/dist/web', import.meta.url)),
 }).catch(async (error: unknown) => {
   await stopEmbedded();
   throw error;

@@ -2,3 +2,5 @@ export { createTestDatabase, freshTenantId } from './postgres/index.js';
 export type { TestDatabase } from './postgres/index.js';
 export { startEventStoreDb } from './eventstore/index.js';
 export type { EventStoreTarget } from './eventstore/index.js';
+export { chromiumPath, chromiumPresent, chromiumSkipNote, launchChromium } from './chromium/index.js';
+export type { ChromiumSession } from './chromium/index.js';

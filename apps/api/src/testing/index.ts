@@ -7,3 +7,4 @@ export { startApiProcess } from './api-process.js';
 export type { ApiProcess } from './api-process.js';
 export { useTestApi } from './use-test-api.js';
 export type { TestApiContext } from './use-test-api.js';
+export { bundleWebApps, putDemoMenu, saveScreenshot, signIn, webAssetsDirectory } from './till-browser.js';

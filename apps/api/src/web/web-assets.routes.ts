@@ -11,7 +11,7 @@ const contentTypes: Readonly<Record<string, string>> = {
 };
 
 /** File names the built till may hold: no directories, nothing hidden. */
-const assetName = /^[a-z0-9-]+\.(html|js|css|map)$/;
+const assetName = /^[a-z0-9-]+(\.js)?\.(html|js|css|map)$/;
 
 /**
  * Serves the built till and console (apps/till's `dist/`): the pages at `/till` and `/console`, their scripts and
@@ -23,7 +23,7 @@ export const webAssetsRoutes: FastifyPluginAsync<{ directory: string }> = async 
     try {
       body = await readFile(join(directory, file));
     } catch {
-      throw new HttpProblem('not-found', `${file} is not built (npm run build -w @once/till)`);
+      throw new HttpProblem('not-found', `${file} is not built (npm run bundle -w @once/till)`);
     }
     const extension = file.slice(file.lastIndexOf('.') + 1);
     return reply

@@ -1,20 +1,15 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPresent, chromiumSkipNote, launchChromium } from '@once/testing';
+import type { ChromiumSession } from '@once/testing';
 import type * as OnceClient from '../index.js';
 import { startMisbehavingServer } from '../testing/misbehaving-server.js';
 import type { MisbehavingServer } from '../testing/misbehaving-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const chromiumPresent = existsSync(CHROMIUM);
-const SKIP_REASON = `skipped: ${CHROMIUM} is absent (install the Debian package "chromium" to run the browser storage tests)`;
-if (!chromiumPresent) console.warn(`browser-intent-storage.e2e.spec.ts ${SKIP_REASON}`);
+const SKIP_NOTE = chromiumSkipNote('the browser storage tests');
+if (!chromiumPresent) console.warn(`browser-intent-storage.e2e.spec.ts${SKIP_NOTE}`);
 
 declare global {
   interface Window {
@@ -33,11 +28,11 @@ const WITHOUT_INDEXEDDB = () => {
 };
 
 describe.skipIf(!chromiumPresent)(
-  `browser intent storage in headless Chromium${chromiumPresent ? '' : ` (${SKIP_REASON})`}`,
+  `browser intent storage in headless Chromium${SKIP_NOTE}`,
   () => {
     let server: MisbehavingServer;
+    let browser: ChromiumSession;
     let context: BrowserContext;
-    let userDataDir: string;
     let bundle: string;
 
     beforeAll(async () => {
@@ -54,28 +49,14 @@ describe.skipIf(!chromiumPresent)(
       server = await startMisbehavingServer();
       server.serveStatic('/', 'text/html; charset=utf-8', PAGE);
       server.serveStatic('/once-client.js', 'text/javascript; charset=utf-8', bundle);
-      userDataDir = await mkdtemp(join(tmpdir(), 'once-client-chromium-'));
-      context = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
+      context = browser.context;
       await context.addInitScript(WITHOUT_INDEXEDDB);
     });
 
     afterAll(async () => {
-      await context?.close();
+      await browser?.close();
       await server?.close();
-      if (userDataDir !== undefined) await rm(userDataDir, { recursive: true, force: true });
     });
 
     const openPage = async (query = ''): Promise<Page> => {

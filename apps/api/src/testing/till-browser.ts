@@ -30,10 +30,14 @@ export const bundleWebApps = async (): Promise<string> => {
  * @example
  * await saveScreenshot(page, 'till-held-for-review');
  */
-export const saveScreenshot = async (page: Page, name: string): Promise<void> => {
+export const saveScreenshot = async (
+  page: Page,
+  name: string,
+  options: { readonly fullPage?: boolean } = {},
+): Promise<void> => {
   if (process.env['ONCE_SCREENSHOTS'] !== '1') return;
   await mkdir(screenshotDirectory, { recursive: true });
-  await page.screenshot({ path: `${screenshotDirectory}${name}.png` });
+  await page.screenshot({ path: `${screenshotDirectory}${name}.png`, fullPage: options.fullPage ?? false });
 };
 
 /**

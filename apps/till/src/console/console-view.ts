@@ -3,10 +3,20 @@ import type { ConsoleOverview, KeyTimeline } from './console-api.js';
 import { entryFields, entryKind } from './key-log-entry.js';
 import type { KeyLogEntry } from './key-log-entry.js';
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { hour12: false, fractionalSecondDigits: 3 } as Intl.DateTimeFormatOptions);
+/** `hh:mm:ss.mmm` (UTC), the precision a key's events need. */
+const time = (iso: string) => `${iso.slice(11, 23)} UTC`;
 const percent = (rate: number) => `${(rate * 100).toFixed(1)} %`;
 const ago = (iso: string | undefined) =>
   iso === undefined ? '–' : `${String(Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000)))} s`;
+
+const foldedLines = 8;
+
+/** Nested data as indented JSON; folded when long (plans carry whole events), one click away. */
+const nestedValue = (text: string) => {
+  const lines = text.split('\n').length;
+  if (lines <= foldedLines) return h('pre', {}, text);
+  return h('details', {}, h('summary', {}, `${String(lines)} lines`), h('pre', {}, text));
+};
 
 const timelineEntry = (entry: KeyLogEntry) => {
   const kind = entryKind(entry.type);
@@ -26,7 +36,7 @@ const timelineEntry = (entry: KeyLogEntry) => {
       { class: 'fields' },
       ...entryFields(entry.data).flatMap((field) => [
         h('dt', {}, field.name),
-        h('dd', {}, field.nested ? h('pre', {}, field.text) : field.text),
+        h('dd', {}, field.nested ? nestedValue(field.text) : field.text),
       ]),
     ),
   );
@@ -64,6 +74,9 @@ const table = (headings: readonly string[], rows: readonly (readonly (Node | str
         h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', {}, heading)))),
         h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))))),
       );
+
+/** The pages and their files are not the api: the console leaves them out of the rates. */
+const isApiRoute = (route: { readonly route: string }) => !/^\/(web|till|console)(\/|$)/.test(route.route);
 
 const overviewPanels = (overview: ConsoleOverview, lookUpKey: (key: string) => void) => [
   h(
@@ -118,7 +131,7 @@ const overviewPanels = (overview: ConsoleOverview, lookUpKey: (key: string) => v
     h('h2', {}, `Routes since ${time(overview.routes.since)}`),
     table(
       ['route', 'requests', 'keyed', 'replays', 'replay rate', '409', '422'],
-      overview.routes.routes.map((route) => [
+      overview.routes.routes.filter(isApiRoute).map((route) => [
         `${route.method} ${route.route}`,
         String(route.requests),
         String(route.keyed),

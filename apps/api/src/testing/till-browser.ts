@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
@@ -12,16 +14,20 @@ const bundleScript = fileURLToPath(new URL('../../../till/scripts/bundle.ts', im
 const screenshotDirectory = fileURLToPath(new URL('../../../../docs/images/', import.meta.url));
 
 /**
- * Bundles the till and the console, as `npm start` does (a process, not an import: apps never import apps).
+ * Bundles the till and the console as `npm start` does (a process, not an import: apps never import apps), into
+ * `directory` (a fresh temporary one by default, so test files running side by side never write the same files).
  *
  * @example
- * await bundleWebApps();
+ * const webAssetsDirectory = await bundleWebApps();
  */
-export const bundleWebApps = async (): Promise<string> => {
-  await promisify(execFile)(process.execPath, ['--conditions=@once/source', '--import', 'tsx', bundleScript], {
-    timeout: 120_000,
-  });
-  return webAssetsDirectory;
+export const bundleWebApps = async (directory?: string): Promise<string> => {
+  const target = directory ?? (await mkdtemp(join(tmpdir(), 'once-web-')));
+  await promisify(execFile)(
+    process.execPath,
+    ['--conditions=@once/source', '--import', 'tsx', bundleScript, target],
+    { timeout: 120_000 },
+  );
+  return target;
 };
 
 /**

@@ -6,7 +6,7 @@ import type { ChromiumSession, TestDatabase } from '@once/testing';
 import { createApiKeyStore } from '../auth/index.js';
 import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import { bundleWebApps, putDemoMenu, signIn, startApiProcess } from '../testing/index.js';
+import { bundleWebApps, putDemoMenu, signIn, startApiProcess, webAssetsDirectory } from '../testing/index.js';
 import type { ApiProcess } from '../testing/index.js';
 
 // The api is a child process that kills itself (SIGKILL) right after the gateway charged the card; the till keeps
@@ -24,7 +24,8 @@ describe.skipIf(!chromiumPresent)(`the till when the api dies mid-payment${SKIP_
   beforeAll(async () => {
     db = await createTestDatabase();
     gateway = await startGatewaySimProcess({ port: await findFreePort() });
-    await bundleWebApps();
+    // The api process serves what `npm start` serves.
+    await bundleWebApps(webAssetsDirectory);
     browser = await launchChromium();
   });
 

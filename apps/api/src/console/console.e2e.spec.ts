@@ -12,7 +12,13 @@ const placeOrder = (apiKey: string, key: string, quantity = 1) =>
   });
 
 interface LookedUp {
-  keys: { key: string; status: string; route: string; response?: { status: number; body: string }; events: { type: string; data: unknown }[] }[];
+  keys: {
+    key: string;
+    status: string;
+    route: string;
+    response?: { status: number; body: string };
+    events: { type: string; data: unknown }[];
+  }[];
 }
 
 /** Keys come from the key table, a projection: ask until it shows the key. */
@@ -56,18 +62,30 @@ describe('console reads (/ops)', () => {
   });
 
   it('refuses a lookup without exactly one of key and resource, and any read without an API key', async () => {
-    for (const query of ['', `key=${randomUUID()}&resource=${randomUUID()}`, 'resource=not-a-uuid', 'key=short']) {
+    for (const query of [
+      '',
+      `key=${randomUUID()}&resource=${randomUUID()}`,
+      'resource=not-a-uuid',
+      'key=short',
+    ]) {
       const answer = await env.http.get(`/ops/keys?${query}`, env.tenant.alice);
       expect(answer.status).toBe(400);
       expect(answer.json()).toMatchObject({ type: '/problems/invalid-request' });
     }
-    for (const path of ['/ops/keys/in-flight', '/ops/projections', '/ops/routes', '/ops/payments/needing-attention'])
+    for (const path of [
+      '/ops/keys/in-flight',
+      '/ops/projections',
+      '/ops/routes',
+      '/ops/payments/needing-attention',
+    ])
       expect((await env.http.get(path)).status).toBe(401);
   });
 
   it('lists keys in flight and payments needing attention (none here), and every projection with its lag', async () => {
     expect((await env.http.get('/ops/keys/in-flight', env.tenant.alice)).json()).toEqual({ keys: [] });
-    expect((await env.http.get('/ops/payments/needing-attention', env.tenant.alice)).json()).toEqual({ payments: [] });
+    expect((await env.http.get('/ops/payments/needing-attention', env.tenant.alice)).json()).toEqual({
+      payments: [],
+    });
     const { projections } = (await env.http.get('/ops/projections', env.tenant.alice)).json<{
       projections: { name: string; behindEvents: number; countLimit: number }[];
     }>();
@@ -83,7 +101,16 @@ describe('console reads (/ops)', () => {
   it("counts replays, 409s and 422s per route from the service's counters", async () => {
     const read = async () =>
       (await env.http.get('/ops/routes', env.tenant.alice))
-        .json<{ routes: { method: string; route: string; requests: number; replays: number; status422: number; keyed: number }[] }>()
+        .json<{
+          routes: {
+            method: string;
+            route: string;
+            requests: number;
+            replays: number;
+            status422: number;
+            keyed: number;
+          }[];
+        }>()
         .routes.find((route) => route.method === 'POST' && route.route === '/orders');
     const before = (await read()) ?? { requests: 0, replays: 0, status422: 0, keyed: 0 };
     const key = randomUUID();

@@ -37,7 +37,11 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({
-      keys: await lookUpKeys({ pool: app.pg, eventStore: app.eventStore }, request.principal.tenantId, request.query),
+      keys: await lookUpKeys(
+        { pool: app.pg, eventStore: app.eventStore },
+        request.principal.tenantId,
+        request.query,
+      ),
     }),
   );
 
@@ -46,7 +50,8 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         summary: 'Keys of your tenant still in flight',
-        description: 'From the key table (a projection): the recovery point each reached, its holder and lease.',
+        description:
+          'From the key table (a projection): the recovery point each reached, its holder and lease.',
         tags: ['console'],
         response: { 200: keysInFlightView, ...readProblems },
       },

@@ -12,7 +12,9 @@ export const keyLookupQuery = z
       .regex(/^[\x21-\x7e]+$/)
       .optional()
       .describe('An Idempotency-Key (of any actor of your tenant)'),
-    resource: uuid.optional().describe('The id of something a key created or touched (order, invoice, payment…)'),
+    resource: uuid
+      .optional()
+      .describe('The id of something a key created or touched (order, invoice, payment…)'),
   })
   .refine((query) => (query.key === undefined) !== (query.resource === undefined), {
     message: 'give exactly one of key and resource',
@@ -44,7 +46,9 @@ export const keyInFlightView = z.object({ ...keySummary, leaseExpired: z.boolean
 
 export const keyTimelineView = z.object({
   ...keySummary,
-  response: z.object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string() }).optional(),
+  response: z
+    .object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string() })
+    .optional(),
   releaseReason: z.string().optional(),
   events: z.array(keyLogEntryView),
 });
@@ -68,7 +72,10 @@ export const projectionLagView = z.object({
   version: z.number().int(),
   checkpoint: z.string().optional(),
   checkpointUpdatedAt: z.string(),
-  behindEvents: z.number().int().describe('Events in the log after the checkpoint (counted up to `countLimit`)'),
+  behindEvents: z
+    .number()
+    .int()
+    .describe('Events in the log after the checkpoint (counted up to `countLimit`)'),
   countLimit: z.number().int(),
   oldestUnappliedAt: z.string().optional().describe('When the first event after the checkpoint was written'),
 });

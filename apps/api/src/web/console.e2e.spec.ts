@@ -83,7 +83,11 @@ describe.skipIf(!chromiumPresent)(`the operator console in headless Chromium${SK
     expect(await timeline.locator('.response pre').textContent()).toContain(paymentId);
     // The service's own counters: one first answer and one replay on the payments route.
     await expect
-      .poll(() => page.locator('[data-testid=route-rates] tr', { hasText: 'POST /invoices/:id/payments' }).textContent())
+      .poll(() =>
+        page
+          .locator('[data-testid=route-rates] tr', { hasText: 'POST /invoices/:id/payments' })
+          .textContent(),
+      )
       .toContain('50.0 %');
     await saveScreenshot(page, 'console-key-timeline', { fullPage: true });
 

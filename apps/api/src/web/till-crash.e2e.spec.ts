@@ -72,9 +72,13 @@ describe.skipIf(!chromiumPresent)(`the till when the api dies mid-payment${SKIP_
     await startApi(port);
 
     await expect
-      .poll(() => page.locator('[data-testid=order][data-number="1"]').getByTestId('payments-count').textContent(), {
-        timeout: 90_000,
-      })
+      .poll(
+        () =>
+          page.locator('[data-testid=order][data-number="1"]').getByTestId('payments-count').textContent(),
+        {
+          timeout: 90_000,
+        },
+      )
       .toBe('1');
     await page.getByTestId('queue-empty').waitFor();
     const { rows } = await db.pool.query<{ payment_id: string }>(
@@ -82,7 +86,9 @@ describe.skipIf(!chromiumPresent)(`the till when the api dies mid-payment${SKIP_
       [tenantId],
     );
     expect(rows).toHaveLength(1);
-    const charges = (await (await fetch(`${gateway.url}/charges?reference=${rows[0]?.payment_id ?? ''}`)).json()) as {
+    const charges = (await (
+      await fetch(`${gateway.url}/charges?reference=${rows[0]?.payment_id ?? ''}`)
+    ).json()) as {
       charges: unknown[];
     };
     expect(charges.charges).toHaveLength(1);

@@ -49,7 +49,8 @@ describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, (
     return { page, apiKey: tenant.alice, tenantId: tenant.tenantId };
   };
 
-  const order = (page: Page, number: number) => page.locator(`[data-testid=order][data-number="${String(number)}"]`);
+  const order = (page: Page, number: number) =>
+    page.locator(`[data-testid=order][data-number="${String(number)}"]`);
 
   const placeOrder = async (page: Page, items: readonly string[]) => {
     for (const sku of items) await page.click(`[data-sku=${sku}]`);
@@ -67,7 +68,9 @@ describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, (
 
     await payCash.dblclick();
 
-    await expect.poll(() => order(page, 1).getByTestId('payments-count').textContent(), { timeout: 30_000 }).toBe('1');
+    await expect
+      .poll(() => order(page, 1).getByTestId('payments-count').textContent(), { timeout: 30_000 })
+      .toBe('1');
     await page.getByTestId('queue-empty').waitFor();
     expect(await page.locator('[data-testid=sent] li', { hasText: 'Pay order 1' }).count()).toBe(1);
     // The stream itself (not a read model): one payment recorded on the tenant's invoice.
@@ -112,9 +115,10 @@ describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, (
       )
       .toEqual([250, 500, 750]);
     expect(
-      await countRows(`SELECT count(*) AS n FROM events WHERE type = 'OrderPlaced' AND data->>'tenantId' = $1`, [
-        tenantId,
-      ]),
+      await countRows(
+        `SELECT count(*) AS n FROM events WHERE type = 'OrderPlaced' AND data->>'tenantId' = $1`,
+        [tenantId],
+      ),
     ).toBe(3);
     await page.close();
   });
@@ -140,9 +144,13 @@ describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, (
 
     await order(page, 1).locator('[data-action=accept]').click();
     await order(page, 1).and(page.locator('[data-status=placed]')).waitFor({ timeout: 30_000 });
-    await expect.poll(() => order(page, 1).locator('[data-action=pay-card]').isEnabled(), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(() => order(page, 1).locator('[data-action=pay-card]').isEnabled(), { timeout: 30_000 })
+      .toBe(true);
     await order(page, 1).locator('[data-action=pay-card]').click();
-    await expect.poll(() => order(page, 1).getByTestId('payments-count').textContent(), { timeout: 30_000 }).toBe('1');
+    await expect
+      .poll(() => order(page, 1).getByTestId('payments-count').textContent(), { timeout: 30_000 })
+      .toBe('1');
     await saveScreenshot(page, 'till');
     await page.close();
   });

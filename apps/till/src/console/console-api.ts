@@ -15,7 +15,11 @@ export interface KeySummary {
 }
 
 export interface KeyTimeline extends KeySummary {
-  readonly response?: { readonly status: number; readonly headers: Record<string, string>; readonly body: string };
+  readonly response?: {
+    readonly status: number;
+    readonly headers: Record<string, string>;
+    readonly body: string;
+  };
   readonly releaseReason?: string;
   readonly events: readonly KeyLogEntry[];
 }
@@ -74,7 +78,9 @@ export const lookUp = async (apiKey: string, text: string): Promise<KeyTimeline[
   const query = encodeURIComponent(text);
   const [byKey, byResource] = await Promise.all([
     text.length >= 8 ? read<{ keys: KeyTimeline[] }>(apiKey, `/ops/keys?key=${query}`) : { keys: [] },
-    uuidPattern.test(text) ? read<{ keys: KeyTimeline[] }>(apiKey, `/ops/keys?resource=${query}`) : { keys: [] },
+    uuidPattern.test(text)
+      ? read<{ keys: KeyTimeline[] }>(apiKey, `/ops/keys?resource=${query}`)
+      : { keys: [] },
   ]);
   const seen = new Set<string>();
   return [...byKey.keys, ...byResource.keys]
@@ -95,5 +101,10 @@ export const readOverview = async (apiKey: string): Promise<ConsoleOverview> => 
     read<{ projections: ConsoleOverview['projections'] }>(apiKey, '/ops/projections'),
     read<ConsoleOverview['routes']>(apiKey, '/ops/routes'),
   ]);
-  return { inFlight: inFlight.keys, payments: payments.payments, projections: projections.projections, routes };
+  return {
+    inFlight: inFlight.keys,
+    payments: payments.payments,
+    projections: projections.projections,
+    routes,
+  };
 };

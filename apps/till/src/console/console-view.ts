@@ -7,7 +7,9 @@ import type { KeyLogEntry } from './key-log-entry.js';
 const time = (iso: string) => `${iso.slice(11, 23)} UTC`;
 const percent = (rate: number) => `${(rate * 100).toFixed(1)} %`;
 const ago = (iso: string | undefined) =>
-  iso === undefined ? '–' : `${String(Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000)))} s`;
+  iso === undefined
+    ? '–'
+    : `${String(Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000)))} s`;
 
 const foldedLines = 8;
 
@@ -90,7 +92,9 @@ const overviewPanels = (overview: ConsoleOverview, lookUpKey: (key: string) => v
         `${key.method} ${key.route}`,
         key.recoveryPoint,
         key.holder ?? '–',
-        key.leaseExpired ? 'expired: the completer finishes it' : `until ${time(key.leaseExpiresAt ?? key.updatedAt)}`,
+        key.leaseExpired
+          ? 'expired: the completer finishes it'
+          : `until ${time(key.leaseExpiresAt ?? key.updatedAt)}`,
       ]),
       'None: every key has its answer.',
     ),
@@ -119,7 +123,9 @@ const overviewPanels = (overview: ConsoleOverview, lookUpKey: (key: string) => v
       overview.projections.map((projection) => [
         projection.name,
         String(projection.version),
-        projection.behindEvents >= projection.countLimit ? `≥ ${String(projection.countLimit)}` : String(projection.behindEvents),
+        projection.behindEvents >= projection.countLimit
+          ? `≥ ${String(projection.countLimit)}`
+          : String(projection.behindEvents),
         ago(projection.oldestUnappliedAt),
       ]),
       'No projection has run yet.',
@@ -131,15 +137,17 @@ const overviewPanels = (overview: ConsoleOverview, lookUpKey: (key: string) => v
     h('h2', {}, `Routes since ${time(overview.routes.since)}`),
     table(
       ['route', 'requests', 'keyed', 'replays', 'replay rate', '409', '422'],
-      overview.routes.routes.filter(isApiRoute).map((route) => [
-        `${route.method} ${route.route}`,
-        String(route.requests),
-        String(route.keyed),
-        String(route.replays),
-        percent(route.replayRate),
-        `${String(route.status409)} (${percent(route.conflictRate)})`,
-        `${String(route.status422)} (${percent(route.unprocessableRate)})`,
-      ]),
+      overview.routes.routes
+        .filter(isApiRoute)
+        .map((route) => [
+          `${route.method} ${route.route}`,
+          String(route.requests),
+          String(route.keyed),
+          String(route.replays),
+          percent(route.replayRate),
+          `${String(route.status409)} (${percent(route.conflictRate)})`,
+          `${String(route.status422)} (${percent(route.unprocessableRate)})`,
+        ]),
       'No requests yet.',
     ),
   ),
@@ -171,7 +179,13 @@ export const drawConsole = (root: Element, onLookUp: (text: string) => void): Co
   };
   replaceChildren(
     root,
-    h('header', { class: 'bar' }, h('h1', {}, 'Once console'), h('span', { class: 'hint' }, 'your tenant'), signOutButton()),
+    h(
+      'header',
+      { class: 'bar' },
+      h('h1', {}, 'Once console'),
+      h('span', { class: 'hint' }, 'your tenant'),
+      signOutButton(),
+    ),
     h(
       'main',
       { class: 'console' },

@@ -8,7 +8,8 @@ export interface KeyLogEntry {
 }
 
 /** How the timeline colours an event; unknown types are `other`, and still shown in full. */
-export type EntryKind = 'claimed' | 'planned' | 'recovery-point' | 'lease' | 'completed' | 'released' | 'other';
+export type EntryKind =
+  'claimed' | 'planned' | 'recovery-point' | 'lease' | 'completed' | 'released' | 'other';
 
 const kinds: readonly (readonly [RegExp, EntryKind])[] = [
   [/Claimed$/, 'claimed'],
@@ -25,7 +26,8 @@ const kinds: readonly (readonly [RegExp, EntryKind])[] = [
  * @example
  * entryKind('IdempotencyRecoveryPointReached'); // 'recovery-point'
  */
-export const entryKind = (type: string): EntryKind => kinds.find(([pattern]) => pattern.test(type))?.[1] ?? 'other';
+export const entryKind = (type: string): EntryKind =>
+  kinds.find(([pattern]) => pattern.test(type))?.[1] ?? 'other';
 
 /** One field of an event's data, ready to show: scalars as text, anything nested as indented JSON. */
 export interface EntryField {
@@ -48,10 +50,13 @@ export const entryFields = (data: unknown): EntryField[] => {
 };
 
 const fieldOf = (name: string, value: unknown): EntryField => {
-  if (typeof value === 'object' && value !== null) return { name, text: JSON.stringify(value, null, 2), nested: true };
+  if (typeof value === 'object' && value !== null)
+    return { name, text: JSON.stringify(value, null, 2), nested: true };
   if (typeof value === 'string') {
     const json = parseJsonObject(value);
-    return json === undefined ? { name, text: value, nested: false } : { name, text: JSON.stringify(json, null, 2), nested: true };
+    return json === undefined
+      ? { name, text: value, nested: false }
+      : { name, text: JSON.stringify(json, null, 2), nested: true };
   }
   return { name, text: String(value), nested: false };
 };

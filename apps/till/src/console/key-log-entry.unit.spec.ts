@@ -14,7 +14,12 @@ describe('key-log entries', () => {
 
   it('shows any payload field by field: scalars as text, objects and JSON text indented', () => {
     expect(
-      entryFields({ commandType: 'PayInvoice', commandVersion: 2, command: { amount: 900 }, body: '{"id":"p-1"}' }),
+      entryFields({
+        commandType: 'PayInvoice',
+        commandVersion: 2,
+        command: { amount: 900 },
+        body: '{"id":"p-1"}',
+      }),
     ).toEqual([
       { name: 'commandType', text: 'PayInvoice', nested: false },
       { name: 'commandVersion', text: '2', nested: false },

@@ -28,7 +28,11 @@ export const callApi = async <T>(
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
   });
   const text = await response.text();
-  return { ok: response.ok, status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
+  return {
+    ok: response.ok,
+    status: response.status,
+    body: (text === '' ? undefined : JSON.parse(text)) as T,
+  };
 };
 
 /** The problem document's most useful line. */

@@ -24,8 +24,10 @@ export const h = (tag: string, attributes: Attributes = {}, ...children: Child[]
 /** Replaces an element's children. */
 export const replaceChildren = (parent: Element, ...children: Child[]): void => {
   parent.replaceChildren(
-    ...children.filter((child): child is Node | string | number => child !== false && child !== null && child !== undefined).map(
-      (child) => (typeof child === 'object' ? child : String(child)),
-    ),
+    ...children
+      .filter(
+        (child): child is Node | string | number => child !== false && child !== null && child !== undefined,
+      )
+      .map((child) => (typeof child === 'object' ? child : String(child))),
   );
 };

@@ -36,7 +36,11 @@ export const placeOrderBody = (
   currency: string,
 ): PlaceOrderBody => ({
   currency,
-  lines: lines.map((line) => ({ sku: line.sku, quantity: line.quantity, unitPrice: priceOf(menu, line.sku) ?? 0 })),
+  lines: lines.map((line) => ({
+    sku: line.sku,
+    quantity: line.quantity,
+    unitPrice: priceOf(menu, line.sku) ?? 0,
+  })),
   expectedTotal: shownTotal,
 });
 

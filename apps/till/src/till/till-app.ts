@@ -54,7 +54,12 @@ export const startTill = async (apiKey: string): Promise<Till> => {
     headers: () => ({ authorization: `Bearer ${apiKey}` }),
     retry: { maxDelayMs: 2_000, maxRetries: 10, deadlineMs: 30_000 },
   });
-  const queue = createOfflineQueue({ client, online: false, retryIntervalMs: 2_000, maxAgeMs: 20 * 60 * 60 * 1000 });
+  const queue = createOfflineQueue({
+    client,
+    online: false,
+    retryIntervalMs: 2_000,
+    maxAgeMs: 20 * 60 * 60 * 1000,
+  });
   const listeners = new Set<() => void>();
   const failures = new Map<string, string>();
   let sending = false;
@@ -110,8 +115,16 @@ export const startTill = async (apiKey: string): Promise<Till> => {
     }
   };
 
-  const remember = (key: string, label: string, outcome: 'delivered' | 'replayed' | 'refused' | 'expired', detail: string) => {
-    state.sent = [{ key, label, outcome, detail, at: new Date().toISOString() }, ...state.sent].slice(0, sentShown);
+  const remember = (
+    key: string,
+    label: string,
+    outcome: 'delivered' | 'replayed' | 'refused' | 'expired',
+    detail: string,
+  ) => {
+    state.sent = [{ key, label, outcome, detail, at: new Date().toISOString() }, ...state.sent].slice(
+      0,
+      sentShown,
+    );
   };
 
   const onQueueEvent = async (event: QueueEvent) => {
@@ -122,7 +135,9 @@ export const startTill = async (apiKey: string): Promise<Till> => {
     const { key } = event.intent;
     const ticket = state.tickets[key];
     const order = ticket ? orderOf(ticket.localId) : undefined;
-    const label = ticket ? ticketLabel(ticket, order) : `${event.intent.request.method} ${event.intent.request.path}`;
+    const label = ticket
+      ? ticketLabel(ticket, order)
+      : `${event.intent.request.method} ${event.intent.request.path}`;
     switch (event.type) {
       case 'gave-up':
         failures.set(key, `no answer yet (${event.outcome.reason}); trying again with the same key`);
@@ -140,10 +155,16 @@ export const startTill = async (apiKey: string): Promise<Till> => {
         if (ticket && order) applyRefusal(order, ticket, problemText(event.outcome.problem));
         break;
       case 'succeeded': {
-        remember(key, label, event.outcome.replayed ? 'replayed' : 'delivered', `${String(event.outcome.status)}`);
+        remember(
+          key,
+          label,
+          event.outcome.replayed ? 'replayed' : 'delivered',
+          `${String(event.outcome.status)}`,
+        );
         const next = ticket && order ? applySuccess(order, ticket, event.outcome.body) : undefined;
         if (order && next === 'bill') await bill(order);
-        if (order && next === 'read-invoice') await readInvoice(order, event.outcome.headers['once-position']);
+        if (order && next === 'read-invoice')
+          await readInvoice(order, event.outcome.headers['once-position']);
         break;
       }
       default: {
@@ -210,11 +231,15 @@ export const startTill = async (apiKey: string): Promise<Till> => {
 
   const orderCommand = async (order: TillOrder, kind: 'approve' | 'serve' | 'complete') => {
     if (order.orderId === undefined) return;
-    await enqueue(uuidV7(), { kind, localId: order.localId }, {
-      method: 'POST',
-      path: `/orders/${order.orderId}/${kind}`,
-      body: {},
-    });
+    await enqueue(
+      uuidV7(),
+      { kind, localId: order.localId },
+      {
+        method: 'POST',
+        path: `/orders/${order.orderId}/${kind}`,
+        body: {},
+      },
+    );
   };
 
   return {
@@ -255,7 +280,14 @@ export const startTill = async (apiKey: string): Promise<Till> => {
       state.cart = [];
       const key = uuidV7();
       const shownTotal = cartTotal(lines, state.menu);
-      const order: TillOrder = { localId: key, number: state.nextNumber, lines, currency, shownTotal, status: 'queued' };
+      const order: TillOrder = {
+        localId: key,
+        number: state.nextNumber,
+        lines,
+        currency,
+        shownTotal,
+        status: 'queued',
+      };
       state.nextNumber += 1;
       state.orders = [order, ...state.orders];
       // Online, the order is priced now, at the prices in force; offline, just before it is first sent.
@@ -264,7 +296,11 @@ export const startTill = async (apiKey: string): Promise<Till> => {
       await enqueue(
         key,
         { kind: 'place', localId: key, priced: menu !== undefined },
-        { method: 'POST', path: '/orders', body: placeOrderBody(lines, menu ?? state.menu, shownTotal, currency) },
+        {
+          method: 'POST',
+          path: '/orders',
+          body: placeOrderBody(lines, menu ?? state.menu, shownTotal, currency),
+        },
       );
     },
     approve: (order) => orderCommand(order, 'approve'),
@@ -277,14 +313,18 @@ export const startTill = async (apiKey: string): Promise<Till> => {
       const key = uuidV7();
       order.payingKey = key;
       const amount = invoice.outstanding;
-      await enqueue(key, { kind: 'pay', localId: order.localId, method }, {
-        method: 'POST',
-        path: `/invoices/${invoice.id}/payments`,
-        body:
-          method === 'cash'
-            ? { method, amount, currency: order.currency }
-            : { method, amount, currency: order.currency, cardToken: 'tok_visa' },
-      });
+      await enqueue(
+        key,
+        { kind: 'pay', localId: order.localId, method },
+        {
+          method: 'POST',
+          path: `/invoices/${invoice.id}/payments`,
+          body:
+            method === 'cash'
+              ? { method, amount, currency: order.currency }
+              : { method, amount, currency: order.currency, cardToken: 'tok_visa' },
+        },
+      );
     },
     setOfflineSwitch: (offline) => {
       state.offlineSwitch = offline;

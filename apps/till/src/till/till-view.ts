@@ -65,14 +65,27 @@ const cartPanel = (till: Till) => {
     h('h2', {}, 'New order'),
     cart.length === 0
       ? h('p', { class: 'hint' }, 'Tap items on the menu.')
-      : h('ul', { class: 'lines' }, ...cart.map((line) => h('li', {}, `${String(line.quantity)} × ${line.name}`))),
-    h('p', { class: 'total', 'data-testid': 'cart-total' }, `Total ${formatMoney(cartTotal(cart, menu), currency)}`),
+      : h(
+          'ul',
+          { class: 'lines' },
+          ...cart.map((line) => h('li', {}, `${String(line.quantity)} × ${line.name}`)),
+        ),
+    h(
+      'p',
+      { class: 'total', 'data-testid': 'cart-total' },
+      `Total ${formatMoney(cartTotal(cart, menu), currency)}`,
+    ),
     h(
       'div',
       { class: 'actions' },
       h(
         'button',
-        { class: 'primary', id: 'place-order', disabled: cart.length === 0, onclick: () => void till.placeOrder() },
+        {
+          class: 'primary',
+          id: 'place-order',
+          disabled: cart.length === 0,
+          onclick: () => void till.placeOrder(),
+        },
         'Place order',
       ),
       h('button', { class: 'quiet', disabled: cart.length === 0, onclick: () => till.clearCart() }, 'Clear'),
@@ -127,7 +140,9 @@ const invoiceLine = (order: TillOrder) => {
     `Paid ${formatMoney(invoice.paid, order.currency)} of ${formatMoney(invoice.total, order.currency)} · `,
     h('span', { 'data-testid': 'payments-count' }, String(settled)),
     settled === 1 ? ' payment' : ' payments',
-    ...invoice.payments.map((payment) => h('span', { class: `badge ${payment.status}` }, `${payment.method} ${payment.status}`)),
+    ...invoice.payments.map((payment) =>
+      h('span', { class: `badge ${payment.status}` }, `${payment.method} ${payment.status}`),
+    ),
   );
 };
 
@@ -135,7 +150,12 @@ const orderCard = (till: Till, order: TillOrder) => {
   const canPay = Boolean(order.invoice && order.invoice.outstanding > 0 && !order.payingKey);
   return h(
     'article',
-    { class: `card order ${order.status}`, 'data-testid': 'order', 'data-number': order.number, 'data-status': order.status },
+    {
+      class: `card order ${order.status}`,
+      'data-testid': 'order',
+      'data-number': order.number,
+      'data-status': order.status,
+    },
     h(
       'h3',
       {},
@@ -143,9 +163,15 @@ const orderCard = (till: Till, order: TillOrder) => {
       h('span', { class: `badge ${order.status}`, 'data-testid': 'order-status' }, order.status),
       h('span', { class: 'total' }, formatMoney(order.total ?? order.shownTotal, order.currency)),
     ),
-    h('p', { class: 'lines' }, order.lines.map((line) => `${String(line.quantity)} × ${line.name}`).join(', ')),
+    h(
+      'p',
+      { class: 'lines' },
+      order.lines.map((line) => `${String(line.quantity)} × ${line.name}`).join(', '),
+    ),
     order.orderId ? h('p', { class: 'key' }, order.orderId) : undefined,
-    order.note ? h('p', { class: `note ${order.status}`, 'data-testid': 'order-note' }, order.note) : undefined,
+    order.note
+      ? h('p', { class: `note ${order.status}`, 'data-testid': 'order-note' }, order.note)
+      : undefined,
     order.status === 'held'
       ? h(
           'button',
@@ -157,14 +183,34 @@ const orderCard = (till: Till, order: TillOrder) => {
     h(
       'div',
       { class: 'actions' },
-      h('button', { 'data-action': 'serve', disabled: order.status !== 'placed', onclick: () => void till.serve(order) }, 'Serve'),
       h(
         'button',
-        { 'data-action': 'complete', disabled: order.status !== 'served', onclick: () => void till.complete(order) },
+        {
+          'data-action': 'serve',
+          disabled: order.status !== 'placed',
+          onclick: () => void till.serve(order),
+        },
+        'Serve',
+      ),
+      h(
+        'button',
+        {
+          'data-action': 'complete',
+          disabled: order.status !== 'served',
+          onclick: () => void till.complete(order),
+        },
         'Complete',
       ),
-      h('button', { 'data-action': 'pay-cash', disabled: !canPay, onclick: () => void till.pay(order, 'cash') }, 'Pay cash'),
-      h('button', { 'data-action': 'pay-card', disabled: !canPay, onclick: () => void till.pay(order, 'card') }, 'Pay card'),
+      h(
+        'button',
+        { 'data-action': 'pay-cash', disabled: !canPay, onclick: () => void till.pay(order, 'cash') },
+        'Pay cash',
+      ),
+      h(
+        'button',
+        { 'data-action': 'pay-card', disabled: !canPay, onclick: () => void till.pay(order, 'card') },
+        'Pay card',
+      ),
     ),
   );
 };

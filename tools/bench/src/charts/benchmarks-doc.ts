@@ -13,7 +13,10 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 const headline = (chart: ChartData) =>
   chart.groups
     .filter((group) => group.higherIsBetter)
-    .map((group) => `${group.metric}: ${group.bars.map((bar) => `${bar.side} ${formatValue(bar.value)}`).join(', ')}`)
+    .map(
+      (group) =>
+        `${group.metric}: ${group.bars.map((bar) => `${bar.side} ${formatValue(bar.value)}`).join(', ')}`,
+    )
     .join('<br>');
 
 /**
@@ -44,6 +47,11 @@ export const benchmarksDocument = (benchmarks: readonly DocumentedBenchmark[]): 
     '| --- | --- | --- | --- | --- |',
     ...rows.map((row) => `| ${row} |`),
     '',
-    ...benchmarks.flatMap(({ chart, chartLink }) => [`## ${chart.name}`, '', `![${chart.name} benchmark](${chartLink})`, '']),
+    ...benchmarks.flatMap(({ chart, chartLink }) => [
+      `## ${chart.name}`,
+      '',
+      `![${chart.name} benchmark](${chartLink})`,
+      '',
+    ]),
   ].join('\n');
 };

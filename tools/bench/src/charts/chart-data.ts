@@ -71,7 +71,9 @@ export const toChartData = (name: string, results: unknown): ChartData => {
     group.bars.push({
       side,
       value,
-      ...(rounds && rounds.length > 1 ? { spread: { min: Math.min(...rounds), max: Math.max(...rounds) } } : {}),
+      ...(rounds && rounds.length > 1
+        ? { spread: { min: Math.min(...rounds), max: Math.max(...rounds) } }
+        : {}),
     });
     groups.set(metric, group);
   }

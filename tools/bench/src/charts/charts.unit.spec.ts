@@ -44,9 +44,15 @@ describe('benchmark charts', () => {
 
   it('tables every benchmark with links to its chart and results', () => {
     const document = benchmarksDocument([
-      { chart: toChartData('http', { keyed_rps: 600 }), resultsLink: '../r/http.json', chartLink: '../r/http.svg' },
+      {
+        chart: toChartData('http', { keyed_rps: 600 }),
+        resultsLink: '../r/http.json',
+        chartLink: '../r/http.svg',
+      },
     ]);
-    expect(document).toContain('| `http` | – | rps: keyed 600 | – | [chart](../r/http.svg) · [results](../r/http.json) |');
+    expect(document).toContain(
+      '| `http` | – | rps: keyed 600 | – | [chart](../r/http.svg) · [results](../r/http.json) |',
+    );
     expect(document).toContain('![http benchmark](../r/http.svg)');
   });
 });

@@ -31,7 +31,9 @@ const groupSvg = (group: ChartGroup, top: number): { svg: string; height: number
     const y = top + 24 + index * rowHeight;
     const colour = palette[index % palette.length] ?? '#57606a';
     const ratio =
-      index > 0 && first && first.value > 0 ? ` ×${(bar.value / first.value).toFixed(2)} vs ${first.side}` : '';
+      index > 0 && first && first.value > 0
+        ? ` ×${(bar.value / first.value).toFixed(2)} vs ${first.side}`
+        : '';
     parts.push(
       `<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end" class="side">${escape(bar.side)}</text>`,
       `<rect x="${labelWidth}" y="${y + 2}" width="${Math.max(1, x(bar.value) - labelWidth).toFixed(1)}" height="${rowHeight - 8}" rx="3" fill="${colour}"/>`,
@@ -78,7 +80,9 @@ export const renderChartSvg = (chart: ChartData): string => {
       .filter(Boolean)
       .join(' · '),
   ].filter(Boolean);
-  notes.forEach((note, index) => blocks.push(`<text x="12" y="${top + 8 + index * 16}" class="note">${escape(note)}</text>`));
+  notes.forEach((note, index) =>
+    blocks.push(`<text x="12" y="${top + 8 + index * 16}" class="note">${escape(note)}</text>`),
+  );
   const height = top + 16 + notes.length * 16;
   const subtitle = chart.measuredAt ? `measured ${chart.measuredAt.slice(0, 16).replace('T', ' ')} UTC` : '';
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">

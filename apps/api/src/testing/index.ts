@@ -7,4 +7,12 @@ export { startApiProcess } from './api-process.js';
 export type { ApiProcess } from './api-process.js';
 export { useTestApi } from './use-test-api.js';
 export type { TestApiContext } from './use-test-api.js';
-export { bundleWebApps, putDemoMenu, saveScreenshot, signIn, webAssetsDirectory } from './till-browser.js';
+export {
+  bundleWebApps,
+  putDemoMenu,
+  saveScreenshot,
+  signIn,
+  useBrowserTestApi,
+  webAssetsDirectory,
+} from './till-browser.js';
+export type { BrowserTestApi } from './till-browser.js';

@@ -1,44 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '@once/postgres';
-import { chromiumPresent, chromiumSkipNote, createTestDatabase, launchChromium } from '@once/testing';
-import type { ChromiumSession, TestDatabase } from '@once/testing';
-import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import { bundleWebApps, createHttp, saveScreenshot, signIn, startTestApi } from '../testing/index.js';
-import type { TestApi } from '../testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumPresent, chromiumSkipNote } from '@once/testing';
+import { createHttp, saveScreenshot, signIn, useBrowserTestApi } from '../testing/index.js';
 
 const SKIP_NOTE = chromiumSkipNote('the console test');
 if (!chromiumPresent) console.warn(`console.e2e.spec.ts${SKIP_NOTE}`);
 
 describe.skipIf(!chromiumPresent)(`the operator console in headless Chromium${SKIP_NOTE}`, () => {
-  let db: TestDatabase;
-  let gateway: GatewaySimProcess;
-  let api: TestApi;
-  let browser: ChromiumSession;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    gateway = await startGatewaySimProcess({ port: await findFreePort() });
-    api = await startTestApi({
-      databaseUrl: db.connectionString,
-      gatewayUrl: gateway.url,
-      webAssetsDirectory: await bundleWebApps(),
-      logger: false,
-    });
-    browser = await launchChromium({ viewport: { width: 1400, height: 900 } });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-    await gateway?.stop();
-    await db?.release();
-  });
+  const env = useBrowserTestApi({ viewport: { width: 1400, height: 900 } });
 
   it('shows the timeline of a key that went through a card payment, with its recovery point', async () => {
-    const tenant = await api.tenant();
-    const http = createHttp(api.url);
+    const tenant = await env.api.tenant();
+    const http = createHttp(env.api.url);
     const invoice = await http.post('/invoices', {
       apiKey: tenant.alice,
       key: randomUUID(),
@@ -60,8 +33,8 @@ describe.skipIf(!chromiumPresent)(`the operator console in headless Chromium${SK
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
 
     // bob, of the same tenant, reads alice's key: the console is tenant-scoped, not actor-scoped.
-    const page = await browser.context.newPage();
-    await signIn(page, `${api.url}/console`, tenant.bob);
+    const page = await env.browser.context.newPage();
+    await signIn(page, `${env.api.url}/console`, tenant.bob);
     const timeline = page.locator(`[data-testid=key-timeline][data-key="${key}"]`);
     await page.fill('#lookup', key);
     await expect

@@ -1,12 +1,7 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '@once/postgres';
-import { chromiumPresent, chromiumSkipNote, createTestDatabase, launchChromium } from '@once/testing';
-import type { ChromiumSession, TestDatabase } from '@once/testing';
-import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import { bundleWebApps, putDemoMenu, saveScreenshot, signIn, startTestApi } from '../testing/index.js';
-import type { TestApi } from '../testing/index.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumPresent, chromiumSkipNote } from '@once/testing';
+import { putDemoMenu, saveScreenshot, signIn, useBrowserTestApi } from '../testing/index.js';
 
 // The till as the api serves it, in real Chromium: one key per tap, the offline queue in IndexedDB, prices looked up
 // when a queued order is first sent.
@@ -15,36 +10,14 @@ const SKIP_NOTE = chromiumSkipNote('the till tests');
 if (!chromiumPresent) console.warn(`till.e2e.spec.ts${SKIP_NOTE}`);
 
 describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, () => {
-  let db: TestDatabase;
-  let gateway: GatewaySimProcess;
-  let api: TestApi;
-  let browser: ChromiumSession;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    gateway = await startGatewaySimProcess({ port: await findFreePort() });
-    api = await startTestApi({
-      databaseUrl: db.connectionString,
-      gatewayUrl: gateway.url,
-      webAssetsDirectory: await bundleWebApps(),
-      logger: false,
-    });
-    browser = await launchChromium({ viewport: { width: 1400, height: 860 } });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-    await gateway?.stop();
-    await db?.release();
-  });
+  const env = useBrowserTestApi();
 
   /** A fresh tenant with the demo menu, signed in on a new page of the till. */
   const openTill = async (): Promise<{ page: Page; apiKey: string; tenantId: string }> => {
-    const tenant = await api.tenant();
-    await putDemoMenu(api.url, tenant.alice);
-    const page = await browser.context.newPage();
-    await signIn(page, `${api.url}/till`, tenant.alice);
+    const tenant = await env.api.tenant();
+    await putDemoMenu(env.api.url, tenant.alice);
+    const page = await env.browser.context.newPage();
+    await signIn(page, `${env.api.url}/till`, tenant.alice);
     await page.waitForSelector('[data-sku=espresso]');
     return { page, apiKey: tenant.alice, tenantId: tenant.tenantId };
   };
@@ -57,20 +30,23 @@ describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, (
     await page.click('#place-order');
   };
 
+  /** Waits until order 1 can be paid, taps its pay button as `tap` says, and waits until it shows one payment. */
+  const pay = async (page: Page, method: 'cash' | 'card', tap: (button: Locator) => Promise<void>) => {
+    const button = order(page, 1).locator(`[data-action=pay-${method}]`);
+    await expect.poll(() => button.isEnabled(), { timeout: 30_000 }).toBe(true);
+    await tap(button);
+    await expect
+      .poll(() => order(page, 1).getByTestId('payments-count').textContent(), { timeout: 30_000 })
+      .toBe('1');
+  };
+
   const countRows = async (sql: string, values: readonly unknown[]) =>
-    Number((await db.pool.query<{ n: string }>(sql, [...values])).rows[0]?.n);
+    Number((await env.db.pool.query<{ n: string }>(sql, [...values])).rows[0]?.n);
 
   it('a double click on "pay" makes one payment', async () => {
     const { page, tenantId } = await openTill();
     await placeOrder(page, ['flat-white', 'croissant']);
-    const payCash = order(page, 1).locator('[data-action=pay-cash]');
-    await expect.poll(() => payCash.isEnabled(), { timeout: 30_000 }).toBe(true);
-
-    await payCash.dblclick();
-
-    await expect
-      .poll(() => order(page, 1).getByTestId('payments-count').textContent(), { timeout: 30_000 })
-      .toBe('1');
+    await pay(page, 'cash', (button) => button.dblclick());
     await page.getByTestId('queue-empty').waitFor();
     expect(await page.locator('[data-testid=sent] li', { hasText: 'Pay order 1' }).count()).toBe(1);
     // The stream itself (not a read model): one payment recorded on the tenant's invoice.
@@ -106,7 +82,7 @@ describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, (
       .poll(
         async () =>
           (
-            await db.pool.query<{ total: string }>(
+            await env.db.pool.query<{ total: string }>(
               'SELECT total FROM orders WHERE tenant_id = $1 ORDER BY placed_at',
               [tenantId],
             )
@@ -125,18 +101,18 @@ describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, (
 
   it('a price changed while the order waited offline holds it for review, and the new total can be accepted', async () => {
     const { page, apiKey } = await openTill();
-    await browser.context.setOffline(true);
+    await env.browser.context.setOffline(true);
     await page.getByTestId('connection').filter({ hasText: 'Offline' }).waitFor();
     await placeOrder(page, ['espresso', 'croissant']);
     await page.locator('[data-testid=queue] li[data-state=offline]').waitFor();
 
-    const repriced = await fetch(`${api.url}/menu/items/espresso`, {
+    const repriced = await fetch(`${env.api.url}/menu/items/espresso`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Espresso', unitPrice: 300, currency: 'EUR' }),
     });
     expect(repriced.status).toBe(200);
-    await browser.context.setOffline(false);
+    await env.browser.context.setOffline(false);
 
     await order(page, 1).and(page.locator('[data-status=held]')).waitFor({ timeout: 60_000 });
     expect(await order(page, 1).getByTestId('order-note').textContent()).toContain('€5.50, now €6.00');
@@ -144,13 +120,7 @@ describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, (
 
     await order(page, 1).locator('[data-action=accept]').click();
     await order(page, 1).and(page.locator('[data-status=placed]')).waitFor({ timeout: 30_000 });
-    await expect
-      .poll(() => order(page, 1).locator('[data-action=pay-card]').isEnabled(), { timeout: 30_000 })
-      .toBe(true);
-    await order(page, 1).locator('[data-action=pay-card]').click();
-    await expect
-      .poll(() => order(page, 1).getByTestId('payments-count').textContent(), { timeout: 30_000 })
-      .toBe('1');
+    await pay(page, 'card', (button) => button.click());
     await saveScreenshot(page, 'till');
     await page.close();
   });

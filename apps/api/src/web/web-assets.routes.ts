@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpProblem } from '../problems/problem.js';
 
 const contentTypes: Readonly<Record<string, string>> = {
@@ -11,13 +13,13 @@ const contentTypes: Readonly<Record<string, string>> = {
 };
 
 /** File names the built till may hold: no directories, nothing hidden. */
-const assetName = /^[a-z0-9-]+(\.js)?\.(html|js|css|map)$/;
+const assetParams = z.strictObject({ file: z.string().regex(/^[a-z0-9-]+(\.js)?\.(html|js|css|map)$/) });
 
 /**
  * Serves the built till and console (apps/till's `dist/`): the pages at `/till` and `/console`, their scripts and
  * styles under `/web/`. Unauthenticated like any static page: the pages ask for an API key and send it with each call.
  */
-export const webAssetsRoutes: FastifyPluginAsync<{ directory: string }> = async (app, { directory }) => {
+export const webAssetsRoutes: FastifyPluginAsyncZod<{ directory: string }> = async (app, { directory }) => {
   const send = async (file: string, reply: FastifyReply) => {
     let body: Buffer;
     try {
@@ -33,8 +35,7 @@ export const webAssetsRoutes: FastifyPluginAsync<{ directory: string }> = async 
   };
   app.get('/till', { schema: { hide: true } }, async (_request, reply) => send('till.html', reply));
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => send('console.html', reply));
-  app.get<{ Params: { file: string } }>('/web/:file', { schema: { hide: true } }, async (request, reply) => {
-    if (!assetName.test(request.params.file)) throw new HttpProblem('not-found', 'no such file');
-    return send(request.params.file, reply);
-  });
+  app.get('/web/:file', { schema: { hide: true, params: assetParams } }, async (request, reply) =>
+    send(request.params.file, reply),
+  );
 };

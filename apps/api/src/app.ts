@@ -16,6 +16,8 @@ import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.route
 import { invoicesRoutes } from './invoices/invoices.routes.js';
 import { paymentsRoutes } from './invoices/payments.routes.js';
 import { ordersRoutes } from './orders/orders.routes.js';
+import { consoleRoutes } from './console/index.js';
+import { menuMigrations, menuRoutes } from './menu/index.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { completerPlugin } from './plugins/completer.plugin.js';
 import { docsPlugin } from './plugins/docs.plugin.js';
@@ -32,6 +34,7 @@ import type { OperationsDeps } from './operations/index.js';
 import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
 import { createProblemCatalog } from './problems/problem-catalog.js';
 import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
+import { webAssetsRoutes } from './web/index.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { outboxPlugin } from './plugins/outbox.plugin.js';
 import {
@@ -74,6 +77,8 @@ export interface AppDeps {
   readonly webhookUrlPolicy?: WebhookUrlPolicy;
   /** Operations settings: retention scavenger, limits, timeouts, CORS, the metrics listener (see `OperationsDeps`). */
   readonly operations?: OperationsDeps;
+  /** The built till and console (apps/till `dist/`), served at `/till` and `/console`; not served when omitted. */
+  readonly webAssetsDirectory?: string;
 }
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
@@ -129,7 +134,10 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
       connectionTimeoutMs: operations.poolConnectionTimeoutMs ?? 5_000,
       statementTimeoutMs: operations.statementTimeoutMs ?? 30_000,
-      migrations: [{ component: 'api', migrations: apiKeyMigrations }],
+      migrations: [
+        { component: 'api', migrations: apiKeyMigrations },
+        { component: 'menu', migrations: menuMigrations },
+      ],
     });
     await app.register(healthRoutes);
     await app.register(readWaitsPlugin, {
@@ -166,6 +174,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });
 
     await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
+    if (deps.webAssetsDirectory) await app.register(webAssetsRoutes, { directory: deps.webAssetsDirectory });
 
     await app.register(async (authenticated) => {
       await authenticated.register(authPlugin, {
@@ -182,6 +191,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         urlPolicy: webhookUrlPolicy,
       });
       await authenticated.register(webhookDeliveriesRoutes, { prefix: '/webhook-endpoints' });
+      await authenticated.register(menuRoutes, { prefix: '/menu' });
+      await authenticated.register(consoleRoutes, { prefix: '/ops' });
     });
   } catch (error) {
     await app.close();

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { eventStoreDbConnectionStringProblem } from '@once/event-store';
 import { generateWebhookSecret, isWebhookSecret } from '@once/webhooks';
@@ -6,6 +7,7 @@ import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
 import { createApiKeyStore } from './auth/index.js';
 import { demoBanner } from './embedded/banner.js';
+import { seedDemoMenu } from './embedded/demo-menu.js';
 import { seedDemoTenant } from './embedded/demo-tenant.js';
 import { startEmbeddedDefaultPostgres } from './embedded/embedded-runtime.js';
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
@@ -106,6 +108,8 @@ const app = await buildApp({
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   operations: operationsFromEnv(env),
   logger: { level: env.LOG_LEVEL },
+  // The till and the console, built by `npm start` (and `npm run bundle -w @once/till`) before the api starts.
+  webAssetsDirectory: fileURLToPath(new URL('../../till/dist/web', import.meta.url)),
 }).catch(async (error: unknown) => {
   await stopEmbedded();
   throw error;
@@ -148,6 +152,7 @@ try {
 if (shouldSeedDemoKeys({ host: env.HOST, embedded: embeddedPostgres !== undefined, demo: env.ONCE_DEMO })) {
   const demo = await seedDemoTenant(createApiKeyStore(app.pg));
   const url = `http://${env.HOST}:${String(env.PORT)}`;
+  await seedDemoMenu(app.pg, demo.tenantId);
   console.log(
     demoBanner({
       url,

@@ -2,6 +2,8 @@
  * Benchmark entry: `npm run bench -- <name> [args…]`. Each benchmark lives in its own module and is loaded only
  * when asked for; add yours to the table.
  */
+import { renderBenchmarkResults } from './charts/index.js';
+
 const benchmarks: Record<string, () => Promise<{ run(args: readonly string[]): Promise<void> }>> = {
   'event-store': () => import('./event-store.bench.js'),
   engine: () => import('./engine.bench.js'),
@@ -20,4 +22,6 @@ if (load === undefined) {
 } else {
   const benchmark = await load();
   await benchmark.run(args);
+  // Charts and docs/BENCHMARKS.md follow the results files.
+  await renderBenchmarkResults();
 }

@@ -4,8 +4,13 @@ import type { ProcessFaultHook } from '../faults/index.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { issueInvoice, payInvoiceByCard, payInvoiceByCash } from '../invoices/invoice.commands.js';
 import { cardPaymentHandler, cashPaymentHandler, issueInvoiceHandler } from '../invoices/invoice.handlers.js';
-import { completeOrder, placeOrder, serveOrder } from '../orders/order.commands.js';
-import { completeOrderHandler, placeOrderHandler, serveOrderHandler } from '../orders/order.handlers.js';
+import { approveOrder, completeOrder, placeOrder, serveOrder } from '../orders/order.commands.js';
+import {
+  approveOrderHandler,
+  completeOrderHandler,
+  placeOrderHandler,
+  serveOrderHandler,
+} from '../orders/order.handlers.js';
 import { openStockCount, postStockCount, recordCountLine } from '../stock-counts/stock-count.commands.js';
 import {
   openStockCountHandler,
@@ -47,6 +52,7 @@ export const createCommandHandlers = (deps: CommandHandlerDeps): CommandHandlers
     bindCommand(payInvoiceByCash, cashPaymentHandler),
     bindCommand(payInvoiceByCard, cardPaymentHandler(deps)),
     bindCommand(placeOrder, placeOrderHandler),
+    bindCommand(approveOrder, approveOrderHandler),
     bindCommand(serveOrder, serveOrderHandler),
     bindCommand(completeOrder, completeOrderHandler),
     bindCommand(openStockCount, openStockCountHandler),

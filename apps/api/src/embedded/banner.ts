@@ -18,6 +18,7 @@ export const demoBanner = (input: {
   const [alice, bob] = input.demo.actors;
   return `
 Once API listening on ${input.url}
+  till      ${input.url}/till      console  ${input.url}/console   (sign in with a demo key below)
   docs      ${input.url}/docs      problems ${input.url}/problems
   health    ${input.url}/health    metrics  ${input.metricsUrl}
   data      ${input.dataDirectory} (embedded PostgreSQL, kept between runs)

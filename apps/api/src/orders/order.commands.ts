@@ -14,6 +14,9 @@ const onOrder = z
   .object({ params: orderIdParams, body: emptyBody.nullable() })
   .transform(({ params }) => ({ orderId: params.id }));
 
+/** `POST /orders/:id/approve`: an order held for review (prices changed) is accepted at its current total. */
+export const approveOrder = routeCommand('ApproveOrder', 1, onOrder);
+
 /** `POST /orders/:id/serve`. */
 export const serveOrder = routeCommand('ServeOrder', 1, onOrder);
 

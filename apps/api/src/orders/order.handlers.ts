@@ -1,8 +1,8 @@
 import { asOrderId, asSaleId, asSku, asTenantId, orderDecider, orderStream } from '@once/domain';
-import type { CompleteOrder, OrderState, PlaceOrder, ServeOrder } from '@once/domain';
+import type { ApproveOrder, CompleteOrder, OrderState, PlaceOrder, ServeOrder } from '@once/domain';
 import type { CommandContext, CommandOf, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
 import { aggregateCommand } from '../commands/aggregate-command.js';
-import type { completeOrder, placeOrder, serveOrder } from './order.commands.js';
+import type { approveOrder, completeOrder, placeOrder, serveOrder } from './order.commands.js';
 import { toOrderView } from './order.view.js';
 
 const tenantOf = (context: CommandContext) => asTenantId(context.scope.tenantId);
@@ -40,6 +40,17 @@ export const placeOrderHandler: DecideCommandHandler<CommandOf<typeof placeOrder
     return command;
   },
   respond: (_context, state) => orderResponse(201, state),
+});
+
+/** `POST /orders/:id/approve`: accepts the current total of an order held for review (prices changed meanwhile). */
+export const approveOrderHandler: DecideCommandHandler<CommandOf<typeof approveOrder>> = aggregateCommand({
+  decider: orderDecider,
+  stream: (context) => orderStream(tenantOf(context), orderIdOf(context)),
+  command: (context): ApproveOrder => ({
+    type: 'ApproveOrder',
+    data: { orderId: orderIdOf(context), approvedAt: at(context) },
+  }),
+  respond: (_context, state) => orderResponse(200, state),
 });
 
 /** `POST /orders/:id/serve`. */

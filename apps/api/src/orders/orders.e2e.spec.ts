@@ -18,7 +18,7 @@ const placeOrder = async (expectedTotal?: number) => {
   return response.json<{ id: string; status: string }>();
 };
 
-const act = (orderId: string, action: 'serve' | 'complete', key = randomUUID()) =>
+const act = (orderId: string, action: 'approve' | 'serve' | 'complete', key = randomUUID()) =>
   env.http.post(`/orders/${orderId}/${action}`, { apiKey: env.tenant.alice, key, body: {} });
 
 describe('orders', () => {
@@ -60,6 +60,15 @@ describe('orders', () => {
     const order = await placeOrder(800);
     expect(order.status).toBe('held');
     expect((await act(order.id, 'serve')).json()).toMatchObject({ type: '/problems/order-awaiting-review' });
+  });
+
+  it('accepts the new total of a held order, which can then be served; only held orders are approved', async () => {
+    const order = await placeOrder(800);
+    const approved = await act(order.id, 'approve');
+    expect(approved.status).toBe(200);
+    expect(approved.json()).toMatchObject({ status: 'placed', total: 900 });
+    expect((await act(order.id, 'approve')).json()).toMatchObject({ type: '/problems/order-not-held' });
+    expect((await act(order.id, 'serve')).status).toBe(200);
   });
 
   it('answers 404 for an unknown order', async () => {

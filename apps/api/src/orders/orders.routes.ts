@@ -9,9 +9,9 @@ import {
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';
 import { orderIdParams, orderView, placeOrderBody } from './order.schemas.js';
-import { completeOrder, placeOrder, serveOrder } from './order.commands.js';
+import { approveOrder, completeOrder, placeOrder, serveOrder } from './order.commands.js';
 
-/** Orders: place, serve, complete (the sale, once), read. */
+/** Orders: place, approve (held for review), serve, complete (the sale, once), read. */
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.command({
     url: '/',
@@ -26,6 +26,22 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: orderView, ...commandProblems },
     },
     command: placeOrder,
+  });
+
+  app.command({
+    url: '/:id/approve',
+    schema: {
+      summary: 'Accept the current total of an order held for review',
+      description:
+        'An order whose `expectedTotal` differed from its total at current prices is `held`; approving it makes it ' +
+        '`placed` at the current total, ready to serve.',
+      tags: ['orders'],
+      headers: idempotencyKeyHeader,
+      params: orderIdParams,
+      body: emptyBody,
+      response: { 200: orderView, ...commandProblems },
+    },
+    command: approveOrder,
   });
 
   app.command({

@@ -13,16 +13,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The app's Prometheus registry, served at `/metrics`; plugins add their own metrics to it. */
     metricsRegistry: Registry;
+    /** Where `/metrics` is served when it has its own listener (`undefined`: on the api's port). */
+    metricsUrl(): string | undefined;
   }
   interface FastifyRequest {
     /** Set by command routes once the idempotency layer has decided. */
     idempotencyOutcome: IdempotencyOutcome | undefined;
-  }
-  interface FastifyInstance {
-    /** The app's Prometheus registry: plugins add their own metrics to it. */
-    metrics: Registry;
-    /** Where `/metrics` is served when it has its own listener (`undefined`: on the api's port). */
-    metricsUrl(): string | undefined;
   }
 }
 
@@ -39,7 +35,6 @@ export interface ObservabilityOptions {
 export const observabilityPlugin = fp<ObservabilityOptions>(
   async (app, { metricsListener }) => {
     const registry = new Registry();
-    app.decorate('metrics', registry);
     collectDefaultMetrics({ register: registry });
     app.decorate('metricsRegistry', registry);
     const durations = new Histogram({

@@ -20,17 +20,17 @@ export const scavengerPlugin = fp<ScavengerPluginOptions>(
     const streams = new Counter({
       name: 'once_scavenger_removed_streams_total',
       help: 'Expired streams the scavenger removed whole',
-      registers: [app.metrics],
+      registers: [app.metricsRegistry],
     });
     const events = new Counter({
       name: 'once_scavenger_removed_events_total',
       help: 'Events of expired streams the scavenger removed',
-      registers: [app.metrics],
+      registers: [app.metricsRegistry],
     });
     const lag = new Gauge({
       name: 'once_scavenger_lag_seconds',
       help: 'In the last round, the longest time between a removed stream expiring and its removal',
-      registers: [app.metrics],
+      registers: [app.metricsRegistry],
     });
     const record = (round: ScavengerRound): void => {
       streams.inc(round.removedStreams);

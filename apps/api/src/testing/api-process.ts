@@ -17,13 +17,17 @@ export interface ApiProcess {
 const mainTs = fileURLToPath(new URL('../main.ts', import.meta.url));
 
 /**
- * Starts the api in a child process with the given environment and waits until `/health` answers.
+ * Starts the api in a child process with the given environment and waits until `/health` answers. Pass `port` to
+ * restart an api where a browser page expects it (its origin).
  *
  * @example
  * const api = await startApiProcess({ DATABASE_URL: db.connectionString, GATEWAY_URL: gateway.url });
  */
-export const startApiProcess = async (env: Record<string, string>): Promise<ApiProcess> => {
-  const port = await findFreePort();
+export const startApiProcess = async (
+  env: Record<string, string>,
+  options: { readonly port?: number } = {},
+): Promise<ApiProcess> => {
+  const port = options.port ?? (await findFreePort());
   const child = spawn(process.execPath, ['--conditions=@once/source', '--import', 'tsx', mainTs], {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,3 +18,12 @@ export {
 export type { InvoiceCalls } from './invoice-calls.js';
 export { clientRouteTypesSource } from './client-route-types.js';
 export type { OpenApiDocument } from './client-route-types.js';
+export {
+  bundleWebApps,
+  putDemoMenu,
+  saveScreenshot,
+  signIn,
+  useBrowserTestApi,
+  webAssetsDirectory,
+} from './till-browser.js';
+export type { BrowserTestApi } from './till-browser.js';

@@ -1,0 +1,126 @@
+import type { Pool } from 'pg';
+import type { EventStore } from '@once/event-store';
+import { formatPosition } from '@once/event-store';
+import type { KeyTimelineView } from './console.schemas.js';
+
+interface KeyRow {
+  stream: string;
+  actor_id: string;
+  key: string;
+  method: string;
+  path: string;
+  status: 'inFlight' | 'completed' | 'released';
+  recovery_point: string;
+  holder: string | null;
+  locked_until: Date | null;
+  response_status: number | null;
+  response_body: string | null;
+  response_headers: Record<string, string> | null;
+  release_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const keyColumns = `stream, actor_id, key, method, path, status, recovery_point, holder, locked_until,
+  response_status, response_body, response_headers, release_reason, created_at, updated_at`;
+
+const statusView = { inFlight: 'in_flight', completed: 'completed', released: 'released' } as const;
+
+/** The columns every console list shows for a key. */
+export const toKeySummary = (row: KeyRow) => ({
+  key: row.key,
+  actorId: row.actor_id,
+  status: statusView[row.status],
+  method: row.method,
+  route: row.path,
+  recoveryPoint: row.recovery_point,
+  ...(row.holder === null ? {} : { holder: row.holder }),
+  ...(row.locked_until === null ? {} : { leaseExpiresAt: row.locked_until.toISOString() }),
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+});
+
+const lookupLimit = 20;
+
+/**
+ * Keys of a tenant (any actor) by the key itself, or by a resource their stored response names (the id of an order,
+ * invoice or payment appears in the body of the command that created or changed it). Oldest first.
+ */
+const findKeyRows = async (
+  pool: Pool,
+  tenantId: string,
+  query: { readonly key?: string | undefined; readonly resource?: string | undefined },
+): Promise<readonly KeyRow[]> => {
+  const { rows } =
+    query.key !== undefined
+      ? await pool.query<KeyRow>(
+          `SELECT ${keyColumns} FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 ORDER BY created_at LIMIT $3`,
+          [tenantId, query.key, lookupLimit],
+        )
+      : await pool.query<KeyRow>(
+          `SELECT ${keyColumns} FROM idempotency_keys
+            WHERE tenant_id = $1 AND strpos(lower(coalesce(response_body, '')), lower($2)) > 0
+            ORDER BY created_at LIMIT $3`,
+          [tenantId, query.resource ?? '', lookupLimit],
+        );
+  return rows;
+};
+
+/**
+ * The keys a lookup names, each with its whole key log read from the event store: every event as stored (type, time,
+ * data), so the timeline shows claims, plans, recovery points, lease hand-overs and the stored response whatever
+ * shape their payloads take.
+ *
+ * @example
+ * const keys = await lookUpKeys({ pool, eventStore }, tenantId, { key: 'pay-4711' });
+ */
+export const lookUpKeys = async (
+  deps: { readonly pool: Pool; readonly eventStore: EventStore },
+  tenantId: string,
+  query: { readonly key?: string | undefined; readonly resource?: string | undefined },
+): Promise<KeyTimelineView[]> => {
+  const rows = await findKeyRows(deps.pool, tenantId, query);
+  return Promise.all(
+    rows.map(async (row) => {
+      const events = await deps.eventStore.readStream(row.stream);
+      return {
+        ...toKeySummary(row),
+        ...(row.response_status === null
+          ? {}
+          : {
+              response: {
+                status: row.response_status,
+                headers: row.response_headers ?? {},
+                body: row.response_body ?? '',
+              },
+            }),
+        ...(row.release_reason === null ? {} : { releaseReason: row.release_reason }),
+        events: events.map((event) => ({
+          revision: event.revision.toString(),
+          type: event.type,
+          recordedAt: event.recordedAt.toISOString(),
+          position: formatPosition(event.position),
+          data: event.data,
+        })),
+      };
+    }),
+  );
+};
+
+/**
+ * A tenant's keys still in flight, oldest first; `leaseExpired` marks those the completer will finish.
+ *
+ * @example
+ * const keys = await listKeysInFlight(pool, tenantId, new Date());
+ */
+export const listKeysInFlight = async (pool: Pool, tenantId: string, now: Date) => {
+  const { rows } = await pool.query<KeyRow>(
+    `SELECT ${keyColumns} FROM idempotency_keys WHERE tenant_id = $1 AND status = 'inFlight'
+      ORDER BY created_at LIMIT 100`,
+    [tenantId],
+  );
+  return rows.map((row) => ({
+    ...toKeySummary(row),
+    leaseExpired: row.locked_until !== null && row.locked_until <= now,
+  }));
+};

@@ -1,0 +1,1 @@
+export { webAssetsRoutes } from './web-assets.routes.js';

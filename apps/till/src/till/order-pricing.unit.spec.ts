@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { addToCart, cartTotal, placeOrderBody } from './order-pricing.js';
+import type { MenuItem } from './till-model.js';
+
+const espresso: MenuItem = { sku: 'espresso', name: 'Espresso', unitPrice: 250, currency: 'EUR' };
+const croissant: MenuItem = { sku: 'croissant', name: 'Croissant', unitPrice: 300, currency: 'EUR' };
+
+describe('order pricing', () => {
+  it('adds items to the cart, one more per tap', () => {
+    const cart = addToCart(addToCart(addToCart([], espresso), croissant), espresso);
+    expect(cart).toEqual([
+      { sku: 'espresso', name: 'Espresso', quantity: 2 },
+      { sku: 'croissant', name: 'Croissant', quantity: 1 },
+    ]);
+    expect(cartTotal(cart, [espresso, croissant])).toBe(800);
+  });
+
+  it('prices lines at the menu in force and keeps the total the till showed', () => {
+    const lines = [{ sku: 'espresso', name: 'Espresso', quantity: 2 }];
+    const repriced = [{ ...espresso, unitPrice: 300 }];
+    expect(placeOrderBody(lines, repriced, 500, 'EUR')).toEqual({
+      currency: 'EUR',
+      lines: [{ sku: 'espresso', quantity: 2, unitPrice: 300 }],
+      expectedTotal: 500,
+    });
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { benchmarksDocument } from './benchmarks-doc.js';
+import { toChartData } from './chart-data.js';
+import { renderChartSvg } from './svg-chart.js';
+
+const results = {
+  ours_appends_per_s: 3000,
+  emmett_appends_per_s: 1500,
+  ours_p99_ms: 12,
+  ours_vs_emmett: 2,
+  setup: { streams: 10 },
+  rounds: [
+    { round: 1, ours_appends_per_s: 2800, emmett_appends_per_s: 1400 },
+    { round: 2, ours_appends_per_s: 3100, emmett_appends_per_s: 1600 },
+  ],
+  measured_at: '2026-11-30T03:11:43.051Z',
+};
+
+describe('benchmark charts', () => {
+  it('groups sides by metric, keeps the ratios and each side’s spread over rounds', () => {
+    const chart = toChartData('event-store', results);
+    expect(chart.groups).toEqual([
+      {
+        metric: 'appends_per_s',
+        higherIsBetter: true,
+        bars: [
+          { side: 'ours', value: 3000, spread: { min: 2800, max: 3100 } },
+          { side: 'emmett', value: 1500, spread: { min: 1400, max: 1600 } },
+        ],
+      },
+      { metric: 'p99_ms', higherIsBetter: false, bars: [{ side: 'ours', value: 12 }] },
+    ]);
+    expect(chart.ratios).toEqual([{ name: 'ours_vs_emmett', value: 2 }]);
+    expect(chart.rounds).toBe(2);
+  });
+
+  it('draws the bars with their values and the ratio to the first side', () => {
+    const svg = renderChartSvg(toChartData('event-store', results));
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toContain('3,000');
+    expect(svg).toContain('×0.50 vs ours');
+    expect(svg).toContain('whiskers: slowest to fastest round');
+  });
+
+  it('tables every benchmark with links to its chart and results', () => {
+    const document = benchmarksDocument([
+      {
+        chart: toChartData('http', { keyed_rps: 600 }),
+        resultsLink: '../r/http.json',
+        chartLink: '../r/http.svg',
+      },
+    ]);
+    expect(document).toContain(
+      '| `http` | – | rps: keyed 600 | – | [chart](../r/http.svg) · [results](../r/http.json) |',
+    );
+    expect(document).toContain('![http benchmark](../r/http.svg)');
+  });
+});

@@ -1,5 +1,5 @@
 import type { AttemptRecord, HistoryRecord, IntentRecord } from '../history/index.js';
-import { answeredId, effectRules } from './effect-rules.js';
+import { answeredId, effectRules, minorUnits } from './effect-rules.js';
 import type { LoggedEvent, SystemFacts } from './system-facts.js';
 import { skipped, verdictOf } from './verdict.js';
 import type { Verdict } from './verdict.js';
@@ -107,7 +107,7 @@ const invoicesBalance = (intents: readonly IntentRecord[], facts: SystemFacts): 
     const invoiceId = text(event.data['invoiceId']);
     const paymentId = text(event.data['paymentId']);
     if (event.type === 'PaymentRecorded' || event.type === 'CardPaymentCaptured') {
-      logged.set(invoiceId, (logged.get(invoiceId) ?? 0) + Number(event.data['amount']));
+      logged.set(invoiceId, (logged.get(invoiceId) ?? 0) + minorUnits(event.data['amount']));
     }
     if (event.type === 'CardPaymentReserved') reservedPayments.set(paymentId, invoiceId);
     if (event.type === 'CardPaymentCaptured' || event.type === 'CardPaymentDeclined') {
@@ -166,7 +166,7 @@ const gatewayChargesMatchPayments = (facts: SystemFacts): Verdict => {
     const matching = captures.get(charge.reference) ?? [];
     if (matching.length !== 1) {
       violations.push(`charge ${charge.id} matches ${String(matching.length)} captured payments`);
-    } else if (Number(matching[0]?.data['amount']) !== charge.amount) {
+    } else if (minorUnits(matching[0]?.data['amount']) !== charge.amount) {
       violations.push(`charge ${charge.id} of ${String(charge.amount)} captured a different amount`);
     }
   }

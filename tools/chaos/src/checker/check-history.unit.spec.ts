@@ -7,6 +7,9 @@ import type { InvariantName } from './verdict.js';
 const invoiceId = '00000000-0000-4000-8000-000000000001';
 const paymentId = '00000000-0000-4000-8000-0000000000p1';
 
+/** Money as the domain's events carry it. */
+const eur = (amount: number) => ({ amount, currency: 'EUR' });
+
 const intent = (fields: Partial<IntentRecord> & Pick<IntentRecord, 'intent' | 'kind' | 'key'>): IntentRecord => ({
   type: 'intent',
   copies: 1,
@@ -44,9 +47,9 @@ const cleanRun = (): { records: HistoryRecord[]; facts: SystemFacts } => {
   ];
   const events: LoggedEvent[] = [
     { stream: 'invoice-1', type: 'InvoiceIssued', data: { invoiceId, customerRef: 'c1' } },
-    { stream: 'invoice-1', type: 'CardPaymentReserved', data: { invoiceId, paymentId, amount: 300 } },
-    { stream: 'invoice-1', type: 'CardPaymentCaptured', data: { invoiceId, paymentId, amount: 300 } },
-    { stream: 'invoice-1', type: 'PaymentRecorded', data: { invoiceId, paymentId: 'p2', amount: 200 } },
+    { stream: 'invoice-1', type: 'CardPaymentReserved', data: { invoiceId, paymentId, amount: eur(300) } },
+    { stream: 'invoice-1', type: 'CardPaymentCaptured', data: { invoiceId, paymentId, amount: eur(300) } },
+    { stream: 'invoice-1', type: 'PaymentRecorded', data: { invoiceId, paymentId: 'p2', amount: eur(200) } },
     { stream: 'order-1', type: 'OrderPlaced', data: { orderId: 'o1', lines: [{ sku: 'sku-i4' }] } },
     { stream: 'order-1', type: 'OrderServed', data: { orderId: 'o1' } },
     { stream: 'order-1', type: 'OrderCompleted', data: { orderId: 'o1', saleId: 's1' } },
@@ -80,7 +83,7 @@ describe('checkHistory', () => {
     const { records, facts } = cleanRun();
     const events = [
       ...(facts.events ?? []),
-      { stream: 'invoice-1', type: 'PaymentRecorded', data: { invoiceId, paymentId: 'p3', amount: 200 } },
+      { stream: 'invoice-1', type: 'PaymentRecorded', data: { invoiceId, paymentId: 'p3', amount: eur(200) } },
     ];
     const verdicts = checkHistory(records, { ...facts, events, invoices: [{ id: invoiceId, paid: 700, reserved: 0 }] });
     expect(verdicts.find((verdict) => verdict.invariant === 'effects-per-intent')?.violations).toEqual([

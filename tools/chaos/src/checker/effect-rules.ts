@@ -14,6 +14,10 @@ export interface EffectRule {
 
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
 
+/** Minor units of a domain `Money` (`{ amount, currency }`) as events carry it. */
+export const minorUnits = (money: unknown): number =>
+  typeof money === 'object' && money !== null ? Number((money as { amount?: unknown }).amount) : Number(money);
+
 const firstSku = (lines: unknown): string =>
   Array.isArray(lines) && typeof lines[0] === 'object' && lines[0] !== null
     ? text((lines[0] as { sku?: unknown }).sku)
@@ -29,7 +33,7 @@ export const answeredId = (intent: IntentRecord): string | undefined => {
 
 const payment = (eventType: string): EffectRule => ({
   eventType,
-  eventKey: (data) => `${text(data['invoiceId'])}:${text(data['amount'])}`,
+  eventKey: (data) => `${text(data['invoiceId'])}:${String(minorUnits(data['amount']))}`,
   intentKey: ({ target }) => `${target.invoiceId ?? ''}:${String(target.amount ?? '')}`,
 });
 

@@ -10,3 +10,11 @@ export type {
   ReadModelDifference,
   SystemFacts,
 } from './system-facts.js';
+export { keysInFlightOverHttp, readModelsOverHttp } from './http-facts.js';
+export {
+  compareReadModelsWithFold,
+  readGatewayCharges,
+  readKeysInFlight,
+  readTenantEvents,
+  waitForProjections,
+} from './postgres-facts.js';

@@ -8,8 +8,13 @@ export interface ManagedProcess {
   readonly name: string;
   /** The running child's pid, undefined while it is down. */
   pid(): number | undefined;
-  /** Kills the child with SIGKILL (the supervisor restarts it after `restartDelayMs`). */
-  kill9(): void;
+  /**
+   * Kills the child with SIGKILL; the supervisor restarts it after `restartDelayMs`. Resolves when the new child is
+   * ready (or the process is stopping).
+   */
+  kill9(): Promise<void>;
+  /** True while a child runs that became ready. */
+  isReady(): boolean;
   /** Resolves when the current child is ready (see `ready`). */
   whenReady(): Promise<void>;
   /** Log lines printed since the current child started. */
@@ -45,6 +50,13 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
   let stopping = false;
   let ready: Promise<void> = Promise.resolve();
   let lines: string[] = [];
+  let readyChild: ChildProcess | undefined;
+  let waiters: (() => void)[] = [];
+  const wake = () => {
+    const woken = waiters;
+    waiters = [];
+    for (const waiter of woken) waiter();
+  };
   let recent: string[] = [];
 
   const collect = (chunk: Buffer) => {
@@ -67,10 +79,20 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
     started.stdout.on('data', collect);
     started.stderr.on('data', collect);
     ready = options.ready(started, () => lines);
-    ready.catch(() => undefined);
+    ready.then(
+      () => {
+        readyChild = started;
+        wake();
+      },
+      () => undefined,
+    );
     started.once('exit', () => {
       if (child === started) child = undefined;
-      if (stopping) return;
+      if (readyChild === started) readyChild = undefined;
+      if (stopping) {
+        wake();
+        return;
+      }
       options.onEvent?.('exited', options.name);
       void sleep(options.restartDelayMs).then(() => {
         if (stopping) return;
@@ -86,9 +108,14 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
   return {
     name: options.name,
     pid: () => child?.pid,
-    kill9: () => {
-      child?.kill('SIGKILL');
+    kill9: async () => {
+      const victim = child;
+      if (victim === undefined) return;
+      const restarted = new Promise<void>((resolve) => waiters.push(resolve));
+      victim.kill('SIGKILL');
+      await restarted;
     },
+    isReady: () => readyChild !== undefined && readyChild === child,
     whenReady: () => ready,
     linesSinceStart: () => lines,
     tail: () => recent.slice(-40).join('\n'),

@@ -1,0 +1,3 @@
+export { renderHtmlReport } from './html-report.js';
+export { summariseRun } from './run-summary.js';
+export type { RunSummary } from './run-summary.js';

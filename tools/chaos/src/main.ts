@@ -65,7 +65,12 @@ const parsed = z
     replicas: z.coerce.number().int().min(1).max(16).default(3),
     intents: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     concurrency: z.coerce.number().int().min(1).max(1000).default(24),
-    seed: z.coerce.number().int().min(0).max(2 ** 31).default(() => randomInt(2 ** 31)),
+    seed: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31)
+      .default(() => randomInt(2 ** 31)),
     'duplicate-rate': share.default(0.03),
     'card-rate': share.default(0.4),
     'attempt-timeout-ms': z.coerce.number().int().min(100).max(120_000).default(8_000),
@@ -78,7 +83,10 @@ const parsed = z
       .default(processFaultKinds.join(','))
       .transform((text) => text.split(',').filter((kind) => kind !== ''))
       .pipe(z.array(z.enum(processFaultKinds))),
-    out: z.string().min(1).default(join(repositoryRoot, 'tools', 'chaos', 'results')),
+    out: z
+      .string()
+      .min(1)
+      .default(join(repositoryRoot, 'tools', 'chaos', 'results')),
   })
   .refine((input) => input.spawn !== (input.target !== undefined), 'give either --spawn or --target')
   .refine((input) => input.target === undefined || input['api-key'] !== undefined, '--target needs --api-key')
@@ -90,7 +98,8 @@ if (!parsed.success) {
 const input = parsed.data;
 
 const started = Date.now();
-const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+const log = (line: string) =>
+  console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
 log(`seed ${String(input.seed)} (rerun with --seed ${String(input.seed)})`);
 const summary = await runChaos({
   system:

@@ -27,7 +27,9 @@ import { createWorkload } from './workload/index.js';
 /** A whole chaos run: where it points, how hard it pushes, and where its files go. */
 export interface ChaosOptions {
   /** `spawn`: start a deployment here and kill its processes; otherwise the black-box `target` with its `apiKey`. */
-  readonly system: { readonly kind: 'spawn'; readonly replicas: number } | { readonly kind: 'target'; readonly url: string; readonly apiKey: string };
+  readonly system:
+    | { readonly kind: 'spawn'; readonly replicas: number }
+    | { readonly kind: 'target'; readonly url: string; readonly apiKey: string };
   readonly intents: number;
   readonly concurrency: number;
   readonly seed: number;
@@ -88,7 +90,9 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
   let system: SpawnedSystem | undefined;
   try {
     if (options.system.kind === 'spawn') {
-      log(`starting PostgreSQL, ${String(options.system.replicas)} api replicas, 2 projectors and the gateway`);
+      log(
+        `starting PostgreSQL, ${String(options.system.replicas)} api replicas, 2 projectors and the gateway`,
+      );
       system = await spawnSystem({
         replicas: options.system.replicas,
         directory: scratch,
@@ -96,7 +100,8 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
       });
     }
     const upstream = system?.url ?? (options.system.kind === 'target' ? options.system.url : '');
-    const apiKey = system?.credentials.apiKey ?? (options.system.kind === 'target' ? options.system.apiKey : '');
+    const apiKey =
+      system?.credentials.apiKey ?? (options.system.kind === 'target' ? options.system.apiKey : '');
     const proxy = await startFaultProxy(
       upstream,
       { ...options.proxy, delayMs: options.attemptTimeoutMs + 1_000 },
@@ -128,7 +133,10 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
       record: history.record,
       runId: `chaos${String(options.seed)}`,
     });
-    const progress = setInterval(() => log(`${String(workload.created())}/${String(options.intents)} intents`), 10_000);
+    const progress = setInterval(
+      () => log(`${String(workload.created())}/${String(options.intents)} intents`),
+      10_000,
+    );
     try {
       await workload.run();
     } finally {
@@ -137,7 +145,10 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
     log('workload done: stopping the faults and resending what never got an answer');
     await faults?.stop();
     proxy.setEnabled(false);
-    if (system) await Promise.all([...system.apis, ...system.projectors, system.gateway].map((process) => process.whenReady()));
+    if (system)
+      await Promise.all(
+        [...system.apis, ...system.projectors, system.gateway].map((process) => process.whenReady()),
+      );
     await workload.drain(20);
     await proxy.close();
     const endedAt = Date.now();
@@ -146,7 +157,11 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
       system === undefined
         ? {
             ...(await readModelsOverHttp(upstream, apiKey, intents)),
-            keysInFlight: await keysInFlightOverHttp(upstream, apiKey, intents.map((intent) => intent.key)),
+            keysInFlight: await keysInFlightOverHttp(
+              upstream,
+              apiKey,
+              intents.map((intent) => intent.key),
+            ),
           }
         : await collectSpawnedFacts(system, intents, log);
     const verdicts = checkHistory(history.records, facts);

@@ -16,7 +16,8 @@ const countBy = <T>(items: readonly T[], keyOf: (item: T) => string): Map<string
 const eventsOfType = (events: readonly LoggedEvent[], type: string): LoggedEvent[] =>
   events.filter((event) => event.type === type);
 
-const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+const text = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
 const label = (intent: IntentRecord): string => `${intent.intent} (${intent.kind}, key ${intent.key})`;
 
@@ -80,7 +81,9 @@ const identicalBodies = (attempts: readonly AttemptRecord[]): Verdict => {
 const confirmedStatuses = new Set(['recorded', 'captured']);
 
 const paymentStatus = (intent: IntentRecord): string =>
-  typeof intent.body === 'object' && intent.body !== null ? text((intent.body as { status?: unknown }).status) : '';
+  typeof intent.body === 'object' && intent.body !== null
+    ? text((intent.body as { status?: unknown }).status)
+    : '';
 
 /** Each invoice's paid amount is the sum of its confirmed payments (in the read model and in the log); none stays reserved. */
 const invoicesBalance = (intents: readonly IntentRecord[], facts: SystemFacts): Verdict => {
@@ -171,7 +174,8 @@ const gatewayChargesMatchPayments = (facts: SystemFacts): Verdict => {
     }
   }
   for (const paymentId of captures.keys()) {
-    if (!chargesByReference.has(paymentId)) violations.push(`captured payment ${paymentId} has no gateway charge`);
+    if (!chargesByReference.has(paymentId))
+      violations.push(`captured payment ${paymentId} has no gateway charge`);
   }
   return verdictOf('gateway-charges-match-payments', succeeded.length + captures.size, violations);
 };
@@ -185,7 +189,9 @@ const completedOrdersOneSale = (intents: readonly IntentRecord[], facts: SystemF
     .map((intent) => intent.target.orderId ?? '');
   let checked = completedByClient.length;
   if (facts.events !== undefined) {
-    const completed = new Set(eventsOfType(facts.events, 'OrderCompleted').map((event) => text(event.data['orderId'])));
+    const completed = new Set(
+      eventsOfType(facts.events, 'OrderCompleted').map((event) => text(event.data['orderId'])),
+    );
     const sales = countBy(eventsOfType(facts.events, 'SaleRecorded'), (event) => text(event.data['orderId']));
     checked = Math.max(checked, completed.size);
     for (const orderId of completed) {
@@ -196,7 +202,8 @@ const completedOrdersOneSale = (intents: readonly IntentRecord[], facts: SystemF
       if (!completed.has(orderId)) violations.push(`a sale of order ${orderId}, which never completed`);
     }
     for (const orderId of completedByClient) {
-      if (!completed.has(orderId)) violations.push(`order ${orderId} was answered completed but the log never completed it`);
+      if (!completed.has(orderId))
+        violations.push(`order ${orderId} was answered completed but the log never completed it`);
     }
   }
   if (facts.orders !== undefined) {
@@ -204,7 +211,9 @@ const completedOrdersOneSale = (intents: readonly IntentRecord[], facts: SystemF
     for (const orderId of completedByClient) {
       const reading = readings.get(orderId);
       if (reading?.status !== 'completed' || reading.saleId === undefined) {
-        violations.push(`order ${orderId} was answered completed; the read model shows ${reading?.status ?? 'nothing'}`);
+        violations.push(
+          `order ${orderId} was answered completed; the read model shows ${reading?.status ?? 'nothing'}`,
+        );
       }
     }
   }
@@ -242,7 +251,9 @@ const noKeyInFlight = (intents: readonly IntentRecord[], facts: SystemFacts): Ve
 export const checkHistory = (records: readonly HistoryRecord[], facts: SystemFacts): Verdict[] => {
   const attempts = records.filter((record): record is AttemptRecord => record.type === 'attempt');
   const intents = records.filter((record): record is IntentRecord => record.type === 'intent');
-  const succeededKeys = new Set(attempts.filter((attempt) => isSuccess(attempt.status)).map((attempt) => attempt.key));
+  const succeededKeys = new Set(
+    attempts.filter((attempt) => isSuccess(attempt.status)).map((attempt) => attempt.key),
+  );
   return [
     effectsPerIntent(intents, succeededKeys, facts.events),
     identicalBodies(attempts),

@@ -10,7 +10,9 @@ const paymentId = '00000000-0000-4000-8000-0000000000p1';
 /** Money as the domain's events carry it. */
 const eur = (amount: number) => ({ amount, currency: 'EUR' });
 
-const intent = (fields: Partial<IntentRecord> & Pick<IntentRecord, 'intent' | 'kind' | 'key'>): IntentRecord => ({
+const intent = (
+  fields: Partial<IntentRecord> & Pick<IntentRecord, 'intent' | 'kind' | 'key'>,
+): IntentRecord => ({
   type: 'intent',
   copies: 1,
   target: {},
@@ -35,12 +37,36 @@ const attempt = (key: string, status: AttemptRecord['status'], bodyHash?: string
 /** A clean small run: an invoice of 500 paid 300 by card and 200 cash, an order placed, served and completed. */
 const cleanRun = (): { records: HistoryRecord[]; facts: SystemFacts } => {
   const records: HistoryRecord[] = [
-    intent({ intent: 'i1', kind: 'issue-invoice', key: 'k1', target: { customerRef: 'c1' }, body: { id: invoiceId } }),
-    intent({ intent: 'i2', kind: 'pay-card', key: 'k2', target: { invoiceId, amount: 300 }, body: { id: paymentId, status: 'captured' } }),
-    intent({ intent: 'i3', kind: 'pay-cash', key: 'k3', target: { invoiceId, amount: 200 }, body: { id: 'p2', status: 'recorded' } }),
+    intent({
+      intent: 'i1',
+      kind: 'issue-invoice',
+      key: 'k1',
+      target: { customerRef: 'c1' },
+      body: { id: invoiceId },
+    }),
+    intent({
+      intent: 'i2',
+      kind: 'pay-card',
+      key: 'k2',
+      target: { invoiceId, amount: 300 },
+      body: { id: paymentId, status: 'captured' },
+    }),
+    intent({
+      intent: 'i3',
+      kind: 'pay-cash',
+      key: 'k3',
+      target: { invoiceId, amount: 200 },
+      body: { id: 'p2', status: 'recorded' },
+    }),
     intent({ intent: 'i4', kind: 'place-order', key: 'k4', target: { sku: 'sku-i4' }, body: { id: 'o1' } }),
     intent({ intent: 'i5', kind: 'serve-order', key: 'k5', target: { orderId: 'o1' }, body: { id: 'o1' } }),
-    intent({ intent: 'i6', kind: 'complete-order', key: 'k6', target: { orderId: 'o1' }, body: { id: 'o1' } }),
+    intent({
+      intent: 'i6',
+      kind: 'complete-order',
+      key: 'k6',
+      target: { orderId: 'o1' },
+      body: { id: 'o1' },
+    }),
     ...['k1', 'k2', 'k3', 'k4', 'k5', 'k6'].map((key) => attempt(key, 201, `hash-${key}`)),
     attempt('k2', 'network'),
     attempt('k2', 201, 'hash-k2'),
@@ -83,9 +109,17 @@ describe('checkHistory', () => {
     const { records, facts } = cleanRun();
     const events = [
       ...(facts.events ?? []),
-      { stream: 'invoice-1', type: 'PaymentRecorded', data: { invoiceId, paymentId: 'p3', amount: eur(200) } },
+      {
+        stream: 'invoice-1',
+        type: 'PaymentRecorded',
+        data: { invoiceId, paymentId: 'p3', amount: eur(200) },
+      },
     ];
-    const verdicts = checkHistory(records, { ...facts, events, invoices: [{ id: invoiceId, paid: 700, reserved: 0 }] });
+    const verdicts = checkHistory(records, {
+      ...facts,
+      events,
+      invoices: [{ id: invoiceId, paid: 700, reserved: 0 }],
+    });
     expect(verdicts.find((verdict) => verdict.invariant === 'effects-per-intent')?.violations).toEqual([
       'i3 (pay-cash, key k3) took effect 2 times',
     ]);
@@ -97,23 +131,33 @@ describe('checkHistory', () => {
     const events = (facts.events ?? []).filter((event) => event.type !== 'OrderServed');
     const verdicts = checkHistory(records, { ...facts, events });
     expect(failing(records, { ...facts, events })).toEqual(['effects-per-intent']);
-    expect(verdicts[0]?.violations).toEqual(['i5 (serve-order, key k5) was answered 2xx but has no effect in the log']);
+    expect(verdicts[0]?.violations).toEqual([
+      'i5 (serve-order, key k5) was answered 2xx but has no effect in the log',
+    ]);
   });
 
   it('fails identical-2xx-bodies when one key was answered with two different bodies', () => {
     const { records, facts } = cleanRun();
-    expect(failing([...records, attempt('k3', 200, 'another-hash')], facts)).toEqual(['identical-2xx-bodies']);
+    expect(failing([...records, attempt('k3', 200, 'another-hash')], facts)).toEqual([
+      'identical-2xx-bodies',
+    ]);
   });
 
   it('fails effects-per-intent on an effect no intent asked for', () => {
     const { records, facts } = cleanRun();
-    const events = [...(facts.events ?? []), { stream: 'order-2', type: 'OrderPlaced', data: { orderId: 'o2', lines: [{ sku: 'stray' }] } }];
+    const events = [
+      ...(facts.events ?? []),
+      { stream: 'order-2', type: 'OrderPlaced', data: { orderId: 'o2', lines: [{ sku: 'stray' }] } },
+    ];
     expect(failing(records, { ...facts, events })).toEqual(['effects-per-intent']);
   });
 
   it('fails the gateway invariant on a second charge of one payment', () => {
     const { records, facts } = cleanRun();
-    const gatewayCharges = [...(facts.gatewayCharges ?? []), { id: 'ch_2', reference: paymentId, amount: 300, status: 'succeeded' }];
+    const gatewayCharges = [
+      ...(facts.gatewayCharges ?? []),
+      { id: 'ch_2', reference: paymentId, amount: 300, status: 'succeeded' },
+    ];
     expect(failing(records, { ...facts, gatewayCharges })).toEqual(['gateway-charges-match-payments']);
   });
 
@@ -125,7 +169,10 @@ describe('checkHistory', () => {
 
   it('fails completed-orders-one-sale on a second sale of one order', () => {
     const { records, facts } = cleanRun();
-    const events = [...(facts.events ?? []), { stream: 'order-1', type: 'SaleRecorded', data: { orderId: 'o1', saleId: 's2' } }];
+    const events = [
+      ...(facts.events ?? []),
+      { stream: 'order-1', type: 'SaleRecorded', data: { orderId: 'o1', saleId: 's2' } },
+    ];
     expect(failing(records, { ...facts, events })).toEqual(['completed-orders-one-sale']);
   });
 
@@ -142,7 +189,9 @@ describe('checkHistory', () => {
 
   it('skips what a black-box run cannot observe instead of passing it', () => {
     const { records } = cleanRun();
-    const statuses = Object.fromEntries(checkHistory(records, {}).map((verdict) => [verdict.invariant, verdict.status]));
+    const statuses = Object.fromEntries(
+      checkHistory(records, {}).map((verdict) => [verdict.invariant, verdict.status]),
+    );
     expect(statuses).toMatchObject({
       'effects-per-intent': 'skipped',
       'identical-2xx-bodies': 'pass',

@@ -12,11 +12,14 @@ export interface EffectRule {
   intentKey(intent: IntentRecord): string | undefined;
 }
 
-const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+const text = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
 /** Minor units of a domain `Money` (`{ amount, currency }`) as events carry it. */
 export const minorUnits = (money: unknown): number =>
-  typeof money === 'object' && money !== null ? Number((money as { amount?: unknown }).amount) : Number(money);
+  typeof money === 'object' && money !== null
+    ? Number((money as { amount?: unknown }).amount)
+    : Number(money);
 
 const firstSku = (lines: unknown): string =>
   Array.isArray(lines) && typeof lines[0] === 'object' && lines[0] !== null

@@ -65,7 +65,6 @@ export const keysInFlightOverHttp = async (
 ): Promise<string[]> =>
   readAll(keys, async (key) => {
     const body = (await getJson(`${baseUrl}/idempotency-keys/${encodeURIComponent(key)}`, apiKey)) as
-      | { status?: string }
-      | undefined;
+      { status?: string } | undefined;
     return body?.status === 'in_flight' ? key : undefined;
   });

@@ -22,7 +22,12 @@ export const readGatewayCharges = async (gatewayDatabaseUrl: string): Promise<Ga
     const { rows } = await pool.query<{ data: GatewayCharge }>(
       "SELECT data FROM events WHERE type = 'ChargeRecorded' ORDER BY global_position",
     );
-    return rows.map(({ data }) => ({ id: data.id, reference: data.reference, amount: data.amount, status: data.status }));
+    return rows.map(({ data }) => ({
+      id: data.id,
+      reference: data.reference,
+      amount: data.amount,
+      status: data.status,
+    }));
   } finally {
     await pool.end();
   }

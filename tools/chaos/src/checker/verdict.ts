@@ -25,7 +25,11 @@ export interface Verdict {
 const shownViolations = 20;
 
 /** A verdict from the violations found among `checked` items. */
-export const verdictOf = (invariant: InvariantName, checked: number, violations: readonly string[]): Verdict => ({
+export const verdictOf = (
+  invariant: InvariantName,
+  checked: number,
+  violations: readonly string[],
+): Verdict => ({
   invariant,
   status: violations.length === 0 ? 'pass' : 'fail',
   checked,

@@ -96,7 +96,10 @@ export const startFaultProxy = async (
       const responseHeaders = Object.fromEntries(
         Object.entries(response.headers).filter(([name]) => !hopByHop.has(name.toLowerCase())),
       );
-      outgoing.writeHead(response.statusCode ?? 502, { ...responseHeaders, 'content-length': String(answer.length) });
+      outgoing.writeHead(response.statusCode ?? 502, {
+        ...responseHeaders,
+        'content-length': String(answer.length),
+      });
       outgoing.end(answer);
     };
     if (fault === 'drop-after') {

@@ -35,7 +35,12 @@ const leaseBalance = (projector: ManagedProcess): number =>
     .linesSinceStart()
     .reduce(
       (sum, line) =>
-        sum + (line.includes('took the projection lease') ? 1 : line.includes('lost the projection lease') ? -1 : 0),
+        sum +
+        (line.includes('took the projection lease')
+          ? 1
+          : line.includes('lost the projection lease')
+            ? -1
+            : 0),
       0,
     );
 
@@ -71,7 +76,8 @@ const inject = async (
     case 'kill-api': {
       const up = system.apis.filter((api) => api.isReady());
       // Keep one replica serving: the balancer's job is to route around the one that died.
-      if (up.length >= 2 || system.apis.length === 1) await kill(pick(random, up.length > 0 ? up : system.apis));
+      if (up.length >= 2 || system.apis.length === 1)
+        await kill(pick(random, up.length > 0 ? up : system.apis));
       return;
     }
     case 'kill-projector-leader':

@@ -16,7 +16,10 @@ export const renderHtmlReport = (summary: RunSummary): string => {
       { name: 'answers/s', color: '#888', values: summary.throughput.map((bucket) => bucket.answers) },
       { name: '2xx/s', color: '#2a8a3a', values: summary.throughput.map((bucket) => bucket.successes) },
     ],
-    summary.faults.map((fault) => ({ x: fault.at / 1000, label: `${fault.fault} → ${fault.target} at ${(fault.at / 1000).toFixed(1)} s` })),
+    summary.faults.map((fault) => ({
+      x: fault.at / 1000,
+      label: `${fault.fault} → ${fault.target} at ${(fault.at / 1000).toFixed(1)} s`,
+    })),
     'seconds since the start (red dashes: injected process and gateway faults)',
   );
   const latency = barChart(
@@ -36,7 +39,13 @@ export const renderHtmlReport = (summary: RunSummary): string => {
     )
     .join('');
   const faultRows = Object.entries({ ...summary.processFaults, ...summary.proxyFaults })
-    .map(([name, count]) => `<tr><td>${escapeHtml(name)}</td><td>${String(count)}</td></tr>`)
+    .map(([name, count]) => {
+      const impact = summary.faultImpact[name];
+      const cost = impact
+        ? `${String(impact.medianGapSeconds)} s median, ${String(impact.maxGapSeconds)} s worst`
+        : 'per request';
+      return `<tr><td>${escapeHtml(name)}</td><td>${String(count)}</td><td>${cost}</td></tr>`;
+    })
     .join('');
   const statusRows = Object.entries(summary.attemptsByStatus)
     .map(([name, count]) => `<tr><td>${escapeHtml(name)}</td><td>${String(count)}</td></tr>`)
@@ -59,7 +68,7 @@ outcomes: ${String(summary.outcomes.succeeded)} succeeded, ${String(summary.outc
 <h2>Throughput</h2>${throughput}
 <h2>Latency</h2>${latency}
 <h2>Retries per intent</h2>${retries}
-<h2>Faults injected</h2><table><tr><th>fault</th><th>count</th></tr>${faultRows}</table>
+<h2>Faults injected</h2><table><tr><th>fault</th><th>count</th><th>longest stretch without a 2xx in the minute after</th></tr>${faultRows}</table>
 <h2>Attempts by answer</h2><table><tr><th>answer</th><th>attempts</th></tr>${statusRows}</table>
 </body></html>
 `;

@@ -16,20 +16,75 @@ export interface RunSummary {
   readonly attempts: number;
   readonly attemptsByStatus: Readonly<Record<string, number>>;
   readonly replayedAnswers: number;
-  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number };
+  readonly latencyMs: {
+    readonly p50: number;
+    readonly p90: number;
+    readonly p99: number;
+    readonly max: number;
+  };
   /** Attempts per intent beyond the first (all copies counted): how many intents needed 0, 1, 2, … retries. */
   readonly retriesPerIntent: Readonly<Record<string, number>>;
   readonly proxyFaults: Readonly<Record<string, number>>;
   readonly processFaults: Readonly<Record<string, number>>;
   readonly faults: readonly FaultRecord[];
+  /**
+   * What each kind of process fault cost: the longest stretch without any 2xx answer in the minute after the fault
+   * (seconds; median and worst over its occurrences). Killing one replica of several should cost ~0; PostgreSQL costs
+   * its restart and crash recovery.
+   */
+  readonly faultImpact: Readonly<
+    Record<
+      string,
+      { readonly count: number; readonly medianGapSeconds: number; readonly maxGapSeconds: number }
+    >
+  >;
   /** Answers per second (all statuses, and 2xx) from the run's start. */
-  readonly throughput: readonly { readonly second: number; readonly answers: number; readonly successes: number }[];
+  readonly throughput: readonly {
+    readonly second: number;
+    readonly answers: number;
+    readonly successes: number;
+  }[];
   readonly verdicts: readonly Verdict[];
   readonly machine: { readonly loadAverage: readonly number[] };
 }
 
 const percentile = (sorted: readonly number[], share: number): number =>
-  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] as number);
+  sorted.length === 0
+    ? 0
+    : (sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] as number);
+
+const impactWindowMs = 60_000;
+
+/** The longest stretch without a 2xx answer in the minute after each fault, by kind of fault. */
+const faultImpact = (
+  faults: readonly FaultRecord[],
+  successTimes: readonly number[],
+  endedAt: number,
+): RunSummary['faultImpact'] => {
+  const gaps = new Map<string, number[]>();
+  for (const fault of faults) {
+    const end = Math.min(fault.at + impactWindowMs, endedAt);
+    const points = [fault.at, ...successTimes.filter((time) => time > fault.at && time < end), end];
+    let longest = 0;
+    for (let index = 1; index < points.length; index += 1) {
+      longest = Math.max(longest, (points[index] as number) - (points[index - 1] as number));
+    }
+    gaps.set(fault.fault, [...(gaps.get(fault.fault) ?? []), longest / 1000]);
+  }
+  return Object.fromEntries(
+    [...gaps].map(([fault, values]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return [
+        fault,
+        {
+          count: values.length,
+          medianGapSeconds: Math.round(percentile(sorted, 0.5) * 10) / 10,
+          maxGapSeconds: Math.round((sorted.at(-1) ?? 0) * 10) / 10,
+        },
+      ];
+    }),
+  );
+};
 
 const statusClass = (status: AttemptRecord['status']): string =>
   typeof status === 'number' ? `${String(Math.floor(status / 100))}xx` : status;
@@ -86,7 +141,11 @@ export const summariseRun = (input: {
     durationSeconds: Math.round((input.endedAt - input.startedAt) / 100) / 10,
     intents: intents.length,
     duplicatedIntents: intents.filter((intent) => intent.copies > 1).length,
-    outcomes: { succeeded: outcomes['succeeded'] ?? 0, rejected: outcomes['rejected'] ?? 0, 'gave-up': outcomes['gave-up'] ?? 0 },
+    outcomes: {
+      succeeded: outcomes['succeeded'] ?? 0,
+      rejected: outcomes['rejected'] ?? 0,
+      'gave-up': outcomes['gave-up'] ?? 0,
+    },
     attempts: attempts.length,
     attemptsByStatus: tally(attempts.map((attempt) => statusClass(attempt.status))),
     replayedAnswers: attempts.filter((attempt) => attempt.replayed === true).length,
@@ -100,6 +159,16 @@ export const summariseRun = (input: {
     proxyFaults: input.proxyFaults,
     processFaults: tally(faults.map((fault) => fault.fault)),
     faults: faults.map((fault) => ({ ...fault, at: fault.at - input.startedAt })),
+    faultImpact: faultImpact(
+      faults,
+      attempts
+        .filter(
+          (attempt) => typeof attempt.status === 'number' && attempt.status >= 200 && attempt.status < 300,
+        )
+        .map((attempt) => attempt.receivedAt)
+        .sort((a, b) => a - b),
+      input.endedAt,
+    ),
     throughput,
     verdicts: input.verdicts,
     machine: { loadAverage: loadavg().map((load) => Math.round(load * 100) / 100) },

@@ -29,7 +29,11 @@ const axis = (maxY: number, xLabel: string): string => {
 };
 
 /** A line chart with optional vertical markers, as an inline SVG element. */
-export const lineChart = (series: readonly LineSeries[], markers: readonly ChartMarker[], xLabel: string): string => {
+export const lineChart = (
+  series: readonly LineSeries[],
+  markers: readonly ChartMarker[],
+  xLabel: string,
+): string => {
   const length = Math.max(1, ...series.map((line) => line.values.length));
   const maxY = Math.max(1, ...series.flatMap((line) => line.values));
   const x = (index: number) => margin.left + (plotWidth * index) / Math.max(1, length - 1);
@@ -54,7 +58,10 @@ export const lineChart = (series: readonly LineSeries[], markers: readonly Chart
 };
 
 /** A bar chart of labelled values, as an inline SVG element. */
-export const barChart = (bars: readonly { readonly label: string; readonly value: number }[], xLabel: string): string => {
+export const barChart = (
+  bars: readonly { readonly label: string; readonly value: number }[],
+  xLabel: string,
+): string => {
   const maxY = Math.max(1, ...bars.map((bar) => bar.value));
   const slot = plotWidth / Math.max(1, bars.length);
   const rects = bars.map((bar, index) => {

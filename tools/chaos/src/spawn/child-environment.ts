@@ -23,7 +23,11 @@ export interface ChildSettings {
  * @example
  * spawn(node, args, { env: childEnvironment('api', settings, 4001) });
  */
-export const childEnvironment = (role: ChildRole, settings: ChildSettings, port?: number): NodeJS.ProcessEnv => {
+export const childEnvironment = (
+  role: ChildRole,
+  settings: ChildSettings,
+  port?: number,
+): NodeJS.ProcessEnv => {
   const common = { ...process.env, HOST: '127.0.0.1', ...(port === undefined ? {} : { PORT: String(port) }) };
   switch (role) {
     case 'api':

@@ -138,7 +138,8 @@ export const readyWhenHealthy =
   async (child: ChildProcess): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited before ${url} answered`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`exited before ${url} answered`);
       const healthy = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
         (response) => response.ok,
         () => false,
@@ -156,7 +157,8 @@ export const readyWhenPrinted =
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (output().some((line) => line.includes(text))) return;
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited before printing ${text}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`exited before printing ${text}`);
       await sleep(100);
     }
     throw new Error(`did not print ${text} within ${String(timeoutMs)} ms`);

@@ -8,6 +8,8 @@ import type { EmbeddedPostgresServer } from '@once/postgres';
 export interface PostgresNode {
   readonly connectionString: string;
   readonly port: number;
+  /** The running postmaster's process id (from its `postmaster.pid`). */
+  postmasterPid(): Promise<number>;
   /** SIGKILL to the postmaster, then a restart on the same data folder and port (crash recovery replays the WAL). */
   crashAndRestart(downMs: number): Promise<void>;
   stop(): Promise<void>;
@@ -32,11 +34,16 @@ const postmasterPid = async (dataDirectory: string): Promise<number> =>
  * const postgres = await startPostgresNode(join(runDirectory, 'postgres'), 54400);
  * await postgres.crashAndRestart(1_000);
  */
-export const startPostgresNode = async (dataDirectory: string, port: number): Promise<PostgresNode> => {
-  let server: EmbeddedPostgresServer = await startEmbeddedPostgres({ dataDirectory, port });
+export const startPostgresNode = async (
+  dataDirectory: string,
+  port: number,
+  settings: Readonly<Record<string, string>> = {},
+): Promise<PostgresNode> => {
+  let server: EmbeddedPostgresServer = await startEmbeddedPostgres({ dataDirectory, port, settings });
   return {
     connectionString: server.connectionString,
     port,
+    postmasterPid: () => postmasterPid(dataDirectory),
     crashAndRestart: async (downMs) => {
       const pid = await postmasterPid(dataDirectory);
       process.kill(pid, 'SIGKILL');
@@ -46,7 +53,7 @@ export const startPostgresNode = async (dataDirectory: string, port: number): Pr
       // and a new postmaster refuses to start.
       for (let attempt = 1; ; attempt += 1) {
         try {
-          server = await startEmbeddedPostgres({ dataDirectory, port });
+          server = await startEmbeddedPostgres({ dataDirectory, port, settings });
           return;
         } catch (error) {
           if (attempt >= 60) throw error;

@@ -23,6 +23,8 @@ export interface SpawnedSystem {
   readonly gatewayDatabaseUrl: string;
   readonly gatewayUrl: string;
   readonly apis: readonly ManagedProcess[];
+  /** Where each api replica listens, in the order of `apis`. */
+  readonly apiPorts: readonly number[];
   /** The projector and its standby. */
   readonly projectors: readonly ManagedProcess[];
   readonly gateway: ManagedProcess;
@@ -38,6 +40,8 @@ export interface SpawnOptions {
   readonly leaseMs?: number;
   readonly poolSize?: number;
   readonly onProcessEvent?: (event: 'exited' | 'restarted', name: string) => void;
+  /** Extra PostgreSQL settings (`shared_preload_libraries`, …). */
+  readonly postgresSettings?: Readonly<Record<string, string>>;
 }
 
 const gatewayDatabase = 'once_gateway';
@@ -62,7 +66,11 @@ const createGatewayDatabase = async (connectionString: string): Promise<string> 
  */
 export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem> => {
   await mkdir(options.directory, { recursive: true });
-  const postgres = await startPostgresNode(join(options.directory, 'postgres'), await findFreePort());
+  const postgres = await startPostgresNode(
+    join(options.directory, 'postgres'),
+    await findFreePort(),
+    options.postgresSettings,
+  );
   const started: ManagedProcess[] = [];
   let balancer: Balancer | undefined;
   const stop: SpawnedSystem['stop'] = async ({ keepPostgres = false } = {}) => {
@@ -90,7 +98,9 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
       const ready =
         port === undefined
           ? readyWhenPrinted('projector started')
-          : readyWhenHealthy(`http://127.0.0.1:${String(port)}${role === 'api' ? '/health' : '/admin/faults'}`);
+          : readyWhenHealthy(
+              `http://127.0.0.1:${String(port)}${role === 'api' ? '/health' : '/admin/faults'}`,
+            );
       const managed = await startManagedProcess({
         name,
         command,
@@ -108,7 +118,9 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
     const [firstPort, ...otherPorts] = apiPorts as [number, ...number[]];
     const firstApi = await launch('api', 'api-1', 'apps/api/src/main.ts', firstPort);
     const otherApis = await Promise.all(
-      otherPorts.map((port, index) => launch('api', `api-${String(index + 2)}`, 'apps/api/src/main.ts', port)),
+      otherPorts.map((port, index) =>
+        launch('api', `api-${String(index + 2)}`, 'apps/api/src/main.ts', port),
+      ),
     );
     const projectors: ManagedProcess[] = [];
     for (let index = 1; index <= (options.projectors ?? 2); index += 1) {
@@ -123,6 +135,7 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
       gatewayDatabaseUrl,
       gatewayUrl,
       apis: [firstApi, ...otherApis],
+      apiPorts,
       projectors,
       gateway,
       stop,

@@ -7,7 +7,9 @@ const keyOf = (init: RequestInit | undefined): string => {
 };
 
 const failureStatus = (error: unknown): AttemptStatus =>
-  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError') ? 'timeout' : 'network';
+  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')
+    ? 'timeout'
+    : 'network';
 
 /**
  * A `fetch` for the client that records every attempt it sends: the key, the attempt's number for that key, when it

@@ -51,7 +51,8 @@ const bestOf = (outcomes: readonly SubmitOutcome[]): SubmitOutcome =>
   [...outcomes].sort((a, b) => rank[b.kind] - rank[a.kind])[0] as SubmitOutcome;
 
 const idOf = (outcome: SubmitOutcome): string | undefined => {
-  if (outcome.kind !== 'succeeded' || typeof outcome.body !== 'object' || outcome.body === null) return undefined;
+  if (outcome.kind !== 'succeeded' || typeof outcome.body !== 'object' || outcome.body === null)
+    return undefined;
   const id = (outcome.body as { id?: unknown }).id;
   return typeof id === 'string' ? id : undefined;
 };
@@ -116,7 +117,8 @@ export const createWorkload = (options: WorkloadOptions): Workload => {
     const copies = random() < options.duplicateRate ? duplicateCopies : 1;
     const pending: Pending = { id, kind, intent, target, copies, startedAt: Date.now() };
     let outcome = bestOf(await Promise.all(Array.from({ length: copies }, () => client.submit(intent))));
-    for (let round = 0; outcome.kind === 'gave-up' && round < 2; round += 1) outcome = await client.submit(intent);
+    for (let round = 0; outcome.kind === 'gave-up' && round < 2; round += 1)
+      outcome = await client.submit(intent);
     if (outcome.kind === 'gave-up') {
       unanswered.push(pending);
       return undefined;
@@ -129,9 +131,13 @@ export const createWorkload = (options: WorkloadOptions): Workload => {
 
   const invoiceFlow = async (): Promise<void> => {
     const customerRef = `${runId}-c${String(created + 1)}`;
-    const issued = await send('issue-invoice', post('/invoices', { currency: 'EUR', total: 100_000, customerRef }), {
-      customerRef,
-    });
+    const issued = await send(
+      'issue-invoice',
+      post('/invoices', { currency: 'EUR', total: 100_000, customerRef }),
+      {
+        customerRef,
+      },
+    );
     const invoiceId = issued && idOf(issued);
     if (invoiceId === undefined) return;
     const payments = randomInt(random, 1, 3);
@@ -142,7 +148,10 @@ export const createWorkload = (options: WorkloadOptions): Workload => {
       const body = card
         ? { method: 'card', amount, currency: 'EUR', cardToken: random() < 0.1 ? 'tok_declined' : 'tok_visa' }
         : { method: 'cash', amount, currency: 'EUR' };
-      await send(card ? 'pay-card' : 'pay-cash', post(`/invoices/${invoiceId}/payments`, body), { invoiceId, amount });
+      await send(card ? 'pay-card' : 'pay-cash', post(`/invoices/${invoiceId}/payments`, body), {
+        invoiceId,
+        amount,
+      });
     }
   };
 
@@ -150,7 +159,10 @@ export const createWorkload = (options: WorkloadOptions): Workload => {
     const sku = `${runId}-o${String(created + 1)}`;
     const placed = await send(
       'place-order',
-      post('/orders', { currency: 'EUR', lines: [{ sku, quantity: randomInt(random, 1, 3), unitPrice: 350 }] }),
+      post('/orders', {
+        currency: 'EUR',
+        lines: [{ sku, quantity: randomInt(random, 1, 3), unitPrice: 350 }],
+      }),
       { sku },
     );
     const orderId = placed && idOf(placed);
@@ -165,7 +177,10 @@ export const createWorkload = (options: WorkloadOptions): Workload => {
     const stockCountId = opened && idOf(opened);
     if (stockCountId === undefined) return;
     for (const sku of ['beans', 'milk']) {
-      const line = post(`/stock-counts/${stockCountId}/lines`, { sku, countedQuantity: randomInt(random, 0, 50) });
+      const line = post(`/stock-counts/${stockCountId}/lines`, {
+        sku,
+        countedQuantity: randomInt(random, 0, 50),
+      });
       if ((await send('record-count-line', line, { stockCountId, sku }))?.kind !== 'succeeded') return;
     }
     await send('post-stock-count', post(`/stock-counts/${stockCountId}/post`, {}), { stockCountId });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { processFaultKinds } from './faults/index.js';
+import { rewriteReport } from './report/index.js';
 import { runChaos } from './run-chaos.js';
 import { repositoryRoot } from './spawn/index.js';
 
@@ -27,6 +28,7 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 --fault-interval-ms N   mean pause between process faults (spawn; default 4000)
 --faults a,b,…          process faults to inject (spawn; default all): ${processFaultKinds.join(', ')}
 --out DIR               where history.jsonl, summary.json and report.html go (default tools/chaos/results)
+--rewrite-report DIR    write a finished run's summary.json and report.html again from its history, and stop
 
 Exit status 0 only when every invariant holds.`;
 
@@ -48,11 +50,19 @@ const { values } = parseArgs({
     'fault-interval-ms': { type: 'string' },
     faults: { type: 'string' },
     out: { type: 'string' },
+    'rewrite-report': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
   console.log(usage);
+  process.exit(0);
+}
+if (values['rewrite-report'] !== undefined) {
+  const rewritten = await rewriteReport(values['rewrite-report']);
+  console.log(
+    `rewrote ${join(values['rewrite-report'], 'report.html')} (${rewritten.passed ? 'passed' : 'failed'})`,
+  );
   process.exit(0);
 }
 

@@ -68,7 +68,7 @@ outcomes: ${String(summary.outcomes.succeeded)} succeeded, ${String(summary.outc
 <h2>Throughput</h2>${throughput}
 <h2>Latency</h2>${latency}
 <h2>Retries per intent</h2>${retries}
-<h2>Faults injected</h2><table><tr><th>fault</th><th>count</th><th>longest stretch without a 2xx in the minute after</th></tr>${faultRows}</table>
+<h2>Faults injected</h2><table><tr><th>fault</th><th>count</th><th>longest stretch without a 2xx after it (until the next fault, at most a minute)</th></tr>${faultRows}</table>
 <h2>Attempts by answer</h2><table><tr><th>answer</th><th>attempts</th></tr>${statusRows}</table>
 </body></html>
 `;

@@ -28,8 +28,8 @@ export interface RunSummary {
   readonly processFaults: Readonly<Record<string, number>>;
   readonly faults: readonly FaultRecord[];
   /**
-   * What each kind of process fault cost: the longest stretch without any 2xx answer in the minute after the fault
-   * (seconds; median and worst over its occurrences). Killing one replica of several should cost ~0; PostgreSQL costs
+   * What each kind of process fault cost: the longest stretch without any 2xx answer after the fault, until the next
+   * fault or a minute later (seconds; median and worst over its occurrences). Killing one replica of several should cost ~0; PostgreSQL costs
    * its restart and crash recovery.
    */
   readonly faultImpact: Readonly<
@@ -62,8 +62,11 @@ const faultImpact = (
   endedAt: number,
 ): RunSummary['faultImpact'] => {
   const gaps = new Map<string, number[]>();
+  const starts = faults.map((fault) => fault.at).sort((a, b) => a - b);
   for (const fault of faults) {
-    const end = Math.min(fault.at + impactWindowMs, endedAt);
+    // Until the next fault at the latest, so one fault's cost is never another's.
+    const next = starts.find((at) => at > fault.at) ?? Number.POSITIVE_INFINITY;
+    const end = Math.min(fault.at + impactWindowMs, next, endedAt);
     const points = [fault.at, ...successTimes.filter((time) => time > fault.at && time < end), end];
     let longest = 0;
     for (let index = 1; index < points.length; index += 1) {

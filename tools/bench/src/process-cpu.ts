@@ -36,3 +36,26 @@ export const processTreeCpuSeconds = async (root: number): Promise<number> => {
     .filter((stat) => stat.pid === root || stat.parent === root)
     .reduce((sum, stat) => sum + stat.cpuSeconds, 0);
 };
+
+/**
+ * Seconds a process's main thread has spent runnable but waiting for a CPU, from /proc/<pid>/schedstat (the
+ * scheduler's run-queue wait): on a shared machine this, not the process's own CPU time, is where the time goes.
+ */
+export const runQueueWaitSeconds = async (pid: number): Promise<number> => {
+  const text = await readFile(`/proc/${String(pid)}/schedstat`, 'utf8').catch(() => undefined);
+  return text === undefined ? 0 : Number(text.split(' ')[1]) / 1e9;
+};
+
+/** Run-queue wait (seconds) of a process and all its children. */
+export const processTreeRunQueueWaitSeconds = async (root: number): Promise<number> => {
+  const entries = await readdir('/proc');
+  const stats = (
+    await Promise.all(entries.filter((name) => /^\d+$/.test(name)).map((name) => readStat(Number(name))))
+  ).filter((stat): stat is ProcStat => stat !== undefined);
+  const waits = await Promise.all(
+    stats
+      .filter((stat) => stat.pid === root || stat.parent === root)
+      .map((stat) => runQueueWaitSeconds(stat.pid)),
+  );
+  return waits.reduce((sum, wait) => sum + wait, 0);
+};

@@ -8,7 +8,12 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { spawnSystem, startBalancer } from '@once/chaos';
 import type { SpawnedSystem } from '@once/chaos';
-import { processCpuSeconds, processTreeCpuSeconds } from './process-cpu.js';
+import {
+  processCpuSeconds,
+  processTreeCpuSeconds,
+  processTreeRunQueueWaitSeconds,
+  runQueueWaitSeconds,
+} from './process-cpu.js';
 
 /** One replica count's measurement (medians over the rounds). */
 export interface ReplicasPoint {
@@ -21,6 +26,12 @@ export interface ReplicasPoint {
   readonly api_cores_each: readonly number[];
   readonly api_cores: number;
   readonly postgres_cores: number;
+  /**
+   * Seconds per second the processes were runnable but waited for a CPU (run-queue wait, /proc/<pid>/schedstat):
+   * above their own CPU use, the machine's cores are the bottleneck, not the process.
+   */
+  readonly api_run_queue_wait: number;
+  readonly postgres_run_queue_wait: number;
   /** The load generator and balancer (this process). */
   readonly loadgen_cores: number;
   /** PostgreSQL server CPU-ish time per request: statement execution time from pg_stat_statements / requests. */
@@ -161,6 +172,8 @@ const phase = async (
   const cpuBefore = {
     apis: await Promise.all(apiPids.map(processCpuSeconds)),
     postgres: await processTreeCpuSeconds(postmaster),
+    apiWait: (await Promise.all(apiPids.map(runQueueWaitSeconds))).reduce((sum, wait) => sum + wait, 0),
+    postgresWait: await processTreeRunQueueWaitSeconds(postmaster),
     self: process.cpuUsage(),
   };
   const sampler = sampleActivity(pool);
@@ -189,6 +202,8 @@ const phase = async (
   const activity = await sampler.stop();
   const apiCpu = await Promise.all(apiPids.map(processCpuSeconds));
   const postgresCpu = await processTreeCpuSeconds(postmaster);
+  const apiWait = (await Promise.all(apiPids.map(runQueueWaitSeconds))).reduce((sum, wait) => sum + wait, 0);
+  const postgresWait = await processTreeRunQueueWaitSeconds(postmaster);
   const self = process.cpuUsage(cpuBefore.self);
   const statements = await topStatements(pool, result.requests.total);
   const walAfter = await walAndCommits(pool);
@@ -204,6 +219,8 @@ const phase = async (
     api_cores_each: apiCores,
     api_cores: round(apiCores.reduce((sum, cores) => sum + cores, 0)),
     postgres_cores: round((postgresCpu - cpuBefore.postgres) / seconds),
+    api_run_queue_wait: round((apiWait - cpuBefore.apiWait) / seconds),
+    postgres_run_queue_wait: round((postgresWait - cpuBefore.postgresWait) / seconds),
     loadgen_cores: round((self.user + self.system) / 1e6 / seconds),
     postgres_exec_ms_per_request: round(statements.execMsPerRequest, 3),
     wal_bytes_per_request: round(perRequest(walAfter.wal - walBefore.wal), 0),
@@ -279,7 +296,7 @@ export const runReplicasBench = async (
     }
     const points = REPLICA_COUNTS.map((count) => summarise(count, phases.get(count) ?? []));
     const rps = (count: number) => points.find((point) => point.replicas === count)?.keyed_rps ?? 0;
-    const { rows } = await pool.query<{ version: string }>('SHOW server_version');
+    const { rows } = await pool.query<{ server_version: string }>('SHOW server_version');
     return {
       points,
       speedup_2_vs_1: round(rps(2) / rps(1)),
@@ -290,7 +307,7 @@ export const runReplicasBench = async (
       cores: cpus().length,
       load_average_before: loadBefore,
       load_average_after: loadavg().map((load) => round(load)),
-      postgres: `embedded ${rows[0]?.version ?? '?'}, fsync on`,
+      postgres: `embedded ${rows[0]?.server_version ?? '?'}, fsync on`,
       measured_at: new Date().toISOString(),
     };
   } finally {
@@ -309,6 +326,8 @@ export const run = async (): Promise<void> => {
       'p99 ms': point.p99_ms,
       'api cores': point.api_cores,
       'postgres cores': point.postgres_cores,
+      'api waits for CPU': point.api_run_queue_wait,
+      'pg waits for CPU': point.postgres_run_queue_wait,
       'pg exec ms/req': point.postgres_exec_ms_per_request,
       'top wait': Object.keys(point.wait_events)[0] ?? '-',
     })),

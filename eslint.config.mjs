@@ -2,7 +2,8 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 /**
- * Import direction (DESIGN.md): apps -> libs; tools -> libs; nothing imports an app;
+ * Import direction (DESIGN.md): apps -> libs; tools -> libs and other tools (the bench reuses the chaos tool's spawner);
+ * nothing imports an app;
  * `domain` and `canonical-json` do no I/O; `client` stands alone; `testing` serves tests and tools only.
  */
 const ioFreeModules = [
@@ -29,7 +30,7 @@ const ioFreeModules = [
 const dependencyConstraints = ({ testCode }) => [
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: testCode ? ['type:lib', 'type:testing'] : ['type:lib'] },
   // Tools may build an app (the HTTP bench starts the api with another engine); apps never depend on tools.
-  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:testing', 'type:app'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:testing', 'type:app', 'type:tool'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
   { sourceTag: 'type:lib', onlyDependOnLibsWithTags: testCode ? ['type:lib', 'type:testing'] : ['type:lib'] },
   {

@@ -12,6 +12,7 @@ const benchmarks: Record<string, () => Promise<{ run(args: readonly string[]): P
   'round-trips': () => import('./round-trips.bench.js'),
   outbox: () => import('./outbox.bench.js'),
   soak: () => import('./soak.bench.js'),
+  replicas: () => import('./replicas.bench.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

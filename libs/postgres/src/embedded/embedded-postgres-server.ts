@@ -23,6 +23,8 @@ export interface EmbeddedPostgresOptions {
   readonly ephemeral?: boolean;
   /** Server log lines; dropped when omitted. */
   readonly onLog?: (line: string) => void;
+  /** Extra server settings (`-c name=value`), e.g. `{ shared_preload_libraries: 'pg_stat_statements' }`. */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 const password = 'once';
@@ -65,6 +67,7 @@ export const startEmbeddedPostgres = async (
       ...(options.ephemeral
         ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
         : []),
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
   });
 

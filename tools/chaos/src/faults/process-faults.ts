@@ -1,0 +1,140 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FaultRecord } from '../history/index.js';
+import { pick } from '../random/index.js';
+import type { Random } from '../random/index.js';
+import type { ManagedProcess, SpawnedSystem } from '../spawn/index.js';
+
+/** The process and gateway faults a spawned run can inject. */
+export const processFaultKinds = [
+  'kill-api',
+  'kill-projector-leader',
+  'kill-gateway',
+  'kill-postgres',
+  'gateway-hang',
+  'gateway-error',
+  'gateway-lost-response',
+] as const;
+export type ProcessFaultKind = (typeof processFaultKinds)[number];
+
+export interface ProcessFaultSchedule {
+  /** Stops injecting and waits for the fault in progress (a PostgreSQL restart) to finish. */
+  stop(): Promise<void>;
+}
+
+export interface ProcessFaultOptions {
+  readonly system: SpawnedSystem;
+  readonly kinds: readonly ProcessFaultKind[];
+  /** The mean pause between two faults; each pause is drawn uniformly from half to one and a half of it. */
+  readonly intervalMs: number;
+  readonly random: Random;
+  readonly record: (fault: FaultRecord) => void;
+}
+
+const leaseBalance = (projector: ManagedProcess): number =>
+  projector
+    .linesSinceStart()
+    .reduce(
+      (sum, line) =>
+        sum +
+        (line.includes('took the projection lease')
+          ? 1
+          : line.includes('lost the projection lease')
+            ? -1
+            : 0),
+      0,
+    );
+
+/** The projector holding the most projection leases: the leader. */
+const projectorLeader = (projectors: readonly ManagedProcess[]): ManagedProcess | undefined =>
+  [...projectors].sort((a, b) => leaseBalance(b) - leaseBalance(a))[0];
+
+const armGatewayFault = async (gatewayUrl: string, fault: unknown, times: number): Promise<void> => {
+  await fetch(`${gatewayUrl}/admin/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ target: 'charge', fault, times }),
+    signal: AbortSignal.timeout(5_000),
+  }).catch(() => undefined);
+};
+
+/**
+ * Plays one fault and waits until what it killed is back (faults come one at a time, so a run never kills every
+ * replica at once); returns what it hit, or undefined when the fault had no victim now.
+ */
+const inject = async (
+  kind: ProcessFaultKind,
+  system: SpawnedSystem,
+  random: Random,
+  record: (target: string) => void,
+): Promise<void> => {
+  const kill = async (victim: ManagedProcess | undefined) => {
+    if (victim === undefined) return;
+    record(victim.name);
+    await victim.kill9();
+  };
+  switch (kind) {
+    case 'kill-api': {
+      const up = system.apis.filter((api) => api.isReady());
+      // Keep one replica serving: the balancer's job is to route around the one that died.
+      if (up.length >= 2 || system.apis.length === 1)
+        await kill(pick(random, up.length > 0 ? up : system.apis));
+      return;
+    }
+    case 'kill-projector-leader':
+      await kill(projectorLeader(system.projectors));
+      return;
+    case 'kill-gateway':
+      await kill(system.gateway);
+      return;
+    case 'kill-postgres':
+      record('postgres');
+      await system.postgres.crashAndRestart(500);
+      return;
+    case 'gateway-hang':
+      record('gateway charges');
+      await armGatewayFault(system.gatewayUrl, { kind: 'hang' }, 2);
+      return;
+    case 'gateway-error':
+      record('gateway charges');
+      await armGatewayFault(system.gatewayUrl, { kind: 'error', status: pick(random, [500, 502, 503]) }, 3);
+      return;
+    case 'gateway-lost-response':
+      record('gateway charges');
+      await armGatewayFault(system.gatewayUrl, { kind: 'lost-response' }, 3);
+      return;
+    default: {
+      const _exhaustive: never = kind;
+      return _exhaustive;
+    }
+  }
+};
+
+/**
+ * Injects process and gateway faults at random moments until stopped: kill -9 of an api replica, of the projector
+ * leader, of the gateway simulator, of PostgreSQL (restarted on its data), and the gateway's own faults.
+ *
+ * @example
+ * const faults = startProcessFaults({ system, kinds: processFaultKinds, intervalMs: 3_000, random, record });
+ * await faults.stop();
+ */
+export const startProcessFaults = (options: ProcessFaultOptions): ProcessFaultSchedule => {
+  const controller = new AbortController();
+  const loop = async () => {
+    while (!controller.signal.aborted) {
+      const pause = options.intervalMs * (0.5 + options.random());
+      const slept = await sleep(pause, true, { signal: controller.signal }).catch(() => false);
+      if (!slept || options.kinds.length === 0) return;
+      const kind = pick(options.random, options.kinds);
+      await inject(kind, options.system, options.random, (target) =>
+        options.record({ type: 'fault', at: Date.now(), fault: kind, target }),
+      );
+    }
+  };
+  const running = loop();
+  return {
+    stop: async () => {
+      controller.abort();
+      await running;
+    },
+  };
+};

@@ -1,0 +1,145 @@
+import { randomInt } from 'node:crypto';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { processFaultKinds } from './faults/index.js';
+import { rewriteReport } from './report/index.js';
+import { runChaos } from './run-chaos.js';
+import { repositoryRoot } from './spawn/index.js';
+
+const usage = `Runs a workload through injected faults, then checks the whole history for exactly-once.
+
+  npm run chaos -- --spawn [--replicas 3] [--intents 1000] [options]
+  npm run chaos -- --target <url> --api-key <key> [--intents 1000] [options]
+
+--spawn                 start PostgreSQL, the api replicas behind a balancer, 2 projectors and the gateway here,
+                        and kill them on a schedule
+--target, --api-key     a running deployment, seen only over HTTP (proxy faults only)
+--replicas N            api processes (spawn; default 3)
+--intents N             intents to create (default 1000)
+--concurrency N         clients at once (default 24)
+--seed N                replays the run's random choices (default: random, printed)
+--duplicate-rate R      share of intents sent as 10 concurrent copies (default 0.03)
+--card-rate R           share of payments by card (default 0.4)
+--attempt-timeout-ms N  the client's timeout per attempt (default 8000); delayed answers come 1 s after it
+--reset-before R        share of requests reset before the api sees them (default 0.02)
+--drop-after R          share of answers dropped after the api handled the request (default 0.04)
+--delay R               share of answers held past the client's timeout (default 0.01)
+--fault-interval-ms N   mean pause between process faults (spawn; default 4000)
+--faults a,b,…          process faults to inject (spawn; default all): ${processFaultKinds.join(', ')}
+--out DIR               where history.jsonl, summary.json and report.html go (default tools/chaos/results)
+--rewrite-report DIR    write a finished run's summary.json and report.html again from its history, and stop
+
+Exit status 0 only when every invariant holds.`;
+
+const { values } = parseArgs({
+  options: {
+    spawn: { type: 'boolean' },
+    target: { type: 'string' },
+    'api-key': { type: 'string' },
+    replicas: { type: 'string' },
+    intents: { type: 'string' },
+    concurrency: { type: 'string' },
+    seed: { type: 'string' },
+    'duplicate-rate': { type: 'string' },
+    'card-rate': { type: 'string' },
+    'attempt-timeout-ms': { type: 'string' },
+    'reset-before': { type: 'string' },
+    'drop-after': { type: 'string' },
+    delay: { type: 'string' },
+    'fault-interval-ms': { type: 'string' },
+    faults: { type: 'string' },
+    out: { type: 'string' },
+    'rewrite-report': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+if (values['rewrite-report'] !== undefined) {
+  const rewritten = await rewriteReport(values['rewrite-report']);
+  console.log(
+    `rewrote ${join(values['rewrite-report'], 'report.html')} (${rewritten.passed ? 'passed' : 'failed'})`,
+  );
+  process.exit(0);
+}
+
+const share = z.coerce.number().min(0).max(1);
+const parsed = z
+  .object({
+    spawn: z.boolean().default(false),
+    target: z.url().optional(),
+    'api-key': z.string().min(1).optional(),
+    replicas: z.coerce.number().int().min(1).max(16).default(3),
+    intents: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+    concurrency: z.coerce.number().int().min(1).max(1000).default(24),
+    seed: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31)
+      .default(() => randomInt(2 ** 31)),
+    'duplicate-rate': share.default(0.03),
+    'card-rate': share.default(0.4),
+    'attempt-timeout-ms': z.coerce.number().int().min(100).max(120_000).default(8_000),
+    'reset-before': share.default(0.02),
+    'drop-after': share.default(0.04),
+    delay: share.default(0.01),
+    'fault-interval-ms': z.coerce.number().int().min(100).max(600_000).default(4_000),
+    faults: z
+      .string()
+      .default(processFaultKinds.join(','))
+      .transform((text) => text.split(',').filter((kind) => kind !== ''))
+      .pipe(z.array(z.enum(processFaultKinds))),
+    out: z
+      .string()
+      .min(1)
+      .default(join(repositoryRoot, 'tools', 'chaos', 'results')),
+  })
+  .refine((input) => input.spawn !== (input.target !== undefined), 'give either --spawn or --target')
+  .refine((input) => input.target === undefined || input['api-key'] !== undefined, '--target needs --api-key')
+  .safeParse(values);
+if (!parsed.success) {
+  console.error(`${z.prettifyError(parsed.error)}\n\n${usage}`);
+  process.exit(2);
+}
+const input = parsed.data;
+
+const started = Date.now();
+const log = (line: string) =>
+  console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+log(`seed ${String(input.seed)} (rerun with --seed ${String(input.seed)})`);
+const summary = await runChaos({
+  system:
+    input.target === undefined
+      ? { kind: 'spawn', replicas: input.replicas }
+      : { kind: 'target', url: input.target, apiKey: input['api-key'] as string },
+  intents: input.intents,
+  concurrency: input.concurrency,
+  seed: input.seed,
+  duplicateRate: input['duplicate-rate'],
+  cardRate: input['card-rate'],
+  attemptTimeoutMs: input['attempt-timeout-ms'],
+  proxy: { resetBefore: input['reset-before'], dropAfter: input['drop-after'], delay: input.delay },
+  faultKinds: input.faults,
+  faultIntervalMs: input['fault-interval-ms'],
+  outDirectory: input.out,
+  log,
+});
+
+console.log('');
+for (const verdict of summary.verdicts) {
+  console.log(
+    `${verdict.status.toUpperCase().padEnd(7)} ${verdict.invariant.padEnd(32)} checked ${String(verdict.checked).padStart(6)}  violations ${String(verdict.violationCount)}`,
+  );
+  for (const violation of verdict.violations) console.log(`          ${violation}`);
+}
+console.log(
+  `\n${String(summary.intents)} intents, ${String(summary.attempts)} attempts in ${String(summary.durationSeconds)} s; ` +
+    `faults: ${JSON.stringify({ ...summary.processFaults, ...summary.proxyFaults })}`,
+);
+console.log(`report: ${join(input.out, 'report.html')}  summary: ${join(input.out, 'summary.json')}`);
+console.log(summary.passed ? 'PASSED: every invariant holds' : 'FAILED');
+process.exit(summary.passed ? 0 : 1);

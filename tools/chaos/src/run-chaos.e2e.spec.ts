@@ -1,0 +1,54 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readHistory } from './history/index.js';
+import { runChaos } from './run-chaos.js';
+
+const outDirectory = await mkdtemp(join(tmpdir(), 'once-chaos-e2e-'));
+
+afterAll(async () => {
+  await rm(outDirectory, { recursive: true, force: true });
+});
+
+describe('npm run chaos -- --spawn (short run)', () => {
+  it('keeps every exactly-once invariant through kill -9 of replicas, the projector leader, the gateway and PostgreSQL', async () => {
+    const lines: string[] = [];
+    const summary = await runChaos({
+      system: { kind: 'spawn', replicas: 2 },
+      intents: 300,
+      concurrency: 24,
+      seed: 300,
+      duplicateRate: 0.05,
+      cardRate: 0.4,
+      attemptTimeoutMs: 8_000,
+      proxy: { resetBefore: 0.02, dropAfter: 0.04, delay: 0.01 },
+      faultKinds: [
+        'kill-api',
+        'kill-projector-leader',
+        'kill-gateway',
+        'kill-postgres',
+        'gateway-lost-response',
+      ],
+      faultIntervalMs: 3_000,
+      outDirectory,
+      log: (line) => lines.push(line),
+    });
+
+    expect(
+      summary.verdicts.map((verdict) => [verdict.invariant, verdict.status, verdict.violations]),
+      lines.join('\n'),
+    ).toEqual(summary.verdicts.map((verdict) => [verdict.invariant, 'pass', []]));
+    expect(summary.passed).toBe(true);
+    expect(summary.intents).toBe(300);
+    expect(summary.duplicatedIntents).toBeGreaterThan(0);
+    expect(Object.keys(summary.processFaults).some((fault) => fault.startsWith('kill-'))).toBe(true);
+
+    const history = await readHistory(join(outDirectory, 'history.jsonl'));
+    expect(history.filter((record) => record.type === 'intent')).toHaveLength(300);
+    expect(history.filter((record) => record.type === 'attempt').length).toBe(summary.attempts);
+    const report = await readFile(join(outDirectory, 'report.html'), 'utf8');
+    expect(report).toContain('PASSED: every invariant holds');
+    expect(report).toContain('<svg');
+  }, 900_000);
+});

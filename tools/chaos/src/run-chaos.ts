@@ -1,0 +1,187 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import {
+  checkHistory,
+  compareReadModelsWithFold,
+  keysInFlightOverHttp,
+  readGatewayCharges,
+  readKeysInFlight,
+  readModelsOverHttp,
+  readTenantEvents,
+  waitForProjections,
+} from './checker/index.js';
+import type { SystemFacts } from './checker/index.js';
+import { startFaultProxy, startProcessFaults } from './faults/index.js';
+import type { ProcessFaultKind, ProxyFaultRates } from './faults/index.js';
+import { openHistory } from './history/index.js';
+import type { IntentRecord } from './history/index.js';
+import { seededRandom } from './random/index.js';
+import { renderHtmlReport, summariseRun } from './report/index.js';
+import type { RunSummary } from './report/index.js';
+import { spawnSystem } from './spawn/index.js';
+import type { SpawnedSystem } from './spawn/index.js';
+import { createWorkload } from './workload/index.js';
+
+/** A whole chaos run: where it points, how hard it pushes, and where its files go. */
+export interface ChaosOptions {
+  /** `spawn`: start a deployment here and kill its processes; otherwise the black-box `target` with its `apiKey`. */
+  readonly system:
+    | { readonly kind: 'spawn'; readonly replicas: number }
+    | { readonly kind: 'target'; readonly url: string; readonly apiKey: string };
+  readonly intents: number;
+  readonly concurrency: number;
+  readonly seed: number;
+  readonly duplicateRate: number;
+  readonly cardRate: number;
+  readonly attemptTimeoutMs: number;
+  readonly proxy: Omit<ProxyFaultRates, 'delayMs'>;
+  /** Process and gateway faults (spawn only). */
+  readonly faultKinds: readonly ProcessFaultKind[];
+  readonly faultIntervalMs: number;
+  /** Where `history.jsonl`, `summary.json` and `report.html` are written. */
+  readonly outDirectory: string;
+  readonly log: (line: string) => void;
+}
+
+const settleTimeoutMs = 180_000;
+
+const collectSpawnedFacts = async (
+  system: SpawnedSystem,
+  intents: readonly IntentRecord[],
+  log: (line: string) => void,
+): Promise<SystemFacts> => {
+  const { tenantId, apiKey } = system.credentials;
+  const pool = new pg.Pool({ connectionString: system.postgres.connectionString, max: 4 });
+  try {
+    if (!(await waitForProjections(pool, settleTimeoutMs))) log('the projections did not catch up in time');
+    log('reading the read models over HTTP');
+    const readings = await readModelsOverHttp(system.url, apiKey, intents);
+    await system.stop({ keepPostgres: true });
+    log('reading the log, the key table and the gateway; folding the log again');
+    return {
+      events: await readTenantEvents(pool, tenantId),
+      keysInFlight: await readKeysInFlight(pool, tenantId),
+      gatewayCharges: await readGatewayCharges(system.gatewayDatabaseUrl),
+      ...readings,
+      readModelDifferences: await compareReadModelsWithFold(pool),
+    };
+  } finally {
+    await pool.end();
+  }
+};
+
+/**
+ * Runs the workload through the fault proxy (and, when spawning, kills processes on a schedule), lets the system
+ * settle, resends what never got an answer, checks the history and writes the report.
+ *
+ * @example
+ * const summary = await runChaos({ system: { kind: 'spawn', replicas: 2 }, intents: 300, ... });
+ * process.exitCode = summary.passed ? 0 : 1;
+ */
+export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
+  const { log } = options;
+  await mkdir(options.outDirectory, { recursive: true });
+  const scratch = await mkdtemp(join(tmpdir(), 'once-chaos-'));
+  // PostgreSQL runs as its own user when this runs as root: it must reach its data folder inside.
+  await chmod(scratch, 0o755);
+  const history = openHistory(join(options.outDirectory, 'history.jsonl'));
+  let system: SpawnedSystem | undefined;
+  try {
+    if (options.system.kind === 'spawn') {
+      log(
+        `starting PostgreSQL, ${String(options.system.replicas)} api replicas, 2 projectors and the gateway`,
+      );
+      system = await spawnSystem({
+        replicas: options.system.replicas,
+        directory: scratch,
+        onProcessEvent: (event, name) => event === 'restarted' && log(`${name} restarted`),
+      });
+    }
+    const upstream = system?.url ?? (options.system.kind === 'target' ? options.system.url : '');
+    const apiKey =
+      system?.credentials.apiKey ?? (options.system.kind === 'target' ? options.system.apiKey : '');
+    const proxy = await startFaultProxy(
+      upstream,
+      { ...options.proxy, delayMs: options.attemptTimeoutMs + 1_000 },
+      seededRandom(options.seed + 1),
+    );
+    const startedAt = Date.now();
+    const faults =
+      system === undefined
+        ? undefined
+        : startProcessFaults({
+            system,
+            kinds: options.faultKinds,
+            intervalMs: options.faultIntervalMs,
+            random: seededRandom(options.seed + 2),
+            record: (fault) => {
+              log(`fault: ${fault.fault} → ${fault.target}`);
+              history.record(fault);
+            },
+          });
+    const workload = createWorkload({
+      baseUrl: proxy.url,
+      apiKey,
+      intents: options.intents,
+      concurrency: options.concurrency,
+      duplicateRate: options.duplicateRate,
+      cardRate: options.cardRate,
+      attemptTimeoutMs: options.attemptTimeoutMs,
+      random: seededRandom(options.seed),
+      record: history.record,
+      runId: `chaos${String(options.seed)}`,
+    });
+    const progress = setInterval(
+      () => log(`${String(workload.created())}/${String(options.intents)} intents`),
+      10_000,
+    );
+    try {
+      await workload.run();
+    } finally {
+      clearInterval(progress);
+    }
+    log('workload done: stopping the faults and resending what never got an answer');
+    await faults?.stop();
+    proxy.setEnabled(false);
+    if (system)
+      await Promise.all(
+        [...system.apis, ...system.projectors, system.gateway].map((process) => process.whenReady()),
+      );
+    await workload.drain(20);
+    await proxy.close();
+    const endedAt = Date.now();
+    const intents = history.records.filter((record): record is IntentRecord => record.type === 'intent');
+    const facts: SystemFacts =
+      system === undefined
+        ? {
+            ...(await readModelsOverHttp(upstream, apiKey, intents)),
+            keysInFlight: await keysInFlightOverHttp(
+              upstream,
+              apiKey,
+              intents.map((intent) => intent.key),
+            ),
+          }
+        : await collectSpawnedFacts(system, intents, log);
+    const verdicts = checkHistory(history.records, facts);
+    const summary = summariseRun({
+      records: history.records,
+      verdicts,
+      mode: options.system.kind,
+      seed: options.seed,
+      replicas: options.system.kind === 'spawn' ? options.system.replicas : undefined,
+      startedAt,
+      endedAt,
+      proxyFaults: proxy.counts(),
+    });
+    await writeFile(join(options.outDirectory, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    await writeFile(join(options.outDirectory, 'report.html'), renderHtmlReport(summary));
+    return summary;
+  } finally {
+    await history.close();
+    await system?.stop().catch(() => undefined);
+    await system?.postgres.stop().catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true });
+  }
+};

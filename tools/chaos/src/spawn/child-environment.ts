@@ -1,0 +1,69 @@
+/** The processes the chaos tool starts. */
+export type ChildRole = 'api' | 'projector' | 'gateway';
+
+/** Everything the children need to find each other. */
+export interface ChildSettings {
+  readonly databaseUrl: string;
+  /** The gateway simulator keeps its charges in a database of its own, so they survive its kill -9. */
+  readonly gatewayDatabaseUrl: string;
+  readonly gatewayUrl: string;
+  /** Where the gateway sends its signed webhooks (the balancer in front of the api replicas). */
+  readonly webhookUrl: string;
+  readonly webhookSecret: string;
+  /** How long a killed request holds its key before a retry or the completer takes it over. */
+  readonly leaseMs: number;
+  /** PostgreSQL connections per api replica. */
+  readonly poolSize: number;
+}
+
+/**
+ * The environment of one child process, in one place: the setting names the apps' mains read today
+ * (`ONCE_PROJECTOR`, `IDEMPOTENCY_LEASE_MS`, `GATEWAY_URL`, …), so a rename of those settings is one edit here.
+ *
+ * @example
+ * spawn(node, args, { env: childEnvironment('api', settings, 4001) });
+ */
+export const childEnvironment = (
+  role: ChildRole,
+  settings: ChildSettings,
+  port?: number,
+): NodeJS.ProcessEnv => {
+  const common = { ...process.env, HOST: '127.0.0.1', ...(port === undefined ? {} : { PORT: String(port) }) };
+  switch (role) {
+    case 'api':
+      return {
+        ...common,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: settings.databaseUrl,
+        GATEWAY_URL: settings.gatewayUrl,
+        GATEWAY_WEBHOOK_SECRET: settings.webhookSecret,
+        ONCE_PROJECTOR: 'external',
+        IDEMPOTENCY_LEASE_MS: String(settings.leaseMs),
+        DATABASE_POOL_SIZE: String(settings.poolSize),
+        // The workload comes from one address and one tenant on purpose; replicas run side by side.
+        ONCE_RATE_LIMIT_ADDRESS_MAX: '0',
+        ONCE_RATE_LIMIT_TENANT_MAX: '0',
+        ONCE_METRICS_PORT: '0',
+      };
+    case 'projector':
+      return {
+        ...common,
+        LOG_LEVEL: 'info',
+        DATABASE_URL: settings.databaseUrl,
+        PROJECTOR_POLL_MS: '50',
+        PROJECTOR_LEASE_RETRY_MS: '250',
+      };
+    case 'gateway':
+      return {
+        ...common,
+        LOG_LEVEL: 'warn',
+        GATEWAY_DATABASE_URL: settings.gatewayDatabaseUrl,
+        WEBHOOK_URL: settings.webhookUrl,
+        WEBHOOK_SECRET: settings.webhookSecret,
+      };
+    default: {
+      const _exhaustive: never = role;
+      return _exhaustive;
+    }
+  }
+};

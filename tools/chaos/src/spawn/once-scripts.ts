@@ -1,0 +1,34 @@
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/** The repository's root folder. */
+export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+
+/** How to run one of the repository's TypeScript entry points with node (sources resolved through tsx). */
+export const nodeScript = (script: string): { command: string; args: string[] } => ({
+  command: process.execPath,
+  args: ['--conditions=@once/source', '--import', 'tsx', join(repositoryRoot, script)],
+});
+
+/** An API key made by the api's own command (which also creates its table): the tenant, the actor and the key. */
+export interface IssuedApiKey {
+  readonly tenantId: string;
+  readonly actorId: string;
+  readonly apiKey: string;
+}
+
+/**
+ * Creates an API key for a new tenant with `apps/api`'s `create-api-key` command.
+ *
+ * @example
+ * const { apiKey } = await createApiKey(postgres.connectionString);
+ */
+export const createApiKey = async (databaseUrl: string): Promise<IssuedApiKey> => {
+  const { command, args } = nodeScript('apps/api/src/cli/create-api-key.ts');
+  const { stdout } = await promisify(execFile)(command, [...args, '--label', 'chaos'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+  return JSON.parse(stdout) as IssuedApiKey;
+};

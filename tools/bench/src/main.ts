@@ -7,6 +7,7 @@ const benchmarks: Record<string, () => Promise<{ run(args: readonly string[]): P
   engine: () => import('./engine.bench.js'),
   projections: () => import('./projections.bench.js'),
   http: () => import('./http.bench.js'),
+  'write-cost': () => import('./write-cost/write-cost.bench.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

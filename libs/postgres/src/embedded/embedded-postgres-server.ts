@@ -23,6 +23,11 @@ export interface EmbeddedPostgresOptions {
   readonly ephemeral?: boolean;
   /** Server log lines; dropped when omitted. */
   readonly onLog?: (line: string) => void;
+  /**
+   * More server settings, each passed as `-c name=value` (e.g. `shared_preload_libraries: 'pg_stat_statements'` for a
+   * benchmark that reads statement statistics).
+   */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 const password = 'once';
@@ -65,6 +70,7 @@ export const startEmbeddedPostgres = async (
       ...(options.ephemeral
         ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
         : []),
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
   });
 

@@ -42,9 +42,18 @@ export const serviceEnvironment = (settings: ServiceSettings, port?: number): Re
   PROJECTOR_POLL_MS: '50',
 });
 
-/** `node` running a TypeScript entry of this repository from its sources. */
-const nodeScript = (script: string) =>
-  [process.execPath, ['--conditions=@once/source', '--import', 'tsx', join(repositoryRoot, script)]] as const;
+/**
+ * `node` running a TypeScript entry of this repository from its sources. With `ONCE_BENCH_CPU_PROFILE_DIR` set, each
+ * process writes a V8 CPU profile there when it exits (open it in Chrome DevTools or summarise it).
+ */
+const nodeScript = (script: string) => {
+  const profileDirectory = process.env['ONCE_BENCH_CPU_PROFILE_DIR'];
+  const profile = profileDirectory ? ['--cpu-prof', '--cpu-prof-dir', profileDirectory] : [];
+  return [
+    process.execPath,
+    [...profile, '--conditions=@once/source', '--import', 'tsx', join(repositoryRoot, script)],
+  ] as const;
+};
 
 /** Starts an HTTP server process on a free port and waits until `/health` answers. */
 export const startService = async (script: string, settings: ServiceSettings): Promise<BenchService> => {

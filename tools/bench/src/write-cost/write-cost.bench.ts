@@ -42,6 +42,10 @@ export interface WindowCost {
   readonly statement_time_us: number;
   /** Statements sent per request (each a round trip). */
   readonly round_trips: number;
+  /** Of those, the projector's (its reads of the log, read-model writes, checkpoints, BEGIN/COMMIT), and its commits. */
+  readonly projector_round_trips: number;
+  readonly projector_statement_time_us: number;
+  readonly projector_commits: number;
   /** WAL per request, bytes, by pg_current_wal_lsn before and after. */
   readonly wal_bytes: number;
   readonly wal_by_relation: readonly {
@@ -72,29 +76,51 @@ interface MeasuredSide {
   readonly windows: WindowCost[];
 }
 
+/**
+ * `amount` fresh payments over 16 connections; resolves with autocannon's result and when the last answer came
+ * (autocannon notices the end of an `amount` run on its once-a-second tick, so its own duration is too coarse).
+ */
 const load = (side: MeasuredSide, amount: number) => {
   const { invoiceIds } = side;
-  return autocannon({
-    url: side.api.url,
-    connections: CONNECTIONS,
-    amount,
-    requests: [
+  return new Promise<{ result: autocannon.Result; lastAnswerAt: number }>((resolve, reject) => {
+    let lastAnswerAt = performance.now();
+    const instance = autocannon(
       {
-        method: 'POST',
-        setupRequest: (request) => ({
-          ...request,
-          path: `/invoices/${invoiceIds[Math.floor(Math.random() * invoiceIds.length)] as string}/payments`,
-          headers: {
-            authorization: `Bearer ${side.apiKey}`,
-            'content-type': 'application/json',
-            'idempotency-key': randomUUID(),
+        url: side.api.url,
+        connections: CONNECTIONS,
+        amount,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => ({
+              ...request,
+              path: `/invoices/${invoiceIds[Math.floor(Math.random() * invoiceIds.length)] as string}/payments`,
+              headers: {
+                authorization: `Bearer ${side.apiKey}`,
+                'content-type': 'application/json',
+                'idempotency-key': randomUUID(),
+              },
+              body: payment,
+            }),
           },
-          body: payment,
-        }),
+        ],
       },
-    ],
+      (error, result) => (error ? reject(asError(error)) : resolve({ result, lastAnswerAt })),
+    );
+    instance.on('response', () => {
+      lastAnswerAt = performance.now();
+    });
   });
 };
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+/**
+ * The projector's statements in Once's database (the api sends single statements, never BEGIN/COMMIT): reads of the
+ * global order, read-model tables (`<name>_v<version>`), checkpoints and versions.
+ */
+const isProjectorStatement = (query: string): boolean =>
+  /^(BEGIN|COMMIT|ROLLBACK)$|projection_checkpoints|projection_versions|"\w+_v\d+"|m\.matches/.test(query);
 
 const median = (values: readonly number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -146,8 +172,7 @@ const measureWindow = async (
   await statistics.resetStatements();
   const walFrom = await statistics.walPosition();
   const started = performance.now();
-  const result = await load(side, amount);
-  const answered = performance.now();
+  const { result, lastAnswerAt: answered } = await load(side, amount);
   context.paymentsSoFar.count += result['2xx'];
   await side.settle(context.paymentsSoFar.count);
   const walTo = await statistics.walPosition();
@@ -172,6 +197,9 @@ const measureWindow = async (
     throw new Error(`${side.name}: ${result.non2xx} of ${amount} requests were not answered 2xx`);
   const per = (value: number) => round1(value / requests);
   const toplevel = statements.filter((statement) => statement.toplevel);
+  const projector = toplevel.filter((statement) => isProjectorStatement(statement.query));
+  const sum = (list: readonly StatementCost[], pick: (statement: StatementCost) => number) =>
+    list.reduce((total, statement) => total + pick(statement), 0);
   return {
     requests,
     requests_per_second: Math.round((requests * 1000) / (answered - started)),
@@ -179,8 +207,20 @@ const measureWindow = async (
     projector_cpu_us: side.projectorPid ? per(cpuBetween(cpuBefore, cpuAfter, [side.projectorPid])) : 0,
     postgres_backend_cpu_us: per(cpuBetween(cpuBefore, cpuAfter, backends)),
     postgres_shared_cpu_us: per(cpuBetween(cpuBefore, cpuAfter, shared)),
-    statement_time_us: per(toplevel.reduce((total, statement) => total + statement.timeMicros, 0)),
-    round_trips: per(toplevel.reduce((total, statement) => total + statement.calls, 0)),
+    statement_time_us: per(sum(toplevel, (statement) => statement.timeMicros)),
+    round_trips: Math.round((sum(toplevel, (statement) => statement.calls) / requests) * 100) / 100,
+    projector_round_trips:
+      Math.round((sum(projector, (statement) => statement.calls) / requests) * 100) / 100,
+    projector_statement_time_us: per(sum(projector, (statement) => statement.timeMicros)),
+    projector_commits:
+      Math.round(
+        (sum(
+          projector.filter((statement) => statement.query === 'COMMIT'),
+          (statement) => statement.calls,
+        ) /
+          requests) *
+          1000,
+      ) / 1000,
     wal_bytes: per(walBytes),
     wal_by_relation: wal.map((share: WalShare) => ({
       name: share.name,
@@ -213,6 +253,9 @@ const medianWindow = (windows: readonly WindowCost[]): WindowCost => {
     postgres_shared_cpu_us: pick((w) => w.postgres_shared_cpu_us),
     statement_time_us: pick((w) => w.statement_time_us),
     round_trips: pick((w) => w.round_trips),
+    projector_round_trips: pick((w) => w.projector_round_trips),
+    projector_statement_time_us: pick((w) => w.projector_statement_time_us),
+    projector_commits: median(windows.map((w) => w.projector_commits)),
     wal_bytes: pick((w) => w.wal_bytes),
     wal_by_relation: byWal.wal_by_relation,
     statements: byWal.statements,
@@ -327,7 +370,7 @@ export const runWriteCostBench = async (
       excludedPids: [await caughtUp.pid()],
     };
     for (const side of [once, peer]) {
-      const warmup = await load(side, amount);
+      const { result: warmup } = await load(side, amount);
       payments[side.name].count += warmup['2xx'];
       await side.settle(payments[side.name].count);
       log(`warm-up ${side.name}: ${warmup['2xx']} payments`);
@@ -385,6 +428,9 @@ const table = (result: WriteCostResult): string => {
     ['PostgreSQL shared CPU, µs', (cost) => cost.postgres_shared_cpu_us],
     ['statement time, µs', (cost) => cost.statement_time_us],
     ['round trips', (cost) => cost.round_trips],
+    ['… of them the projector’s', (cost) => cost.projector_round_trips],
+    ['projector statement time, µs', (cost) => cost.projector_statement_time_us],
+    ['projector commits', (cost) => cost.projector_commits],
     ['WAL bytes', (cost) => cost.wal_bytes],
   ];
   return [

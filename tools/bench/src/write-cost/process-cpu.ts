@@ -30,7 +30,11 @@ export const cpuBetween = (
   pids: Iterable<number> = after.keys(),
 ): number => {
   let total = 0;
-  for (const pid of pids) total += (after.get(pid) ?? 0) - (before.get(pid) ?? 0);
+  // A pid the OS gave to a new process in between reads lower than before: that process counts from zero.
+  for (const pid of pids) {
+    const spent = (after.get(pid) ?? 0) - (before.get(pid) ?? 0);
+    total += spent >= 0 ? spent : (after.get(pid) ?? 0);
+  }
   return total;
 };
 

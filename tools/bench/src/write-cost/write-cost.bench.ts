@@ -197,7 +197,9 @@ const measureWindow = async (
     throw new Error(`${side.name}: ${result.non2xx} of ${amount} requests were not answered 2xx`);
   const per = (value: number) => round1(value / requests);
   const toplevel = statements.filter((statement) => statement.toplevel);
-  const projector = toplevel.filter((statement) => isProjectorStatement(statement.query));
+  const projector = side.projectorPid
+    ? toplevel.filter((statement) => isProjectorStatement(statement.query))
+    : [];
   const sum = (list: readonly StatementCost[], pick: (statement: StatementCost) => number) =>
     list.reduce((total, statement) => total + pick(statement), 0);
   return {

@@ -13,6 +13,7 @@ import {
 import type { Balances } from './article/article-database.js';
 import {
   createOnceApiKey,
+  issueOnceInvoices,
   postCreated,
   repositoryRoot,
   startArticlePeer,
@@ -175,18 +176,10 @@ export const runHttpBench = async (
     const articleApi = await startArticlePeer({ databaseUrl: article.databaseUrl });
     processes.push(articleApi);
     const apiKey = await createOnceApiKey(server.connectionString);
-    const invoiceIds: string[] = [];
-    while (invoiceIds.length < INVOICES) {
-      const batch = await Promise.all(
-        Array.from({ length: 16 }, () =>
-          postCreated(`${keyedApi.url}/invoices`, apiKey, randomUUID(), {
-            currency: 'EUR',
-            total: INVOICE_TOTAL,
-          }),
-        ),
-      );
-      invoiceIds.push(...batch.map((invoice) => invoice.id));
-    }
+    const invoiceIds = await issueOnceInvoices(keyedApi.url, apiKey, {
+      count: INVOICES,
+      total: INVOICE_TOTAL,
+    });
     const keyed: Target = { service: keyedApi, apiKey, invoiceIds };
     const plain: Target = { service: plainApi, apiKey, invoiceIds };
     const peer: Target = { service: articleApi, apiKey: article.apiKey, invoiceIds: article.invoiceIds };

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
@@ -132,4 +133,22 @@ export const postCreated = async (url: string, apiKey: string, key: string, body
   if (response.status !== 201)
     throw new Error(`${url} answered ${String(response.status)}: ${await response.text()}`);
   return (await response.json()) as { id: string };
+};
+
+/** Issues `count` invoices of `total` EUR through Once's api, 16 at a time; returns their ids. */
+export const issueOnceInvoices = async (
+  apiUrl: string,
+  apiKey: string,
+  seed: { readonly count: number; readonly total: number },
+): Promise<string[]> => {
+  const invoiceIds: string[] = [];
+  while (invoiceIds.length < seed.count) {
+    const batch = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        postCreated(`${apiUrl}/invoices`, apiKey, randomUUID(), { currency: 'EUR', total: seed.total }),
+      ),
+    );
+    invoiceIds.push(...batch.map((invoice) => invoice.id));
+  }
+  return invoiceIds;
 };

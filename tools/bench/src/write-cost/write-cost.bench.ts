@@ -9,7 +9,7 @@ import type { EmbeddedPostgresServer } from '@once/postgres';
 import { createArticleDatabase } from '../article/article-database.js';
 import {
   createOnceApiKey,
-  postCreated,
+  issueOnceInvoices,
   repositoryRoot,
   startArticlePeer,
   startOnceApi,
@@ -329,18 +329,10 @@ export const runWriteCostBench = async (
     const articleApi = await startArticlePeer({ databaseUrl: article.databaseUrl });
     processes.push(articleApi);
     const apiKey = await createOnceApiKey(onceUrl);
-    const invoiceIds: string[] = [];
-    while (invoiceIds.length < INVOICES) {
-      const batch = await Promise.all(
-        Array.from({ length: 16 }, () =>
-          postCreated(`${onceApi.url}/invoices`, apiKey, randomUUID(), {
-            currency: 'EUR',
-            total: INVOICE_TOTAL,
-          }),
-        ),
-      );
-      invoiceIds.push(...batch.map((invoice) => invoice.id));
-    }
+    const invoiceIds = await issueOnceInvoices(onceApi.url, apiKey, {
+      count: INVOICES,
+      total: INVOICE_TOTAL,
+    });
     const caughtUp = readModelCaughtUp(onceUrl);
     probe.current = caughtUp;
     const once: MeasuredSide = {

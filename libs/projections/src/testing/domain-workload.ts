@@ -98,14 +98,7 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
           {
             id: randomUUID(),
             type: 'IdempotencyKeyCompleted',
-            data: {
-              method: 'POST',
-              route,
-              requestHash,
-              response,
-              holder: 'api-0',
-              claim: { tenantId, actorId, key },
-            },
+            data: { method: 'POST', route, requestHash, response, holder: 'api-0', claim: { tenantId, actorId, key } },
           },
         ],
       };

@@ -13,6 +13,7 @@ const benchmarks: Record<string, () => Promise<{ run(args: readonly string[]): P
   outbox: () => import('./outbox.bench.js'),
   soak: () => import('./soak.bench.js'),
   replicas: () => import('./replicas.bench.js'),
+  'write-cost': () => import('./write-cost/write-cost.bench.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '@once/postgres';
-import { createApiKey, root, startApi, stopApi } from './api-child.js';
-import type { ApiChild } from './api-child.js';
+import { createOnceApiKey, repositoryRoot, startOnceApi, stopProcess } from './processes/bench-processes.js';
+import type { BenchService } from './processes/bench-processes.js';
 import { percentile, soakRatios } from './soak-ratios.js';
 import type { SoakSample } from './soak-ratios.js';
 
@@ -95,16 +95,17 @@ export const run = async (args: readonly string[]): Promise<void> => {
 
   const server = await startEmbeddedPostgres();
   const db = new pg.Pool({ connectionString: server.connectionString, max: 2 });
-  let api: ApiChild | undefined;
+  let api: BenchService | undefined;
   try {
-    api = await startApi({
-      DATABASE_URL: server.connectionString,
-      GATEWAY_URL: 'http://127.0.0.1:9',
-      ONCE_KEY_RETENTION_SECONDS: String(retention),
-      ONCE_SCAVENGER_INTERVAL_MS: String(values['scavenge-ms']),
+    api = await startOnceApi({
+      databaseUrl: server.connectionString,
+      environment: {
+        ONCE_KEY_RETENTION_SECONDS: String(retention),
+        ONCE_SCAVENGER_INTERVAL_MS: String(values['scavenge-ms']),
+      },
     });
     const { url } = api;
-    const apiKey = await createApiKey(server.connectionString);
+    const apiKey = await createOnceApiKey(server.connectionString);
     const post = (path: string, key: string, body: string) =>
       fetch(`${url}${path}`, {
         method: 'POST',
@@ -244,7 +245,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
       postgres: (await db.query<{ version: string }>('SHOW server_version')).rows[0]?.version ?? 'unknown',
       measured_at: new Date().toISOString(),
     };
-    const file = join(root, 'tools', 'bench', 'results', 'soak.json');
+    const file = join(repositoryRoot, 'tools', 'bench', 'results', 'soak.json');
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
     console.table({
@@ -257,7 +258,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
     });
     console.log(`wrote ${file}`);
   } finally {
-    if (api) await stopApi(api);
+    if (api) await stopProcess(api.child);
     await db.end();
     await server.stop();
   }

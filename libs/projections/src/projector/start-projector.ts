@@ -2,8 +2,8 @@ import type { Pool } from 'pg';
 import type { EventStore } from '@once/event-store';
 import type { ProjectionDefinition, ProjectionLogger } from '../runner/projection-definition.js';
 import { silentLogger } from '../runner/projection-definition.js';
-import type { ProjectionRunner, RunnerState } from '../runner/projection-runner.js';
-import { startProjectionRunner } from '../runner/projection-runner.js';
+import type { ProjectionRunner, RunnerState, RunnerTarget } from '../runner/projection-runner.js';
+import { startProjectionGroupRunner } from '../runner/projection-runner.js';
 import { rebuildProjection } from '../rebuild/rebuild-projection.js';
 import { migrateProjectionsSchema } from '../schema/projections-schema.js';
 import { ensureLiveVersion, getLiveVersion } from '../versions/projection-versions.js';
@@ -63,59 +63,97 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
   const states: Record<string, RunnerState> = {};
   await migrateProjectionsSchema(pool);
 
-  const supervise = async (projection: ProjectionDefinition): Promise<void> => {
-    states[projection.name] = 'starting';
+  // Projections whose live version another definition built, each rebuilt blue/green while the others run.
+  const rebuilds = new Map<string, Promise<void>>();
+  let rebuildFinished: () => void = () => undefined;
+  const startRebuild = (
+    projection: ProjectionDefinition,
+    live: { version: number; definitionVersion: number },
+  ) => {
+    if (rebuilds.has(projection.name)) return;
+    logger.warn(
+      {
+        projection: projection.name,
+        live: live.version,
+        built: live.definitionVersion,
+        wanted: projection.version,
+      },
+      'live projection was built by another definition; rebuilding blue/green',
+    );
+    states[projection.name] = 'standby';
+    const rebuild = rebuildProjection({ pool, store, projection, logger, signal: stopController.signal })
+      .then(() => undefined)
+      .catch(async (error: unknown) => {
+        if (stopController.signal.aborted) return;
+        logger.error({ projection: projection.name, err: error }, 'rebuild failed; retrying');
+        await abortableSleep(restartDelayMs, stopController.signal);
+      })
+      .finally(() => {
+        rebuilds.delete(projection.name);
+        rebuildFinished();
+      });
+    rebuilds.set(projection.name, rebuild);
+  };
+
+  /**
+   * Every projection whose live version this code built runs in ONE group runner: one read of the log per batch and
+   * one transaction that applies every projection's share and moves every checkpoint (four runners had read and
+   * committed the same events four times). A projection being rebuilt joins when its new version goes live.
+   */
+  const supervise = async (): Promise<void> => {
+    for (const projection of options.projections) states[projection.name] = 'starting';
     while (!stopController.signal.aborted) {
       try {
-        const live = await ensureLiveVersion(pool, projection);
-        if (live.definitionVersion !== projection.version) {
-          logger.warn(
-            {
-              projection: projection.name,
-              live: live.version,
-              built: live.definitionVersion,
-              wanted: projection.version,
-            },
-            'live projection was built by another definition; rebuilding blue/green',
-          );
-          states[projection.name] = 'standby';
-          await rebuildProjection({ pool, store, projection, logger, signal: stopController.signal });
+        // Made before the live versions are read, so a rebuild that ends meanwhile still restarts the group.
+        const rebuilt = new Promise<void>((resolve) => {
+          rebuildFinished = resolve;
+        });
+        const targets: RunnerTarget[] = [];
+        for (const projection of options.projections) {
+          const live = await ensureLiveVersion(pool, projection);
+          if (live.definitionVersion === projection.version)
+            targets.push({ projection, version: live.version });
+          else startRebuild(projection, live);
+        }
+        if (targets.length === 0) {
+          await Promise.race([rebuilt, abortableSleep(leaseRetryMs, stopController.signal)]);
           continue;
         }
-        const runner = startProjectionRunner({
+        const runner = startProjectionGroupRunner({
           pool,
           store,
-          projection,
-          version: live.version,
+          targets,
           logger,
           leaseRetryMs,
           ...(options.batchSize ? { batchSize: options.batchSize } : {}),
           ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
           onStateChange: (state) => {
-            states[projection.name] = state;
+            for (const { projection } of targets) states[projection.name] = state;
           },
         });
-        await Promise.race([runner.done, untilLiveVersionChanges(projection.name, live.version, runner)]);
+        await Promise.race([runner.done, untilLiveVersionChanges(targets, runner), rebuilt]);
         await runner.stop();
         await runner.done;
       } catch (error) {
         if (stopController.signal.aborted) break;
-        logger.error({ projection: projection.name, err: error }, 'projection failed; restarting');
+        logger.error({ err: error }, 'projections failed; restarting');
         await abortableSleep(restartDelayMs, stopController.signal);
       }
     }
-    states[projection.name] = 'stopped';
+    await Promise.all(rebuilds.values());
+    for (const projection of options.projections) states[projection.name] = 'stopped';
   };
 
   const untilLiveVersionChanges = async (
-    name: string,
-    version: number,
+    targets: readonly RunnerTarget[],
     runner: ProjectionRunner,
   ): Promise<void> => {
     while (!stopController.signal.aborted && runner.state() !== 'stopped') {
       await abortableSleep(leaseRetryMs, stopController.signal);
-      const live = await getLiveVersion(pool, name).catch(() => undefined);
-      if (live && live.version !== version) return;
+      for (const { projection, version } of targets) {
+        const live = await getLiveVersion(pool, projection.name).catch(() => undefined);
+        if (live && live.version !== version) return;
+      }
     }
   };
 
@@ -151,7 +189,7 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
     options.projections.some((projection) => projection.name === 'idempotency_keys');
 
   const supervisors = [
-    ...options.projections.map((projection) => supervise(projection)),
+    supervise(),
     ...(options.completer ? [complete(options.completer)] : []),
     ...(sweepsKeys ? [sweep(options.keySweep || {})] : []),
   ];

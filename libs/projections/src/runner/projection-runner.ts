@@ -192,18 +192,12 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
     const nextText = formatPosition(next);
     const applied = new Map<TargetState, number>();
     const works: BatchUnitOfWork[] = [];
+    const moving = states.filter((member) => isAfter(next, member.checkpoint));
     await client.query('BEGIN');
     try {
-      for (const member of states) {
-        if (!isAfter(next, member.checkpoint)) continue;
+      await moveCheckpoints(client, moving, nextText);
+      for (const member of moving) {
         const { projection, version } = member.target;
-        const moved = await client.query(
-          `UPDATE projection_checkpoints SET position = $3, updated_at = now()
-            WHERE name = $1 AND version = $2 AND position IS NOT DISTINCT FROM $4`,
-          [projection.name, version, nextText, member.checkpointText],
-        );
-        if (moved.rowCount !== 1)
-          throw new CheckpointConflictError(projection.name, version, member.checkpointText);
         const events = batch.events.filter(
           (event) => member.matches(event) && isAfter(event.position, member.checkpoint),
         );
@@ -384,6 +378,42 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
     },
     done,
   };
+};
+
+/**
+ * Moves every member's checkpoint to `position` with one compare-and-set statement (one round trip however many
+ * projections the group runs); throws `CheckpointConflictError` naming a member whose checkpoint another writer moved.
+ */
+const moveCheckpoints = async (
+  client: PoolClient,
+  members: readonly TargetState[],
+  position: string,
+): Promise<void> => {
+  if (members.length === 0) return;
+  const moved = await client.query<{ name: string; version: number }>(
+    `UPDATE projection_checkpoints c SET position = $1, updated_at = now()
+       FROM unnest($2::text[], $3::integer[], $4::text[]) AS m(name, version, expected)
+      WHERE c.name = m.name AND c.version = m.version AND c.position IS NOT DISTINCT FROM m.expected
+     RETURNING c.name, c.version`,
+    [
+      position,
+      members.map((member) => member.target.projection.name),
+      members.map((member) => member.target.version),
+      members.map((member) => member.checkpointText),
+    ],
+  );
+  if (moved.rowCount === members.length) return;
+  const conflicted = members.find(
+    (member) =>
+      !moved.rows.some(
+        (row) => row.name === member.target.projection.name && row.version === member.target.version,
+      ),
+  ) as TargetState;
+  throw new CheckpointConflictError(
+    conflicted.target.projection.name,
+    conflicted.target.version,
+    conflicted.checkpointText,
+  );
 };
 
 const unlockAll = async (client: PoolClient, names: readonly string[]): Promise<void> => {

@@ -40,6 +40,8 @@ interface TableState {
   readonly physical: string;
   readonly rows: Map<string, AnyRow | null>;
   readonly dirty: Set<string>;
+  /** Dirty rows known to be absent from the table when this batch first wrote them: a plain INSERT creates them. */
+  readonly fresh: Set<string>;
 }
 
 interface CachedTable {
@@ -145,6 +147,7 @@ export class BatchUnitOfWork implements ProjectionTransaction {
     const anyTable = table as unknown as AnyTable;
     const state = this.stateOf(anyTable);
     const id = keyOf(anyTable, row);
+    if (!state.dirty.has(id) && state.rows.get(id) === null) state.fresh.add(id);
     state.rows.set(id, row);
     state.dirty.add(id);
   }
@@ -157,22 +160,32 @@ export class BatchUnitOfWork implements ProjectionTransaction {
     state.dirty.add(id);
   }
 
-  /** Writes every changed row: one DELETE and one INSERT … ON CONFLICT DO UPDATE per table. */
+  /**
+   * Writes every changed row: per table one DELETE, one plain INSERT of the rows known to be new, and one INSERT …
+   * ON CONFLICT DO UPDATE of the others. A row is known new when the batch read it as absent (from the database or
+   * the session cache) before writing it; a plain INSERT spares the speculative insertion an upsert pays (its extra
+   * WAL record and conflict check), and should the cache ever be wrong it fails on the primary key instead of
+   * overwriting.
+   */
   async flush(): Promise<number> {
     let written = 0;
     for (const state of this.tables.values()) {
       if (state.dirty.size === 0) continue;
+      const inserts: AnyRow[] = [];
       const upserts: AnyRow[] = [];
       const deletes: AnyRow[] = [];
       for (const id of state.dirty) {
         const row = state.rows.get(id);
-        if (row) upserts.push(row);
-        else deletes.push(keyRowOf(state.table, id));
+        if (!row) deletes.push(keyRowOf(state.table, id));
+        else if (state.fresh.has(id)) inserts.push(row);
+        else upserts.push(row);
       }
       if (deletes.length > 0) await this.deleteRows(state, deletes);
-      if (upserts.length > 0) await this.upsertRows(state, upserts);
-      written += upserts.length + deletes.length;
+      if (inserts.length > 0) await this.writeRows(state, inserts, 'insert');
+      if (upserts.length > 0) await this.writeRows(state, upserts, 'upsert');
+      written += inserts.length + upserts.length + deletes.length;
       state.dirty.clear();
+      state.fresh.clear();
     }
     return written;
   }
@@ -180,7 +193,13 @@ export class BatchUnitOfWork implements ProjectionTransaction {
   private stateOf(table: AnyTable): TableState {
     let state = this.tables.get(table.name);
     if (!state) {
-      state = { table, physical: physicalTableName(table, this.version), rows: new Map(), dirty: new Set() };
+      state = {
+        table,
+        physical: physicalTableName(table, this.version),
+        rows: new Map(),
+        dirty: new Set(),
+        fresh: new Set(),
+      };
       this.tables.set(table.name, state);
     }
     return state;
@@ -207,7 +226,11 @@ export class BatchUnitOfWork implements ProjectionTransaction {
     }
   }
 
-  private async upsertRows(state: TableState, rows: readonly AnyRow[]): Promise<void> {
+  private async writeRows(
+    state: TableState,
+    rows: readonly AnyRow[],
+    mode: 'insert' | 'upsert',
+  ): Promise<void> {
     const { table } = state;
     const columns = Object.keys(table.columns);
     const arrays = columns.map((column) =>
@@ -218,13 +241,17 @@ export class BatchUnitOfWork implements ProjectionTransaction {
       .join(', ');
     const updatable = columns.filter((column) => !table.primaryKey.includes(column));
     const onConflict =
-      updatable.length === 0
-        ? 'DO NOTHING'
-        : `DO UPDATE SET ${updatable.map((column) => `${quote(column)} = EXCLUDED.${quote(column)}`).join(', ')}`;
+      mode === 'insert'
+        ? ''
+        : `ON CONFLICT (${table.primaryKey.map(quote).join(', ')}) ${
+            updatable.length === 0
+              ? 'DO NOTHING'
+              : `DO UPDATE SET ${updatable.map((column) => `${quote(column)} = EXCLUDED.${quote(column)}`).join(', ')}`
+          }`;
     await this.client.query(
       `INSERT INTO ${quote(state.physical)} (${columns.map(quote).join(', ')})
        SELECT * FROM unnest(${casts})
-       ON CONFLICT (${table.primaryKey.map(quote).join(', ')}) ${onConflict}`,
+       ${onConflict}`,
       arrays,
     );
   }

@@ -2,9 +2,28 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { startEmbeddedPostgres } from '@once/postgres';
-import { createApiKey, root, startApi, stopApi } from '../api-child.js';
-import type { ApiChild } from '../api-child.js';
+import {
+  articleBalances,
+  assertBalanced,
+  createArticleDatabase,
+  onceBalances,
+} from '../article/article-database.js';
+import type { Balances } from '../article/article-database.js';
+import {
+  createOnceApiKey,
+  issueOnceInvoices,
+  postCreated,
+  repositoryRoot,
+  startArticlePeer,
+  startOnceApi,
+  startPlainApi,
+  stopProcess,
+  POOL_SIZE,
+} from '../processes/bench-processes.js';
+import type { BenchService } from '../processes/bench-processes.js';
+import { loadAverages } from '../write-cost/machine-load.js';
 
 /** What `npm run bench -- http` writes to tools/bench/results/http.json. */
 export interface HttpBenchResult {
@@ -19,13 +38,30 @@ export interface HttpBenchResult {
   readonly replay_p99_ms: number;
   readonly keyed_vs_plain: number;
   readonly replay_vs_keyed: number;
-  /** Answers other than 201 per phase (conflicts that outlasted the retries, 503s); 0 in a clean run. */
-  readonly non_2xx: { readonly keyed: number; readonly plain: number; readonly replay: number };
+  /** The article peer (tools/bench/src/article): the single-table design, measured in the same rounds. */
+  readonly article_rps: number;
+  readonly article_replay_rps: number;
+  readonly article_p99_ms: number;
+  readonly keyed_vs_article: number;
+  readonly replay_vs_article_replay: number;
+  /** Answers other than 2xx per phase (conflicts that outlasted the retries, 503s); 0 in a clean run. */
+  readonly non_2xx: {
+    readonly keyed: number;
+    readonly plain: number;
+    readonly replay: number;
+    readonly article: number;
+    readonly article_replay: number;
+  };
+  /** Both sides checked after the run: paid amounts equal the sum of recorded payments, and those the confirmed ones. */
+  readonly balances: { readonly once: Balances; readonly article: Balances };
   readonly connections: number;
+  readonly pool_size: number;
   readonly seconds_per_phase: number;
   readonly rounds: number;
   readonly invoices: number;
   readonly postgres: string;
+  /** `uptime`'s 1, 5 and 15 minute load averages before and after the run (2 shared cores: measurements are noisy). */
+  readonly load_average: { readonly before: readonly number[]; readonly after: readonly number[] };
   readonly measured_at: string;
 }
 
@@ -38,40 +74,31 @@ const ROUNDS = 3;
  * saw: with 256 invoices they grew by about 20 events a round and each later phase was measured on longer reads.
  */
 const INVOICES = 1024;
-
-const post = async (url: string, apiKey: string, key: string, body: unknown) => {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${apiKey}`,
-      'content-type': 'application/json',
-      'idempotency-key': key,
-    },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 201)
-    throw new Error(`${url} answered ${String(response.status)}: ${await response.text()}`);
-  return (await response.json()) as { id: string };
-};
+const INVOICE_TOTAL = 1e12;
 
 interface PhaseResult {
   readonly rps: number;
   readonly p50: number;
   readonly p99: number;
+  readonly ok: number;
   readonly non2xx: number;
 }
 
-const payment = JSON.stringify({ method: 'cash', amount: 1, currency: 'EUR' });
+const payment = { method: 'cash', amount: 1, currency: 'EUR' };
+const paymentText = JSON.stringify(payment);
+
+/** A server under load: where it answers, whose key it takes, which invoices it pays. */
+interface Target {
+  readonly service: BenchService;
+  readonly apiKey: string;
+  readonly invoiceIds: readonly string[];
+}
 
 /** 16 connections for `seconds`: each request a cash payment on a random invoice, with a fresh key or a fixed one. */
-const phase = async (
-  api: ApiChild,
-  apiKey: string,
-  invoiceIds: readonly string[],
-  fixed?: { key: string; invoiceId: string },
-) => {
+const phase = async (target: Target, fixed?: { key: string; invoiceId: string }): Promise<PhaseResult> => {
+  const { invoiceIds } = target;
   const result = await autocannon({
-    url: api.url,
+    url: target.service.url,
     connections: CONNECTIONS,
     duration: SECONDS_PER_PHASE,
     requests: [
@@ -81,11 +108,11 @@ const phase = async (
           ...request,
           path: `/invoices/${fixed?.invoiceId ?? (invoiceIds[Math.floor(Math.random() * invoiceIds.length)] as string)}/payments`,
           headers: {
-            authorization: `Bearer ${apiKey}`,
+            authorization: `Bearer ${target.apiKey}`,
             'content-type': 'application/json',
             'idempotency-key': fixed?.key ?? randomUUID(),
           },
-          body: payment,
+          body: paymentText,
         }),
       },
     ],
@@ -94,104 +121,169 @@ const phase = async (
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    ok: result['2xx'],
     non2xx: result.non2xx,
-  } satisfies PhaseResult;
+  };
 };
 
 const median = (values: readonly number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
+/** One measured side: its phases, and whether its payments count towards Once's or the article's balances. */
+interface Side {
+  readonly name: 'plain' | 'keyed' | 'article' | 'replay' | 'article_replay';
+  readonly run: () => Promise<PhaseResult>;
+  readonly results: PhaseResult[];
+}
+
+/** Sides in a different order each round, so no side always runs first, or on the longer streams. */
+const rotated = <T>(items: readonly T[], round: number): T[] =>
+  items.map((_, index) => items[(index + round) % items.length] as T);
+
+const serverVersion = async (connectionString: string): Promise<string> => {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
+    return rows[0]?.server_version ?? 'unknown';
+  } finally {
+    await client.end();
+  }
+};
+
 /**
  * The api over HTTP with autocannon (16 connections) on embedded PostgreSQL with fsync on: `POST
- * /invoices/:id/payments` with fresh keys, the same route without the idempotency layer (`plain-api.ts`: the same
- * app with the plain engine, a second process on the same database), and replays of one key. Phases alternate round after round and the
- * medians count.
+ * /invoices/:id/payments` with fresh keys (its projector in-process, as `npm start` runs it), the same route with the
+ * idempotency layer (`plain-api.ts`: the same app with the plain engine, a second process on the same database), replays of one key, and
+ * the article peer (the single-table design, its own database in the same server, same pool size) with fresh keys and
+ * replays. Phases alternate round after round and the medians count. After the run both sides' paid amounts must
+ * equal the sum of their recorded payments, and those the confirmed ones.
  */
 export const runHttpBench = async (
   log: (line: string) => void = () => undefined,
 ): Promise<HttpBenchResult> => {
+  const loadBefore = loadAverages();
   const server = await startEmbeddedPostgres();
-  const common = { DATABASE_URL: server.connectionString, GATEWAY_URL: 'http://127.0.0.1:9' };
-  const apis: ApiChild[] = [];
+  const processes: BenchService[] = [];
   try {
-    const keyedApi = await startApi(common);
-    apis.push(keyedApi);
-    const plainApi = await startApi(common, 'tools/bench/src/http/plain-api.ts');
-    apis.push(plainApi);
-    const apiKey = await createApiKey(server.connectionString);
-    const invoiceIds: string[] = [];
-    while (invoiceIds.length < INVOICES) {
-      const batch = await Promise.all(
-        Array.from({ length: 16 }, () =>
-          post(`${keyedApi.url}/invoices`, apiKey, randomUUID(), { currency: 'EUR', total: 1e12 }),
-        ),
+    const article = await createArticleDatabase(server.connectionString, {
+      invoices: INVOICES,
+      total: INVOICE_TOTAL,
+    });
+    const keyedApi = await startOnceApi({ databaseUrl: server.connectionString });
+    processes.push(keyedApi);
+    const plainApi = await startPlainApi({ databaseUrl: server.connectionString });
+    processes.push(plainApi);
+    const articleApi = await startArticlePeer({ databaseUrl: article.databaseUrl });
+    processes.push(articleApi);
+    const apiKey = await createOnceApiKey(server.connectionString);
+    const invoiceIds = await issueOnceInvoices(keyedApi.url, apiKey, {
+      count: INVOICES,
+      total: INVOICE_TOTAL,
+    });
+    const keyed: Target = { service: keyedApi, apiKey, invoiceIds };
+    const plain: Target = { service: plainApi, apiKey, invoiceIds };
+    const peer: Target = { service: articleApi, apiKey: article.apiKey, invoiceIds: article.invoiceIds };
+    const replayOf = async (target: Target) => {
+      const fixed = { key: randomUUID(), invoiceId: target.invoiceIds[0] as string };
+      await postCreated(
+        `${target.service.url}/invoices/${fixed.invoiceId}/payments`,
+        target.apiKey,
+        fixed.key,
+        payment,
       );
-      invoiceIds.push(...batch.map((invoice) => invoice.id));
-    }
-    const replayKey = randomUUID();
-    const replayInvoice = invoiceIds[0] as string;
-    await post(`${keyedApi.url}/invoices/${replayInvoice}/payments`, apiKey, replayKey, JSON.parse(payment));
+      return fixed;
+    };
+    const onceReplay = await replayOf(keyed);
+    const articleReplay = await replayOf(peer);
 
-    await phase(keyedApi, apiKey, invoiceIds);
-    await phase(plainApi, apiKey, invoiceIds);
-    const keyed: PhaseResult[] = [];
-    const plain: PhaseResult[] = [];
-    const replay: PhaseResult[] = [];
-    const sides = [
-      { name: 'plain', api: plainApi, results: plain },
-      { name: 'keyed', api: keyedApi, results: keyed },
+    const warmups = [await phase(keyed), await phase(plain), await phase(peer)];
+    const fresh: Side[] = [
+      { name: 'plain', run: () => phase(plain), results: [] },
+      { name: 'keyed', run: () => phase(keyed), results: [] },
+      { name: 'article', run: () => phase(peer), results: [] },
+    ];
+    const replays: Side[] = [
+      { name: 'replay', run: () => phase(keyed, onceReplay), results: [] },
+      { name: 'article_replay', run: () => phase(peer, articleReplay), results: [] },
     ];
     for (let round = 0; round < ROUNDS; round++) {
-      // Plain first in even rounds, keyed first in odd ones: neither side always runs on the longer streams.
-      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
-        const result = await phase(side.api, apiKey, invoiceIds);
+      for (const side of [...rotated(fresh, round), ...rotated(replays, round)]) {
+        const result = await side.run();
         side.results.push(result);
         log(`round ${round + 1}: ${side.name} ${result.rps.toFixed(0)}/s p99 ${result.p99} ms`);
       }
-      replay.push(await phase(keyedApi, apiKey, invoiceIds, { key: replayKey, invoiceId: replayInvoice }));
-      log(`round ${round + 1}: replay ${replay.at(-1)?.rps.toFixed(0)}/s p99 ${replay.at(-1)?.p99} ms`);
     }
-    const { rows } = await import('pg').then(async ({ default: pg }) => {
-      const client = new pg.Client({ connectionString: server.connectionString });
-      await client.connect();
-      try {
-        return await client.query<{ server_version: string }>('SHOW server_version');
-      } finally {
-        await client.end();
-      }
+    const resultsOf = (name: Side['name']) =>
+      [...fresh, ...replays].find((side) => side.name === name)?.results ?? [];
+    const okOf = (results: readonly PhaseResult[]) => results.reduce((total, result) => total + result.ok, 0);
+
+    // Payments each side recorded: the setup's replayed one, warm-ups and measured phases (replays record none).
+    const onceBalance = await onceBalances(server.connectionString);
+    assertBalanced('once', onceBalance, {
+      count:
+        1 + okOf([...(warmups.slice(0, 2) as PhaseResult[]), ...resultsOf('keyed'), ...resultsOf('plain')]),
+      inFlight: CONNECTIONS * (2 + resultsOf('keyed').length + resultsOf('plain').length),
     });
-    const of = (results: PhaseResult[], pick: (result: PhaseResult) => number) =>
-      Math.round(median(results.map(pick)));
-    const sum = (results: PhaseResult[]) => results.reduce((total, result) => total + result.non2xx, 0);
+    const articleBalance = await articleBalances(article.databaseUrl);
+    assertBalanced('article', articleBalance, {
+      count: 1 + okOf([warmups[2] as PhaseResult, ...resultsOf('article')]),
+      inFlight: CONNECTIONS * (1 + resultsOf('article').length),
+    });
+    log(
+      `balanced: once paid ${onceBalance.paid} over ${onceBalance.count} payments, ` +
+        `article paid ${articleBalance.paid} over ${articleBalance.count} payments`,
+    );
+
+    const of = (name: Side['name'], pick: (result: PhaseResult) => number) =>
+      Math.round(median(resultsOf(name).map(pick)));
+    const ratio = (top: Side['name'], bottom: Side['name']) =>
+      Number(
+        (median(resultsOf(top).map((r) => r.rps)) / median(resultsOf(bottom).map((r) => r.rps))).toFixed(2),
+      );
+    const non2xx = (name: Side['name']) =>
+      resultsOf(name).reduce((total, result) => total + result.non2xx, 0);
     const result: HttpBenchResult = {
-      keyed_rps: of(keyed, (r) => r.rps),
-      plain_rps: of(plain, (r) => r.rps),
-      replay_rps: of(replay, (r) => r.rps),
-      keyed_p50_ms: of(keyed, (r) => r.p50),
-      keyed_p99_ms: of(keyed, (r) => r.p99),
-      plain_p50_ms: of(plain, (r) => r.p50),
-      plain_p99_ms: of(plain, (r) => r.p99),
-      replay_p50_ms: of(replay, (r) => r.p50),
-      replay_p99_ms: of(replay, (r) => r.p99),
-      keyed_vs_plain: Number((median(keyed.map((r) => r.rps)) / median(plain.map((r) => r.rps))).toFixed(2)),
-      replay_vs_keyed: Number(
-        (median(replay.map((r) => r.rps)) / median(keyed.map((r) => r.rps))).toFixed(2),
-      ),
-      non_2xx: { keyed: sum(keyed), plain: sum(plain), replay: sum(replay) },
+      keyed_rps: of('keyed', (r) => r.rps),
+      plain_rps: of('plain', (r) => r.rps),
+      replay_rps: of('replay', (r) => r.rps),
+      keyed_p50_ms: of('keyed', (r) => r.p50),
+      keyed_p99_ms: of('keyed', (r) => r.p99),
+      plain_p50_ms: of('plain', (r) => r.p50),
+      plain_p99_ms: of('plain', (r) => r.p99),
+      replay_p50_ms: of('replay', (r) => r.p50),
+      replay_p99_ms: of('replay', (r) => r.p99),
+      keyed_vs_plain: ratio('keyed', 'plain'),
+      replay_vs_keyed: ratio('replay', 'keyed'),
+      article_rps: of('article', (r) => r.rps),
+      article_replay_rps: of('article_replay', (r) => r.rps),
+      article_p99_ms: of('article', (r) => r.p99),
+      keyed_vs_article: ratio('keyed', 'article'),
+      replay_vs_article_replay: ratio('replay', 'article_replay'),
+      non_2xx: {
+        keyed: non2xx('keyed'),
+        plain: non2xx('plain'),
+        replay: non2xx('replay'),
+        article: non2xx('article'),
+        article_replay: non2xx('article_replay'),
+      },
+      balances: { once: onceBalance, article: articleBalance },
       connections: CONNECTIONS,
+      pool_size: POOL_SIZE,
       seconds_per_phase: SECONDS_PER_PHASE,
       rounds: ROUNDS,
       invoices: INVOICES,
-      postgres: `embedded ${rows[0]?.server_version ?? 'unknown'}, fsync on`,
+      postgres: `embedded ${await serverVersion(server.connectionString)}, fsync on`,
+      load_average: { before: loadBefore, after: loadAverages() },
       measured_at: new Date().toISOString(),
     };
-    const file = join(root, 'tools', 'bench', 'results', 'http.json');
+    const file = join(repositoryRoot, 'tools', 'bench', 'results', 'http.json');
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
     log(`wrote ${file}`);
     return result;
   } finally {
-    await Promise.all(apis.map(stopApi));
+    await Promise.all(processes.map((service) => stopProcess(service.child)));
     await server.stop();
   }
 };
@@ -201,6 +293,8 @@ export const run = async (): Promise<void> => {
   const result = await runHttpBench((line) => console.log(line));
   console.log(JSON.stringify(result, null, 2));
   console.log(
-    `keyed/plain ${result.keyed_vs_plain} (target >= 0.8), replay/keyed ${result.replay_vs_keyed} (target >= 2)`,
+    `keyed/plain ${result.keyed_vs_plain} (target >= 0.8), replay/keyed ${result.replay_vs_keyed} (target >= 2), ` +
+      `keyed/article ${result.keyed_vs_article} (target >= 0.75), replay/article replay ` +
+      `${result.replay_vs_article_replay} (target >= 3)`,
   );
 };

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { buildArticleApp } from './article-app.js';
+
+/** The article peer as its own process (like the api), so neither side shares an event loop with the load generator. */
+const env = z
+  .object({
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//),
+    PORT: z.coerce.number().int().min(0).max(65_535),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200),
+  })
+  .parse(process.env);
+
+const app = await buildArticleApp({ databaseUrl: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE });
+app.get('/health', async () => ({ status: 'ok' }));
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.removeAllListeners(signal);
+  process.on(signal, () => {
+    void app.close().then(() => process.exit(0));
+  });
+}
+await app.listen({ port: env.PORT, host: env.HOST });

@@ -2,8 +2,8 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 /**
- * Import direction (DESIGN.md): apps -> libs; tools -> libs and other tools (the bench reuses the chaos tool's spawner);
- * nothing imports an app;
+ * Import direction (docs/ARCHITECTURE.md "Packages"): apps -> libs; tools -> libs and other tools (the bench reuses
+ * the chaos tool's spawner); nothing imports an app;
  * `domain` and `canonical-json` do no I/O; `client` stands alone; `testing` serves tests and tools only.
  */
 const ioFreeModules = [

@@ -29,7 +29,7 @@ const lintAt = async (filePath: string, code: string): Promise<string[]> => {
 const boundaryViolations = async (filePath: string, code: string) =>
   (await lintAt(filePath, code)).filter((rule) => rule === '@nx/enforce-module-boundaries');
 
-describe('import boundaries (DESIGN.md: apps -> libs, domain does no I/O, nothing imports an app)', () => {
+describe('import boundaries (docs/ARCHITECTURE.md "Packages": apps -> libs, domain does no I/O, nothing imports an app)', () => {
   it('fails lint when the domain imports an I/O module', async () => {
     expect(
       await boundaryViolations('libs/domain/src/probe.ts', "import pg from 'pg';\nexport const x = pg;\n"),

@@ -13,7 +13,7 @@ const sameRequest = (a: RequestFingerprint, b: RequestFingerprint): boolean =>
   a.method === b.method && a.route === b.route && a.requestHash === b.requestHash;
 
 /**
- * The arrival decision (DESIGN.md "The key log"), a pure function of the key's state, the request and the time:
+ * The arrival decision (docs/ARCHITECTURE.md "The key log"), a pure function of the key's state, the request and the time:
  * a different method, route or request hash is a reuse (422); a completed key replays; a live lease is in flight
  * (409, retry after the lease); an expired lease is taken over; an absent or released key is claimed.
  *

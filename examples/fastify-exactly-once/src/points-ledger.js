@@ -1,4 +1,11 @@
-import { accept, bindCommand, commandHandlers, defineCommand, defineDecideHandler, reject } from '@once/idempotency';
+import {
+  accept,
+  bindCommand,
+  commandHandlers,
+  defineCommand,
+  defineDecideHandler,
+  reject,
+} from '@once/idempotency';
 
 /** One stream per member: every change to their points is an event on it. */
 export const memberStream = (memberId) => `member-${memberId}`;

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /** Something a document or a comment points to in the repository, and where it says so. */
@@ -80,6 +80,16 @@ const topFolders = /^(apps|libs|tools|examples|docs)\//;
 const isRepositoryPath = (span: string): boolean =>
   topFolders.test(span) && /^[\w./@+-]+$/.test(span) && !/(^|\/)dist(\/|$)/.test(span);
 
+/** A code span that names a file inside the document's package (`src/commands/command-handlers.ts`). */
+const isPackageFile = (span: string): boolean =>
+  !topFolders.test(span) && /^[\w@+-][\w./@+-]*\/[\w.@+-]+\.(ts|mjs|js|json|md|sh|yml)$/.test(span);
+
+/** A package file as written beside the document, or under its `src/`; the first that exists (else the first). */
+const packageFile = (root: string, file: string, span: string): string => {
+  const candidates = [join(dirname(file), span), join(dirname(file), 'src', span)];
+  return candidates.find((candidate) => existsSync(join(root, candidate))) ?? (candidates[0] as string);
+};
+
 /**
  * Every relative link (`[text](../libs/x/README.md#anchor)`, `![chart](…)`) and every repository path in a code span
  * (`` `libs/idempotency/src/key-log/` ``) of a Markdown file, resolved against the workspace root.
@@ -104,8 +114,10 @@ export const markdownReferences = (root: string, file: string): DocReference[] =
   }
   for (const match of text.matchAll(/`([^`\n]+)`/g)) {
     const span = (match[1] as string).trim();
-    if (!isRepositoryPath(span)) continue;
-    references.push({ from: file, line: lineOf(text, match.index), target: span.replace(/\/$/, '') });
+    const line = lineOf(text, match.index);
+    if (isRepositoryPath(span)) references.push({ from: file, line, target: span.replace(/\/$/, '') });
+    else if (isPackageFile(span))
+      references.push({ from: file, line, target: packageFile(root, file, span) });
   }
   return references;
 };

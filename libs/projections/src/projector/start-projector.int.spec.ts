@@ -19,7 +19,7 @@ import { getIdempotencyKey, idempotencyKeysProjection } from '../read-models/ide
 import { rebuildProjection } from '../rebuild/index.js';
 import { getLiveVersion, listVersions } from '../versions/index.js';
 import { appendLedgerWorkload, ledgerProjection } from '../testing/index.js';
-import { startProjector } from './index.js';
+import { startCompleter, startProjector } from './index.js';
 
 let db: TestDatabase;
 let store: EventStore;
@@ -43,7 +43,7 @@ const waitFor = async (condition: () => Promise<boolean>, what: string): Promise
 };
 
 describe('projector', () => {
-  it('finishes a key its client abandoned once the key table shows the lease expired, and follows a blue/green switch', async () => {
+  it('shows a key the completer finished once its lease expired, and follows a blue/green switch', async () => {
     const clock = createManualClock();
     const faults = createFaultInjector();
     const engine = createIdempotencyEngine({
@@ -60,8 +60,8 @@ describe('projector', () => {
       projections: [idempotencyKeysProjection],
       pollIntervalMs: 10,
       leaseRetryMs: 100,
-      completer: { engine, handlers, intervalMs: 50, now: clock.now },
     });
+    const completer = startCompleter(db.pool, { engine, handlers, intervalMs: 50, now: clock.now });
     try {
       const scope = { tenantId: randomUUID(), actorId: randomUUID() };
       const counterId = randomUUID();
@@ -114,6 +114,7 @@ describe('projector', () => {
       );
       expect(projector.states()).toEqual({ idempotency_keys: 'leading' });
     } finally {
+      await completer.stop();
       await projector.stop();
     }
     expect(projector.states()).toEqual({ idempotency_keys: 'stopped' });

@@ -75,9 +75,10 @@ logger.info(
   {
     database: database.source,
     projections: allProjections.map((projection) => projection.name),
-    completer: completer !== undefined,
+    webhookRelay: 'started',
+    completer: completer === undefined ? 'off' : 'started',
   },
-  'projector, webhook relay and completer started',
+  'projector started',
 );
 // Retention: expired key streams are removed whole, with their key-table rows (one leader among the projectors).
 const scavenger =

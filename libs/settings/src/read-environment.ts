@@ -4,7 +4,9 @@ import { renamedSettingsIn } from './renamed-settings.js';
 /** A setting set under its old name: the process refuses to start rather than quietly ignore it. */
 export class RenamedSettingError extends Error {
   constructor(readonly renamed: readonly string[]) {
-    super(`renamed settings: ${renamed.join('; ')}. Set the new names (and unset the old ones) and start again.`);
+    super(
+      `renamed settings: ${renamed.join('; ')}. Set the new names (and unset the old ones) and start again.`,
+    );
     this.name = 'RenamedSettingError';
   }
 }

@@ -56,7 +56,8 @@ const host = env.HOST ?? '127.0.0.1';
 const embeddedPostgres = env.DATABASE_URL
   ? undefined
   : await startEmbeddedDefaultPostgres(env.ONCE_DATA_DIR ? { dataDirectory: env.ONCE_DATA_DIR } : {});
-const webhookSecret = env.ONCE_GATEWAY_WEBHOOK_SECRET ?? (env.ONCE_GATEWAY_URL ? undefined : generateWebhookSecret());
+const webhookSecret =
+  env.ONCE_GATEWAY_WEBHOOK_SECRET ?? (env.ONCE_GATEWAY_URL ? undefined : generateWebhookSecret());
 const embeddedGateway = env.ONCE_GATEWAY_URL
   ? undefined
   : await startGatewaySimProcess({

@@ -42,9 +42,7 @@ try {
     throw new Error('set ONCE_API_KEY (the kitchen registers itself) or ONCE_KITCHEN_WEBHOOK_SECRET');
   const server = createKitchenDisplay({ pool, secrets: () => [secret] });
   server.listen(port, host);
-  process.stdout.write(
-    `kitchen display on http://${host}:${String(port)}/ (webhooks at ${webhookUrl})\n`,
-  );
+  process.stdout.write(`kitchen display on http://${host}:${String(port)}/ (webhooks at ${webhookUrl})\n`);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.removeAllListeners(signal);
     process.once(signal, () => {

@@ -70,7 +70,8 @@ const completer = env.ONCE_GATEWAY_URL
       logger,
     })
   : undefined;
-if (!completer) logger.warn({}, 'no ONCE_GATEWAY_URL: abandoned keys wait for their client or another completer');
+if (!completer)
+  logger.warn({}, 'no ONCE_GATEWAY_URL: abandoned keys wait for their client or another completer');
 logger.info(
   {
     database: database.source,

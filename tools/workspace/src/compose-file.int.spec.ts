@@ -85,7 +85,8 @@ describe('docker-compose.yml', () => {
   it('sets the apps only settings of the one environment schema, under their current names', () => {
     const settings = Object.keys(onceEnvironment.shape);
     for (const [name, service] of Object.entries(compose.services).filter(([, s]) => s.command)) {
-      for (const setting of Object.keys(service.environment ?? {})) expect(settings, `${name}: ${setting}`).toContain(setting);
+      for (const setting of Object.keys(service.environment ?? {}))
+        expect(settings, `${name}: ${setting}`).toContain(setting);
     }
   });
 

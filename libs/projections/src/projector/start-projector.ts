@@ -171,10 +171,7 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
     options.keySweep !== false &&
     options.projections.some((projection) => projection.name === 'idempotency_keys');
 
-  const supervisors = [
-    supervise(),
-    ...(sweepsKeys ? [sweep(options.keySweep || {})] : []),
-  ];
+  const supervisors = [supervise(), ...(sweepsKeys ? [sweep(options.keySweep || {})] : [])];
   return {
     states: () => ({ ...states }),
     stop: async () => {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { eventStoreDbConnectionStringProblem } from '@once/event-store';
+import { eventStoreDbConnectionStringProblem } from '@once/event-store/eventstoredb';
 import { generateWebhookSecret, isWebhookSecret } from '@once/webhooks';
 import { findFreePort } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { z } from 'zod';
 import { isWebhookSecret } from '@once/webhooks';
-import { createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import { createEventSourcedChargeLedger } from './charges/index.js';
 import { buildGatewaySim } from './gateway-sim.js';
 

@@ -1,7 +1,9 @@
 import pg from 'pg';
 import { z } from 'zod';
-import { eventStoreDbConnectionStringProblem, startStreamScavenger } from '@once/event-store';
-import { allProjections, removeKeyRowsOfStreams, startProjector } from '@once/projections';
+import { startStreamScavenger } from '@once/event-store/postgres';
+import { eventStoreDbConnectionStringProblem } from '@once/event-store/eventstoredb';
+import { startProjector } from '@once/projections';
+import { allProjections, expiredKeySweeper, removeKeyRowsOfStreams } from '@once/read-models';
 import { startWebhookRelay } from '@once/outbox';
 import { resolveDatabase } from './database.js';
 import { createEventStoreFromEnv } from './event-store.js';
@@ -51,6 +53,7 @@ const projector = await startProjector({
   batchSize: env.PROJECTOR_BATCH_SIZE,
   pollIntervalMs: env.PROJECTOR_POLL_MS,
   leaseRetryMs: env.PROJECTOR_LEASE_RETRY_MS,
+  tasks: [expiredKeySweeper(pool, store)],
 });
 const isOn = (flag: string): boolean => flag === '1' || flag === 'true';
 // The outbox beside the projections: one leader among every relay (this process, other projectors, an in-process api).

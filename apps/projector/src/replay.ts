@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { z } from 'zod';
-import { eventStoreDbConnectionStringProblem } from '@once/event-store';
-import { allProjections, rebuildProjections } from '@once/projections';
+import { eventStoreDbConnectionStringProblem } from '@once/event-store/eventstoredb';
+import { rebuildProjections } from '@once/projections';
+import { allProjections } from '@once/read-models';
 import { resolveDatabase } from './database.js';
 import { createEventStoreFromEnv } from './event-store.js';
 import { createProgressDisplay } from './progress-display.js';

@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import { createIdempotencyEngine, idempotencyFastifyPlugin } from '@once/idempotency';
 import { balanceOf, earnPoints, memberStream, redeemPoints } from './points-ledger.js';
 

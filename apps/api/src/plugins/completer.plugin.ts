@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { completeAbandonedKeysOnce } from '@once/projections';
+import { completeAbandonedKeysOnce } from '@once/read-models';
 import { upcastFirstFormatClaim } from '../commands/legacy-claims.js';
 
 export interface CompleterPluginOptions {

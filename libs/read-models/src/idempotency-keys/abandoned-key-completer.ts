@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
 import { completeAbandonedKeys } from '@once/idempotency';
 import type { AbandonedKeyResult, CompleteAbandonedKeysOptions } from '@once/idempotency';
-import { listAbandonedKeys } from '../read-models/idempotency-keys/index.js';
-import type { ProjectionLogger } from '../runner/projection-definition.js';
+import type { ProjectionLogger, ProjectorTask } from '@once/projections';
+import { listAbandonedKeys } from './idempotency-keys.queries.js';
 
 /** What the completer needs to finish abandoned keys: the api's engine and its command handlers. */
 export interface CompleterOptions {
@@ -71,3 +71,17 @@ export const completeAbandonedKeysOnce = async (
     client.release(failed);
   }
 };
+
+/**
+ * The completer as a task of the projector: a round every `intervalMs` (5 s by default).
+ *
+ * @example
+ * await startProjector({ pool, store, projections, tasks: [abandonedKeyCompleter(pool, { engine, handlers })] });
+ */
+export const abandonedKeyCompleter = (pool: Pool, options: CompleterOptions): ProjectorTask => ({
+  name: 'completer',
+  intervalMs: options.intervalMs ?? 5000,
+  run: async (logger) => {
+    await completeAbandonedKeysOnce(pool, options, logger);
+  },
+});

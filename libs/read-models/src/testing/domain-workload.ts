@@ -20,7 +20,7 @@ import {
 } from '@once/domain';
 import type { InvoiceCommand, OrderCommand, StockCountCommand } from '@once/domain';
 import { keyStreamName } from '@once/idempotency';
-import { seededRandom } from './ledger-projection.js';
+import { seededRandom } from '@once/projections/testing';
 
 /** One append of a generated workload. */
 export interface WorkloadAppend {

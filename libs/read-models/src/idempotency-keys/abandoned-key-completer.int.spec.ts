@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createPostgresEventStore } from '@once/event-store/postgres';
+import type { EventStore } from '@once/event-store';
+import { bindCommand, commandHandlers, createIdempotencyEngine, keyStreamName } from '@once/idempotency';
+import {
+  countIncrementsByKey,
+  createFaultInjector,
+  createManualClock,
+  incrementCounter,
+  incrementCounterHandler,
+  incrementInput,
+  InjectedCrash,
+} from '@once/idempotency/testing';
+import { getLiveVersion, rebuildProjection, startProjector, waitForPosition } from '@once/projections';
+import { createTestDatabase } from '@once/testing';
+import type { TestDatabase } from '@once/testing';
+import { abandonedKeyCompleter, getIdempotencyKey, idempotencyKeysProjection } from './index.js';
+
+let db: TestDatabase;
+let store: EventStore;
+
+beforeAll(async () => {
+  db = await createTestDatabase({ poolSize: 16 });
+  store = createPostgresEventStore(db.pool);
+});
+
+afterAll(async () => {
+  await store.close();
+  await db.release();
+});
+
+const waitFor = async (condition: () => Promise<boolean>, what: string): Promise<void> => {
+  const deadline = Date.now() + 30_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+};
+
+describe('the abandoned-key completer, as a task of the projector', () => {
+  it('finishes a key its client abandoned once the key table shows the lease expired, and follows a blue/green switch', async () => {
+    const clock = createManualClock();
+    const faults = createFaultInjector();
+    const engine = createIdempotencyEngine({
+      store,
+      clock: clock.now,
+      leaseMs: 10_000,
+      faults: faults.hook,
+      protocol: 'phased',
+    });
+    const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+    const projector = await startProjector({
+      pool: db.pool,
+      store,
+      projections: [idempotencyKeysProjection],
+      pollIntervalMs: 10,
+      leaseRetryMs: 100,
+      tasks: [abandonedKeyCompleter(db.pool, { engine, handlers, intervalMs: 50, now: clock.now })],
+    });
+    try {
+      const scope = { tenantId: randomUUID(), actorId: randomUUID() };
+      const counterId = randomUUID();
+      const key = `abandoned-${randomUUID()}`;
+      faults.arm('after-plan');
+      await expect(
+        engine.execute({
+          scope,
+          key,
+          ...incrementInput(counterId, 1),
+          handler: incrementCounterHandler(),
+        }),
+      ).rejects.toBeInstanceOf(InjectedCrash);
+      faults.disarm();
+      const [last] = await store.readStream(keyStreamName(scope, key), {
+        direction: 'backwards',
+        maxCount: 1,
+      });
+      if (!last) throw new Error('the crashed request left no key events');
+      expect(
+        (await waitForPosition(db.pool, 'idempotency_keys', last.position, { timeoutMs: 10_000 })).reached,
+      ).toBe(true);
+      expect(await getIdempotencyKey(db.pool, { ...scope, key })).toMatchObject({ status: 'inFlight' });
+
+      clock.advance(10_000);
+      await waitFor(
+        async () => (await getIdempotencyKey(db.pool, { ...scope, key }))?.status === 'completed',
+        'the completer to finish the key and the projector to show it',
+      );
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+      expect(await getIdempotencyKey(db.pool, { ...scope, key })).toMatchObject({ response_status: 201 });
+
+      const before = await getLiveVersion(db.pool, 'idempotency_keys');
+      const rebuilt = await rebuildProjection({
+        pool: db.pool,
+        store,
+        projection: idempotencyKeysProjection,
+      });
+      expect(rebuilt).toMatchObject({ status: 'live', previous: before?.version });
+      const laterKey = `later-${randomUUID()}`;
+      await engine.execute({
+        scope,
+        key: laterKey,
+        ...incrementInput(counterId, 2),
+        handler: incrementCounterHandler(),
+      });
+      await waitFor(
+        async () => (await getIdempotencyKey(db.pool, { ...scope, key: laterKey }))?.status === 'completed',
+        'the projector to follow the new live version',
+      );
+      expect(projector.states()).toEqual({ idempotency_keys: 'leading' });
+    } finally {
+      await projector.stop();
+    }
+    expect(projector.states()).toEqual({ idempotency_keys: 'stopped' });
+  });
+});

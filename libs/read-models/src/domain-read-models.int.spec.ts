@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from '@once/event-store/postgres';
 import type { EventStore, RecordedEvent } from '@once/event-store';
-import { foldEvents, invoiceDecider, orderDecider, stockCountDecider, streamPrefixes } from '@once/domain';
-import type { InvoiceEvent, OrderEvent, StockCountEvent } from '@once/domain';
+import { foldEvents, streamPrefixes } from '@once/domain';
+import { invoiceDecider } from '@once/domain/invoices';
+import { orderDecider } from '@once/domain/orders';
+import { stockCountDecider } from '@once/domain/stock-counts';
+import type { InvoiceEvent } from '@once/domain/invoices';
+import type { OrderEvent } from '@once/domain/orders';
+import type { StockCountEvent } from '@once/domain/stock-counts';
 import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createPostgresEventStore } from '@once/event-store/postgres';
 import type { EventStore } from '@once/event-store';
-import { bindCommand, commandHandlers, createIdempotencyEngine, keyStreamName } from '@once/idempotency';
+import { bindCommand, commandHandlers, createIdempotencyEngine } from '@once/idempotency';
+import { keyStreamName } from '@once/idempotency/key-log';
 import {
   countIncrementsByKey,
   createFaultInjector,

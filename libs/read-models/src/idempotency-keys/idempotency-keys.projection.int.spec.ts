@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createPostgresEventStore } from '@once/event-store/postgres';
 import type { EventStore } from '@once/event-store';
-import { foldKeyLog, keyStreamName } from '@once/idempotency';
-import type { KeyLogEvent } from '@once/idempotency';
+import { foldKeyLog, keyStreamName } from '@once/idempotency/key-log';
+import type { KeyLogEvent } from '@once/idempotency/key-log';
 import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import {

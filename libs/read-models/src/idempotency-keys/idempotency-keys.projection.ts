@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
-import { KEY_STREAM_PREFIX, isKeyLogEvent, keyLogEventTypes } from '@once/idempotency';
-import type { KeyLogEvent, RequestFingerprint } from '@once/idempotency';
+import { KEY_STREAM_PREFIX, isKeyLogEvent, keyLogEventTypes } from '@once/idempotency/key-log';
+import type { KeyLogEvent, RequestFingerprint } from '@once/idempotency/key-log';
 import { defineTable, rowRef } from '@once/projections';
 import type { ProjectionDefinition } from '@once/projections';
 

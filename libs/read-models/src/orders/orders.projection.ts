@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
 import { streamPrefixes } from '@once/domain';
-import type { OrderEvent } from '@once/domain';
+import type { OrderEvent } from '@once/domain/orders';
 import { defineTable, rowRef } from '@once/projections';
 import type { ProjectionDefinition } from '@once/projections';
 

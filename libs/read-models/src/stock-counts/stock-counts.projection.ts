@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
 import { streamPrefixes } from '@once/domain';
-import type { StockCountEvent } from '@once/domain';
+import type { StockCountEvent } from '@once/domain/stock-counts';
 import { defineTable, rowRef } from '@once/projections';
 import type { ProjectionDefinition, RowRef } from '@once/projections';
 

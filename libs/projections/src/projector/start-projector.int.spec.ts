@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from '@once/event-store/postgres';
 import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import type { EventStore } from '@once/event-store';
-import { createTestDatabase, freshTenantId } from '@once/testing';
+import { createTestDatabase, freshTenantId, waitFor } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { waitForPosition } from '../consistency/index.js';
 import { listVersions } from '../versions/index.js';
@@ -23,14 +23,6 @@ afterAll(async () => {
   await store.close();
   await db.release();
 });
-
-const waitFor = async (condition: () => Promise<boolean>, what: string): Promise<void> => {
-  const deadline = Date.now() + 30_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 describe('projector', () => {
   it('repeats its tasks beside the projections, goes on after a failed round, and stops them with itself', async () => {
@@ -75,7 +67,6 @@ describe('projector', () => {
           tenantId,
         ])
       ).rows;
-    const until = async (condition: () => Promise<boolean>, what: string) => waitFor(condition, what);
 
     const first = await startProjector({
       pool: db.pool,
@@ -84,14 +75,14 @@ describe('projector', () => {
       pollIntervalMs: 10,
       leaseRetryMs: 50,
     });
-    await until(
+    await waitFor(
       async () =>
         (await db.pool.query(`SELECT to_regclass('ledger_accounts') IS NOT NULL AS ok`)).rows[0]?.ok === true,
       'the view',
     );
     const end = (await memory.readAll({ maxCount: 1_000_000 })).checkpoint;
     if (!end) throw new Error('the workload wrote nothing');
-    await until(
+    await waitFor(
       async () => (await waitForPosition(db.pool, 'ledger', end, { timeoutMs: 100 })).reached,
       'version 1 to catch up',
     );
@@ -107,7 +98,7 @@ describe('projector', () => {
       leaseRetryMs: 50,
     });
     try {
-      await until(
+      await waitFor(
         async () =>
           (await listVersions(db.pool, 'ledger')).some(
             (version) => version.state === 'live' && version.definitionVersion === 2,

@@ -14,7 +14,7 @@ import {
   InjectedCrash,
 } from '@once/idempotency/testing';
 import { getLiveVersion, rebuildProjection, startProjector, waitForPosition } from '@once/projections';
-import { createTestDatabase } from '@once/testing';
+import { createTestDatabase, waitFor } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { abandonedKeyCompleter, getIdempotencyKey, idempotencyKeysProjection } from './index.js';
 
@@ -30,14 +30,6 @@ afterAll(async () => {
   await store.close();
   await db.release();
 });
-
-const waitFor = async (condition: () => Promise<boolean>, what: string): Promise<void> => {
-  const deadline = Date.now() + 30_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 describe('the abandoned-key completer, as a task of the projector', () => {
   it('finishes a key its client abandoned once the key table shows the lease expired, and follows a blue/green switch', async () => {

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore } from '@once/event-store/postgres';
 import { createInMemoryEventStore } from '@once/event-store/in-memory';
-import type { EventStore } from '@once/event-store';
 import { createTestDatabase, freshTenantId, waitFor } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { waitForPosition } from '../consistency/index.js';
@@ -12,15 +10,12 @@ import { appendLedgerWorkload, ledgerProjection } from '../testing/index.js';
 import { startProjector } from './index.js';
 
 let db: TestDatabase;
-let store: EventStore;
 
 beforeAll(async () => {
   db = await createTestDatabase({ poolSize: 16 });
-  store = createPostgresEventStore(db.pool);
 });
 
 afterAll(async () => {
-  await store.close();
   await db.release();
 });
 
@@ -35,7 +30,7 @@ describe('projector', () => {
     let rounds = 0;
     const projector = await startProjector({
       pool: db.pool,
-      store,
+      store: createInMemoryEventStore(),
       logger,
       projections: [],
       tasks: [

@@ -90,13 +90,23 @@ export type {
   StreamSnapshot,
   StreamWrite,
 } from './engine/index.js';
-export { commandRoute, idempotencyFastifyPlugin, idempotencyProblems } from './fastify/index.js';
+export { commandRoute, idempotencyFastifyPlugin } from './fastify/index.js';
 export type {
   CommandRouteOptions,
   CommandRouteSettings,
   IdempotencyDecorator,
   IdempotencyPluginOptions,
-  IdempotencyProblem,
-  IdempotencyProblemType,
-  ProblemDocument,
+  IdempotencyProblemCatalog,
 } from './fastify/index.js';
+export { idempotencyProblems, Problem, ProblemCatalog } from './problems/index.js';
+export type {
+  IdempotencyProblemType,
+  ProblemAnswer,
+  ProblemCatalogSettings,
+  ProblemDocument,
+  ProblemExtension,
+  ProblemOptions,
+  ProblemText,
+  ProblemType,
+  ProblemTypeOf,
+} from './problems/index.js';

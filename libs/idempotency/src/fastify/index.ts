@@ -4,7 +4,5 @@ export type {
   CommandRouteSettings,
   IdempotencyDecorator,
   IdempotencyPluginOptions,
-  IdempotencyProblem,
+  IdempotencyProblemCatalog,
 } from './idempotency-plugin.js';
-export { idempotencyProblems } from './idempotency-problems.js';
-export type { IdempotencyProblemType, ProblemDocument } from './idempotency-problems.js';

@@ -1,39 +1,19 @@
-import { DomainError } from '../errors/index.js';
+import { domainError } from '../errors/index.js';
 import type { PaymentId } from '../shared/index.js';
 
-export class CardSettlementNotFound extends DomainError<
+export class CardSettlementNotFound extends domainError(
   'card-settlement-not-found',
-  { paymentId: PaymentId }
-> {
-  constructor(data: { paymentId: PaymentId }, options?: ErrorOptions) {
-    super('card-settlement-not-found', data, `no card settlement for payment ${data.paymentId}`, options);
-  }
-}
+  (data: { paymentId: PaymentId }) => `no card settlement for payment ${data.paymentId}`,
+) {}
 
-export class CardSettlementAlreadySettled extends DomainError<
+export class CardSettlementAlreadySettled extends domainError(
   'card-settlement-already-settled',
-  { paymentId: PaymentId; outcome: 'approved' | 'declined' }
-> {
-  constructor(data: { paymentId: PaymentId; outcome: 'approved' | 'declined' }, options?: ErrorOptions) {
-    super(
-      'card-settlement-already-settled',
-      data,
-      `card payment ${data.paymentId} is already settled (${data.outcome})`,
-      options,
-    );
-  }
-}
+  (data: { paymentId: PaymentId; outcome: 'approved' | 'declined' }) =>
+    `card payment ${data.paymentId} is already settled (${data.outcome})`,
+) {}
 
-export class CardSettlementNotAwaitingOperator extends DomainError<
+export class CardSettlementNotAwaitingOperator extends domainError(
   'card-settlement-not-awaiting-operator',
-  { paymentId: PaymentId }
-> {
-  constructor(data: { paymentId: PaymentId }, options?: ErrorOptions) {
-    super(
-      'card-settlement-not-awaiting-operator',
-      data,
-      `card payment ${data.paymentId} does not need attention: the completer is still settling it`,
-      options,
-    );
-  }
-}
+  (data: { paymentId: PaymentId }) =>
+    `card payment ${data.paymentId} does not need attention: the completer is still settling it`,
+) {}

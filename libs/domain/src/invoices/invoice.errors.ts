@@ -1,87 +1,45 @@
-import { DomainError } from '../errors/index.js';
+import { domainError } from '../errors/index.js';
 import type { InvoiceId, Money, PaymentId } from '../shared/index.js';
 
-export class InvoiceNotFound extends DomainError<'invoice-not-found', { invoiceId: InvoiceId }> {
-  constructor(data: { invoiceId: InvoiceId }, options?: ErrorOptions) {
-    super('invoice-not-found', data, `invoice ${data.invoiceId} does not exist`, options);
-  }
-}
+export class InvoiceNotFound extends domainError(
+  'invoice-not-found',
+  (data: { invoiceId: InvoiceId }) => `invoice ${data.invoiceId} does not exist`,
+) {}
 
-export class InvoiceAlreadyIssued extends DomainError<'invoice-already-issued', { invoiceId: InvoiceId }> {
-  constructor(data: { invoiceId: InvoiceId }, options?: ErrorOptions) {
-    super('invoice-already-issued', data, `invoice ${data.invoiceId} is already issued`, options);
-  }
-}
+export class InvoiceAlreadyIssued extends domainError(
+  'invoice-already-issued',
+  (data: { invoiceId: InvoiceId }) => `invoice ${data.invoiceId} is already issued`,
+) {}
 
-export class EmptyInvoice extends DomainError<'empty-invoice', { invoiceId: InvoiceId }> {
-  constructor(data: { invoiceId: InvoiceId }, options?: ErrorOptions) {
-    super('empty-invoice', data, `invoice ${data.invoiceId} has no lines`, options);
-  }
-}
+export class EmptyInvoice extends domainError(
+  'empty-invoice',
+  (data: { invoiceId: InvoiceId }) => `invoice ${data.invoiceId} has no lines`,
+) {}
 
-export class PaymentExceedsBalance extends DomainError<
+export class PaymentExceedsBalance extends domainError(
   'payment-exceeds-balance',
-  { invoiceId: InvoiceId; paymentId: PaymentId; amount: Money; outstanding: Money }
-> {
-  constructor(
-    data: { invoiceId: InvoiceId; paymentId: PaymentId; amount: Money; outstanding: Money },
-    options?: ErrorOptions,
-  ) {
-    super(
-      'payment-exceeds-balance',
-      data,
-      `payment of ${data.amount.amount} exceeds the outstanding ${data.outstanding.amount} ${data.outstanding.currency} on invoice ${data.invoiceId}`,
-      options,
-    );
-  }
-}
+  (data: { invoiceId: InvoiceId; paymentId: PaymentId; amount: Money; outstanding: Money }) =>
+    `payment of ${data.amount.amount} exceeds the outstanding ${data.outstanding.amount} ${data.outstanding.currency} on invoice ${data.invoiceId}`,
+) {}
 
-export class PaymentAlreadyRecorded extends DomainError<
+export class PaymentAlreadyRecorded extends domainError(
   'payment-already-recorded',
-  { invoiceId: InvoiceId; paymentId: PaymentId }
-> {
-  constructor(data: { invoiceId: InvoiceId; paymentId: PaymentId }, options?: ErrorOptions) {
-    super(
-      'payment-already-recorded',
-      data,
-      `payment ${data.paymentId} is already recorded on invoice ${data.invoiceId}`,
-      options,
-    );
-  }
-}
+  (data: { invoiceId: InvoiceId; paymentId: PaymentId }) =>
+    `payment ${data.paymentId} is already recorded on invoice ${data.invoiceId}`,
+) {}
 
-export class CardReservationNotFound extends DomainError<
+export class CardReservationNotFound extends domainError(
   'card-reservation-not-found',
-  { invoiceId: InvoiceId; paymentId: PaymentId }
-> {
-  constructor(data: { invoiceId: InvoiceId; paymentId: PaymentId }, options?: ErrorOptions) {
-    super(
-      'card-reservation-not-found',
-      data,
-      `no card reservation ${data.paymentId} on invoice ${data.invoiceId}`,
-      options,
-    );
-  }
-}
+  (data: { invoiceId: InvoiceId; paymentId: PaymentId }) =>
+    `no card reservation ${data.paymentId} on invoice ${data.invoiceId}`,
+) {}
 
-export class CardChargeAlreadyRecorded extends DomainError<
+export class CardChargeAlreadyRecorded extends domainError(
   'card-charge-already-recorded',
-  { invoiceId: InvoiceId; paymentId: PaymentId; recorded: 'captured' | 'declined'; gatewayReference: string }
-> {
-  constructor(
-    data: {
-      invoiceId: InvoiceId;
-      paymentId: PaymentId;
-      recorded: 'captured' | 'declined';
-      gatewayReference: string;
-    },
-    options?: ErrorOptions,
-  ) {
-    super(
-      'card-charge-already-recorded',
-      data,
-      `card payment ${data.paymentId} was already ${data.recorded}`,
-      options,
-    );
-  }
-}
+  (data: {
+    invoiceId: InvoiceId;
+    paymentId: PaymentId;
+    recorded: 'captured' | 'declined';
+    gatewayReference: string;
+  }) => `card payment ${data.paymentId} was already ${data.recorded}`,
+) {}

@@ -1,32 +1,22 @@
-import { DomainError } from '../errors/index.js';
+import { domainError } from '../errors/index.js';
 import type { StockCountId } from '../shared/index.js';
 
-export class StockCountNotFound extends DomainError<'stock-count-not-found', { stockCountId: StockCountId }> {
-  constructor(data: { stockCountId: StockCountId }, options?: ErrorOptions) {
-    super('stock-count-not-found', data, `stock count ${data.stockCountId} does not exist`, options);
-  }
-}
+export class StockCountNotFound extends domainError(
+  'stock-count-not-found',
+  (data: { stockCountId: StockCountId }) => `stock count ${data.stockCountId} does not exist`,
+) {}
 
-export class StockCountAlreadyOpened extends DomainError<
+export class StockCountAlreadyOpened extends domainError(
   'stock-count-already-opened',
-  { stockCountId: StockCountId }
-> {
-  constructor(data: { stockCountId: StockCountId }, options?: ErrorOptions) {
-    super('stock-count-already-opened', data, `stock count ${data.stockCountId} is already open`, options);
-  }
-}
+  (data: { stockCountId: StockCountId }) => `stock count ${data.stockCountId} is already open`,
+) {}
 
-export class StockCountAlreadyPosted extends DomainError<
+export class StockCountAlreadyPosted extends domainError(
   'stock-count-already-posted',
-  { stockCountId: StockCountId }
-> {
-  constructor(data: { stockCountId: StockCountId }, options?: ErrorOptions) {
-    super('stock-count-already-posted', data, `stock count ${data.stockCountId} is already posted`, options);
-  }
-}
+  (data: { stockCountId: StockCountId }) => `stock count ${data.stockCountId} is already posted`,
+) {}
 
-export class EmptyStockCount extends DomainError<'empty-stock-count', { stockCountId: StockCountId }> {
-  constructor(data: { stockCountId: StockCountId }, options?: ErrorOptions) {
-    super('empty-stock-count', data, `stock count ${data.stockCountId} has no lines`, options);
-  }
-}
+export class EmptyStockCount extends domainError(
+  'empty-stock-count',
+  (data: { stockCountId: StockCountId }) => `stock count ${data.stockCountId} has no lines`,
+) {}

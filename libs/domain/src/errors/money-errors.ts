@@ -23,5 +23,6 @@ export class InvalidCurrency extends domainError(
 /** An amount in a currency other than the one of the invoice or order it belongs to. */
 export class CurrencyMismatch extends domainError(
   'currency-mismatch',
-  (data: { expected: CurrencyCode; given: string }) => `expected an amount in ${data.expected}, got ${data.given}`,
+  (data: { expected: CurrencyCode; given: string }) =>
+    `expected an amount in ${data.expected}, got ${data.given}`,
 ) {}

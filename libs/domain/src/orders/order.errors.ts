@@ -18,7 +18,8 @@ export class EmptyOrder extends domainError(
 
 export class OrderAwaitingReview extends domainError(
   'order-awaiting-review',
-  (data: { orderId: OrderId; expectedTotal: Money; total: Money }) => `order ${data.orderId} is held for review`,
+  (data: { orderId: OrderId; expectedTotal: Money; total: Money }) =>
+    `order ${data.orderId} is held for review`,
 ) {}
 
 export class OrderNotHeld extends domainError(

@@ -104,7 +104,10 @@ describe('idempotency plugin hooks', () => {
         .register(idempotencyFastifyPlugin, {
           engine,
           handlers: commandHandlers([]),
-          problems: { has: (type) => type !== 'idempotency-key-reused', answer: appProblems.answer.bind(appProblems) },
+          problems: {
+            has: (type) => type !== 'idempotency-key-reused',
+            answer: appProblems.answer.bind(appProblems),
+          },
         })
         .ready(),
     ).rejects.toThrow(/idempotency-key-reused/);

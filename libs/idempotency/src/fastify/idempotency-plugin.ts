@@ -107,7 +107,10 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
   const { engine } = options;
   const getScope = options.getScope ?? principalScope;
   const problems = options.problems ?? idempotencyProblems;
-  const missing = idempotencyProblems.entries().map(([type]) => type).filter((type) => !problems.has(type));
+  const missing = idempotencyProblems
+    .entries()
+    .map(([type]) => type)
+    .filter((type) => !problems.has(type));
   if (missing.length > 0) throw new Error(`the problem catalogue lacks ${missing.join(', ')}`);
 
   const refuse = (reply: FastifyReply, problem: Problem): FastifyReply => {

@@ -82,9 +82,15 @@ export class ProblemCatalog<Type extends string> {
     const kept = [...this.types].filter(([type]) => !Object.hasOwn(more, type));
     const entries = added.map(([type, text]): [More, ProblemType] => {
       const known = this.types.get(type as string as Type);
-      return [type, known ? { ...known, title: text.title, description: text.description } : (text as ProblemType)];
+      return [
+        type,
+        known ? { ...known, title: text.title, description: text.description } : (text as ProblemType),
+      ];
     });
-    return new ProblemCatalog<Type | More>(new Map<Type | More, ProblemType>([...kept, ...entries]), { ...this.settings, ...settings });
+    return new ProblemCatalog<Type | More>(new Map<Type | More, ProblemType>([...kept, ...entries]), {
+      ...this.settings,
+      ...settings,
+    });
   }
 
   /** Whether `type` is documented here. */

@@ -48,7 +48,12 @@ describe('problem catalogue', () => {
         { base: '/problems/', link: (uri) => `<${uri}>; rel="describedby"; type="text/html"` },
       )
       .extend({ 'order-not-found': { status: 404, title: 'No such order', description: 'Never placed.' } });
-    expect(app.entries().map(([type]) => type)).toEqual(['busy', 'not-found', 'key-missing', 'order-not-found']);
+    expect(app.entries().map(([type]) => type)).toEqual([
+      'busy',
+      'not-found',
+      'key-missing',
+      'order-not-found',
+    ]);
     expect(app.describe('key-missing')).toEqual({
       status: 400,
       title: 'Idempotency-Key is missing',

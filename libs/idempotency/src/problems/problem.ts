@@ -8,6 +8,8 @@ export interface ProblemOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** When to retry, sent as `Retry-After`. */
   readonly retryAfterSeconds?: number;
+  /** The failure behind it (the standard `Error.cause`), never sent. */
+  readonly cause?: unknown;
 }
 
 /**
@@ -22,7 +24,7 @@ export class Problem<Type extends string = string> extends Error {
     readonly type: Type,
     readonly options: ProblemOptions = {},
   ) {
-    super(options.detail ?? type);
+    super(options.detail ?? type, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
   }
 }

@@ -1,4 +1,8 @@
+import { domainErrorCatalog } from './domain-error-catalog.js';
 import type { DomainErrorCode } from './domain-error-catalog.js';
+
+/** The data the catalogue's message of `Code` reads. */
+type MessageData<Code extends DomainErrorCode> = Parameters<(typeof domainErrorCatalog)[Code]['message']>[0];
 
 /**
  * A business rule said no. `code` is the error's tag, documented in `domainErrorCatalog`; `data` says what was asked
@@ -20,19 +24,18 @@ export class DomainError<
 }
 
 /**
- * The base class of one domain error: tagged with `code`, carrying the data `message` reads, with the standard
- * `{ cause }`. Declare each error in one line.
+ * The base class of one domain error, tagged with `code`: an error is one line naming its code and its data, and
+ * takes the catalogue's message for that code, derived from the data, with the standard `{ cause }`.
  *
  * @example
- * export class OrderNotFound extends domainError('order-not-found', (data: { orderId: OrderId }) => `order ${data.orderId} does not exist`) {}
+ * export class OrderNotFound extends domainError('order-not-found')<{ orderId: OrderId }> {}
  * throw new OrderNotFound({ orderId });
  */
-export const domainError = <Code extends DomainErrorCode, Data extends object>(
-  code: Code,
-  message: (data: Data) => string,
-) =>
-  class extends DomainError<Code, Data> {
+export const domainError = <Code extends DomainErrorCode>(code: Code) => {
+  const message = domainErrorCatalog[code].message as (data: object) => string;
+  return class TaggedDomainError<Data extends MessageData<Code> & object> extends DomainError<Code, Data> {
     constructor(data: Data, options?: ErrorOptions) {
       super(code, data, message(data), options);
     }
   };
+};

@@ -1,45 +1,28 @@
 import { domainError } from '../errors/index.js';
 import type { InvoiceId, Money, PaymentId } from '../shared/index.js';
 
-export class InvoiceNotFound extends domainError(
-  'invoice-not-found',
-  (data: { invoiceId: InvoiceId }) => `invoice ${data.invoiceId} does not exist`,
-) {}
+/** One payment on one invoice. */
+interface InvoicePaymentRef {
+  readonly invoiceId: InvoiceId;
+  readonly paymentId: PaymentId;
+}
 
-export class InvoiceAlreadyIssued extends domainError(
-  'invoice-already-issued',
-  (data: { invoiceId: InvoiceId }) => `invoice ${data.invoiceId} is already issued`,
-) {}
+/** A payment above what is still outstanding. */
+interface Overpayment extends InvoicePaymentRef {
+  readonly amount: Money;
+  readonly outstanding: Money;
+}
 
-export class EmptyInvoice extends domainError(
-  'empty-invoice',
-  (data: { invoiceId: InvoiceId }) => `invoice ${data.invoiceId} has no lines`,
-) {}
+/** A card charge whose outcome is already recorded. */
+interface RecordedCharge extends InvoicePaymentRef {
+  readonly recorded: 'captured' | 'declined';
+  readonly gatewayReference: string;
+}
 
-export class PaymentExceedsBalance extends domainError(
-  'payment-exceeds-balance',
-  (data: { invoiceId: InvoiceId; paymentId: PaymentId; amount: Money; outstanding: Money }) =>
-    `payment of ${data.amount.amount} exceeds the outstanding ${data.outstanding.amount} ${data.outstanding.currency} on invoice ${data.invoiceId}`,
-) {}
-
-export class PaymentAlreadyRecorded extends domainError(
-  'payment-already-recorded',
-  (data: { invoiceId: InvoiceId; paymentId: PaymentId }) =>
-    `payment ${data.paymentId} is already recorded on invoice ${data.invoiceId}`,
-) {}
-
-export class CardReservationNotFound extends domainError(
-  'card-reservation-not-found',
-  (data: { invoiceId: InvoiceId; paymentId: PaymentId }) =>
-    `no card reservation ${data.paymentId} on invoice ${data.invoiceId}`,
-) {}
-
-export class CardChargeAlreadyRecorded extends domainError(
-  'card-charge-already-recorded',
-  (data: {
-    invoiceId: InvoiceId;
-    paymentId: PaymentId;
-    recorded: 'captured' | 'declined';
-    gatewayReference: string;
-  }) => `card payment ${data.paymentId} was already ${data.recorded}`,
-) {}
+export class InvoiceNotFound extends domainError('invoice-not-found')<{ invoiceId: InvoiceId }> {}
+export class InvoiceAlreadyIssued extends domainError('invoice-already-issued')<{ invoiceId: InvoiceId }> {}
+export class EmptyInvoice extends domainError('empty-invoice')<{ invoiceId: InvoiceId }> {}
+export class PaymentExceedsBalance extends domainError('payment-exceeds-balance')<Overpayment> {}
+export class PaymentAlreadyRecorded extends domainError('payment-already-recorded')<InvoicePaymentRef> {}
+export class CardReservationNotFound extends domainError('card-reservation-not-found')<InvoicePaymentRef> {}
+export class CardChargeAlreadyRecorded extends domainError('card-charge-already-recorded')<RecordedCharge> {}

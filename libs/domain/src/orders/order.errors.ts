@@ -1,44 +1,24 @@
 import { domainError } from '../errors/index.js';
 import type { Money, OrderId, SaleId } from '../shared/index.js';
 
-export class OrderNotFound extends domainError(
-  'order-not-found',
-  (data: { orderId: OrderId }) => `order ${data.orderId} does not exist`,
-) {}
+/** An order whose prices changed after the client built it. */
+interface RepricedOrder {
+  readonly orderId: OrderId;
+  readonly expectedTotal: Money;
+  readonly total: Money;
+}
 
-export class OrderAlreadyPlaced extends domainError(
-  'order-already-placed',
-  (data: { orderId: OrderId }) => `order ${data.orderId} is already placed`,
-) {}
+/** An order whose sale is recorded. */
+interface CompletedOrder {
+  readonly orderId: OrderId;
+  readonly saleId: SaleId;
+}
 
-export class EmptyOrder extends domainError(
-  'empty-order',
-  (data: { orderId: OrderId }) => `order ${data.orderId} has no lines`,
-) {}
-
-export class OrderAwaitingReview extends domainError(
-  'order-awaiting-review',
-  (data: { orderId: OrderId; expectedTotal: Money; total: Money }) =>
-    `order ${data.orderId} is held for review`,
-) {}
-
-export class OrderNotHeld extends domainError(
-  'order-not-held',
-  (data: { orderId: OrderId }) => `order ${data.orderId} is not held for review`,
-) {}
-
-export class OrderNotServed extends domainError(
-  'order-not-served',
-  (data: { orderId: OrderId }) => `order ${data.orderId} has not been served`,
-) {}
-
-export class OrderAlreadyServed extends domainError(
-  'order-already-served',
-  (data: { orderId: OrderId }) => `order ${data.orderId} is already served`,
-) {}
-
-export class OrderAlreadyCompleted extends domainError(
-  'order-already-completed',
-  (data: { orderId: OrderId; saleId: SaleId }) =>
-    `order ${data.orderId} is already completed (sale ${data.saleId})`,
-) {}
+export class OrderNotFound extends domainError('order-not-found')<{ orderId: OrderId }> {}
+export class OrderAlreadyPlaced extends domainError('order-already-placed')<{ orderId: OrderId }> {}
+export class EmptyOrder extends domainError('empty-order')<{ orderId: OrderId }> {}
+export class OrderAwaitingReview extends domainError('order-awaiting-review')<RepricedOrder> {}
+export class OrderNotHeld extends domainError('order-not-held')<{ orderId: OrderId }> {}
+export class OrderNotServed extends domainError('order-not-served')<{ orderId: OrderId }> {}
+export class OrderAlreadyServed extends domainError('order-already-served')<{ orderId: OrderId }> {}
+export class OrderAlreadyCompleted extends domainError('order-already-completed')<CompletedOrder> {}

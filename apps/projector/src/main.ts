@@ -66,8 +66,12 @@ const relay = await startWebhookRelay({
   leaseRetryMs: env.PROJECTOR_LEASE_RETRY_MS,
 });
 logger.info(
-  { database: database.source, projections: allProjections.map((projection) => projection.name) },
-  'projector and webhook relay started',
+  {
+    database: database.source,
+    projections: allProjections.map((projection) => projection.name),
+    webhookRelay: 'started',
+  },
+  'projector started',
 );
 // Retention: expired key streams are removed whole, with their key-table rows (one leader among the projectors).
 const scavenger =

@@ -13,7 +13,7 @@ import type {
 import { aggregateCommand, decideOrRefuse, foldSnapshot } from '../commands/aggregate-command.js';
 import type { ProcessFaultHook } from '../faults/index.js';
 import type { GatewayCharge, GatewayClient } from '../gateway/gateway-client.js';
-import { problemTypeUri, httpProblems } from '../problems/problem-catalog.js';
+import { HttpProblem, problemResponse } from '../problems/index.js';
 import type { issueInvoice, payInvoiceByCard, payInvoiceByCash } from './invoice.commands.js';
 import type { PaymentView } from './invoice.schemas.js';
 import { toInvoiceView, toPaymentView } from './invoice.view.js';
@@ -191,16 +191,6 @@ export const cardPaymentHandler = (deps: {
       const payment = recorded.result;
       if (charge.status === 'succeeded')
         return { status: 201, headers: { location: `/payments/${paymentId}` }, body: payment };
-      const problem = httpProblems['card-declined'];
-      return {
-        status: problem.status,
-        headers: { 'content-type': 'application/problem+json' },
-        body: JSON.stringify({
-          type: problemTypeUri('card-declined'),
-          title: problem.title,
-          status: problem.status,
-          payment,
-        }),
-      };
+      return problemResponse(new HttpProblem('card-declined', { extensions: { payment } }));
     },
   });

@@ -116,6 +116,7 @@ export type {
   StockCountState,
 } from './stock-counts/index.js';
 export {
+  cardSettlementStream,
   invoiceStream,
   orderStream,
   stockCountStream,

@@ -57,6 +57,17 @@ export type {
 } from './read-models/idempotency-keys/index.js';
 export { allProjections } from './read-models/index.js';
 export {
+  cardSettlementsProjection,
+  cardSettlementsTable,
+  countPaymentsNeedingAttention,
+  listPaymentsNeedingAttention,
+} from './read-models/card-settlements/index.js';
+export type {
+  CardSettlementRow,
+  CardSettlementStatus,
+  PaymentNeedingAttentionReadModel,
+} from './read-models/card-settlements/index.js';
+export {
   getInvoice,
   getPayment,
   invoicesProjection,

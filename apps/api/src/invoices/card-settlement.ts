@@ -1,0 +1,73 @@
+import type { RecordedEvent } from '@once/event-store';
+import { cardSettlementDecider } from '@once/domain';
+import type {
+  CardSettlementCommand,
+  CardSettlementEvent,
+  CardSettlementState,
+  SettlementRetryPolicy,
+} from '@once/domain';
+import type { HandlerResponse } from '@once/idempotency';
+import { httpProblems, problemTypeUri } from '../problems/problem-catalog.js';
+
+/** What the card handlers need to settle a payment whose gateway outcome is unknown. */
+export interface CardSettlementDeps {
+  /** Reads a settlement stream as it is now: attempts and their timing are not part of a recorded plan. */
+  readonly readStream: (stream: string) => Promise<readonly RecordedEvent[]>;
+  readonly retryPolicy: SettlementRetryPolicy;
+  /** The clock attempts are timed by (the engine's). */
+  readonly now: () => Date;
+}
+
+/**
+ * Six attempts from 5 s apart to 5 min apart (about 10 minutes in all, each at least a lease after the last), then
+ * an operator.
+ */
+export const defaultSettlementRetryPolicy: SettlementRetryPolicy = {
+  maxAttempts: 6,
+  baseDelayMs: 5_000,
+  maxDelayMs: 300_000,
+};
+
+/** Folds a settlement stream's events. */
+export const foldSettlement = (events: readonly { type: string; data: unknown }[]): CardSettlementState =>
+  events.reduce(
+    (state, event) =>
+      cardSettlementDecider.evolve(state, { type: event.type, data: event.data } as CardSettlementEvent),
+    cardSettlementDecider.initialState(),
+  );
+
+/** Decides several settlement commands in turn, each against the state the ones before it left. */
+export const decideSettlement = (
+  state: CardSettlementState,
+  commands: readonly CardSettlementCommand[],
+): { readonly events: readonly CardSettlementEvent[]; readonly state: CardSettlementState } =>
+  commands.reduce<{ events: readonly CardSettlementEvent[]; state: CardSettlementState }>(
+    (decided, command) => {
+      const events = cardSettlementDecider.decide(command, decided.state);
+      return {
+        events: [...decided.events, ...events],
+        state: events.reduce(cardSettlementDecider.evolve, decided.state),
+      };
+    },
+    { events: [], state },
+  );
+
+/**
+ * The stored answer of a card payment the completer gave up on (`payment-needs-attention`): a documented problem,
+ * replayed byte for byte; the payment itself ends when an operator resolves it.
+ */
+export const needsAttentionResponse = (paymentId: string, attempts: number): HandlerResponse => {
+  const problem = httpProblems['payment-needs-attention'];
+  return {
+    status: problem.status,
+    headers: { 'content-type': 'application/problem+json' },
+    body: JSON.stringify({
+      type: problemTypeUri('payment-needs-attention'),
+      title: problem.title,
+      status: problem.status,
+      detail: `the gateway's answer stayed unknown after ${String(attempts)} attempts; an operator resolves the payment`,
+      paymentId,
+      attempts,
+    }),
+  };
+};

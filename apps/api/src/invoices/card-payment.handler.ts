@@ -96,24 +96,26 @@ const paymentOfContext = (context: PhasedCommandContext<CardPayment>, deps: Card
 };
 
 /**
- * The charge, at most once per recorded outcome. A resumed attempt waits out the settlement's backoff, then asks the
- * gateway's inquiry first; it charges (same downstream key) only if the gateway never saw the charge and the card
+ * The charge, at most once per recorded outcome. A resumed attempt asks the gateway's inquiry first (the completer's
+ * only after the settlement's backoff); it charges (same downstream key) only if the gateway never saw the charge and the card
  * token came with a live request: the key log keeps only a reference, so a resume without the client never charges.
  */
 const chargeOnce = (payment: Payment, deps: CardPaymentDeps) =>
   payment.context.step<ChargeResult>('charge_requested', async ({ resumed }) => {
     const { context, paymentId } = payment;
     const body = context.command;
+    const liveToken = !isSecretReference(body.cardToken);
     if (resumed) {
       const settlement = foldSettlement(await deps.readStream(payment.settlement));
       if (settlement.status === 'needs-attention' || settlement.status === 'settled')
         throw new AwaitingOperator(settlement.attempts);
-      const due = settlement.status === 'settling' ? settlement.nextAttemptAt : undefined;
+      // The backoff paces the completer; the client's own retry (with the token) may try at its own pace.
+      const due = settlement.status === 'settling' && !liveToken ? settlement.nextAttemptAt : undefined;
       if (due !== undefined && deps.now().getTime() < Date.parse(due)) throw new AttemptNotDue(due);
       const [seen] = await deps.gateway.inquire(paymentId);
       if (seen) return toChargeResult(seen, paymentId);
     }
-    if (isSecretReference(body.cardToken)) {
+    if (!liveToken) {
       throw new HttpProblem(
         'gateway-unavailable',
         'the gateway has no charge for this payment and only the client can charge it again: the card token is not stored',

@@ -56,7 +56,7 @@ export interface AppDeps {
   readonly gatewayUrl: string;
   /** How long the api waits for the gateway before treating the charge as unknown (ms); 5 s by default. */
   readonly gatewayTimeoutMs?: number;
-  /** How often an unknown card outcome is retried before the payment needs an operator; 6 attempts, 5 s–5 min apart by default. */
+  /** How often an unknown card outcome is retried before the payment needs an operator; 8 attempts, 5 s–5 min apart by default. */
   readonly cardSettlementRetryPolicy?: SettlementRetryPolicy;
   /** The shared secret gateway webhooks are signed with; without it every webhook is refused. */
   readonly gatewayWebhookSecret?: string | undefined;

@@ -19,11 +19,12 @@ export interface CardSettlementDeps {
 }
 
 /**
- * Six attempts from 5 s apart to 5 min apart (about 10 minutes in all, each at least a lease after the last), then
- * an operator.
+ * Eight attempts, 5 s apart at first and doubling to at most 5 min (the last about 10 minutes after the first; each
+ * also at least a lease after the one before), then an operator. A client that retries with its card token is not
+ * held back by the pauses.
  */
 export const defaultSettlementRetryPolicy: SettlementRetryPolicy = {
-  maxAttempts: 6,
+  maxAttempts: 8,
   baseDelayMs: 5_000,
   maxDelayMs: 300_000,
 };

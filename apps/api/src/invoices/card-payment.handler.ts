@@ -16,9 +16,13 @@ import type { ProcessFaultHook } from '../faults/index.js';
 import { isUnknownGatewayOutcome } from '../gateway/gateway-client.js';
 import type { GatewayCharge, GatewayClient, GatewayRefusal } from '../gateway/gateway-client.js';
 import { HttpProblem } from '../problems/problem.js';
-import { httpProblems, problemTypeUri } from '../problems/problem-catalog.js';
 import type { CardSettlementDeps } from './card-settlement.js';
-import { decideSettlement, foldSettlement, needsAttentionResponse } from './card-settlement.js';
+import {
+  cardProblemResponse,
+  decideSettlement,
+  foldSettlement,
+  needsAttentionResponse,
+} from './card-settlement.js';
 import type { payInvoiceByCard } from './invoice.commands.js';
 import type { PaymentView } from './invoice.schemas.js';
 import { toPaymentView } from './invoice.view.js';
@@ -219,20 +223,6 @@ const recordCharge = (payment: Payment, charge: ChargeResult, recordedAt: string
     },
   });
 
-const declinedResponse = (payment: PaymentView) => {
-  const problem = httpProblems['card-declined'];
-  return {
-    status: problem.status,
-    headers: { 'content-type': 'application/problem+json' },
-    body: JSON.stringify({
-      type: problemTypeUri('card-declined'),
-      title: problem.title,
-      status: problem.status,
-      payment,
-    }),
-  };
-};
-
 /**
  * `POST /invoices/:id/payments` with `method: card` (docs/ARCHITECTURE.md "The phased protocol"): reserve the amount
  * on the invoice, charge the gateway with the downstream key `payment:<paymentId>`, record the outcome. Each step is
@@ -282,6 +272,6 @@ export const cardPaymentHandler = (deps: CardPaymentDeps): PhasedCommandHandler<
       const view = recorded.result;
       return charge.status === 'succeeded'
         ? { status: 201, headers: { location: `/payments/${payment.paymentId}` }, body: view }
-        : declinedResponse(view);
+        : cardProblemResponse('card-declined', { payment: view });
     },
   });

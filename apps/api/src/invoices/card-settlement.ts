@@ -53,22 +53,31 @@ export const decideSettlement = (
     { events: [], state },
   );
 
-/**
- * The stored answer of a card payment the completer gave up on (`payment-needs-attention`): a documented problem,
- * replayed byte for byte; the payment itself ends when an operator resolves it.
- */
-export const needsAttentionResponse = (paymentId: string, attempts: number): HandlerResponse => {
-  const problem = httpProblems['payment-needs-attention'];
+/** A card payment's documented problem as a stored answer: the same bytes first and on every replay. */
+export const cardProblemResponse = (
+  type: 'card-declined' | 'payment-needs-attention',
+  fields: Readonly<Record<string, unknown>>,
+): HandlerResponse => {
+  const problem = httpProblems[type];
   return {
     status: problem.status,
     headers: { 'content-type': 'application/problem+json' },
     body: JSON.stringify({
-      type: problemTypeUri('payment-needs-attention'),
+      type: problemTypeUri(type),
       title: problem.title,
       status: problem.status,
-      detail: `the gateway's answer stayed unknown after ${String(attempts)} attempts; an operator resolves the payment`,
-      paymentId,
-      attempts,
+      ...fields,
     }),
   };
 };
+
+/**
+ * The stored answer of a card payment the completer gave up on (`payment-needs-attention`): a documented problem,
+ * replayed byte for byte; the payment itself ends when an operator resolves it.
+ */
+export const needsAttentionResponse = (paymentId: string, attempts: number): HandlerResponse =>
+  cardProblemResponse('payment-needs-attention', {
+    detail: `the gateway's answer stayed unknown after ${String(attempts)} attempts; an operator resolves the payment`,
+    paymentId,
+    attempts,
+  });

@@ -101,8 +101,9 @@ const paymentOfContext = (context: PhasedCommandContext<CardPayment>, deps: Card
 
 /**
  * The charge, at most once per recorded outcome. A resumed attempt asks the gateway's inquiry first (the completer's
- * only after the settlement's backoff); it charges (same downstream key) only if the gateway never saw the charge and the card
- * token came with a live request: the key log keeps only a reference, so a resume without the client never charges.
+ * only after the settlement's backoff); it charges (same downstream key) only if the gateway never saw the charge
+ * and the card token came with a live request: the key log keeps only a reference, so a resume without the client
+ * never charges.
  */
 const chargeOnce = (payment: Payment, deps: CardPaymentDeps) =>
   payment.context.step<ChargeResult>('charge_requested', async ({ resumed }) => {

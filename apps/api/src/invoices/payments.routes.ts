@@ -23,7 +23,12 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     help: 'Card payments whose gateway outcome stayed unknown through every attempt: an operator must resolve them',
     registers: [app.metricsRegistry],
     async collect() {
-      this.set(await countPaymentsNeedingAttention(app.pg));
+      // Until the projector has made the read model live there is nothing to count, and /metrics must still answer.
+      try {
+        this.set(await countPaymentsNeedingAttention(app.pg));
+      } catch (error) {
+        app.log.debug({ err: error }, 'card payments needing attention not counted');
+      }
     },
   });
 

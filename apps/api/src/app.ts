@@ -67,7 +67,10 @@ export interface AppDeps {
   /** How long a crashed request holds its key before a retry may take it over (ms); 30 s by default. */
   readonly leaseMs?: number;
   readonly logger?: FastifyServerOptions['logger'];
-  /** `in-process` (default) runs the read-model projections here; `external` leaves them to apps/projector. */
+  /**
+   * `in-process` (default) runs the read-model projections and the completer here; `external` leaves them to
+   * apps/projector.
+   */
   readonly projector?: 'in-process' | 'external';
   /** Pause between sweeps of the completer, which finishes keys whose client went quiet (ms); 5 s by default. */
   readonly completerIntervalMs?: number;
@@ -181,7 +184,10 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     }
     const webhookUrlPolicy = deps.webhookUrlPolicy ?? strictWebhookUrlPolicy;
     await app.register(outboxPlugin, { urlPolicy: webhookUrlPolicy, relay: deps.projector !== 'external' });
-    await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });
+    // With an external projector the completer runs there (apps/projector), beside the projections.
+    if (deps.projector !== 'external') {
+      await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });
+    }
 
     await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
     if (deps.webAssetsDirectory) await app.register(webAssetsRoutes, { directory: deps.webAssetsDirectory });

@@ -107,8 +107,8 @@ describe('EventStoreDB mode', () => {
     const processEnv = {
       DATABASE_URL: env.db.connectionString,
       EVENTSTORE_URL: eventStore.connectionString,
-      GATEWAY_URL: gateway.url,
-      IDEMPOTENCY_LEASE_MS: '1000',
+      ONCE_GATEWAY_URL: gateway.url,
+      ONCE_LEASE_MS: '1000',
     };
     const crashing = await startApiProcess({ ...processEnv, ONCE_FAULT: 'after-complete@2' });
     try {

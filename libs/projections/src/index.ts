@@ -38,8 +38,8 @@ export { readLiveCheckpoint, waitForPosition } from './consistency/index.js';
 export type { WaitForPositionOptions, WaitForPositionResult } from './consistency/index.js';
 export { rebuildProjection, rebuildProjections } from './rebuild/index.js';
 export type { RebuildManyOptions, RebuildOptions, RebuildOutcome, RebuildProgress } from './rebuild/index.js';
-export { completeAbandonedKeysOnce, startProjector } from './projector/index.js';
-export type { CompleterOptions, Projector, ProjectorOptions } from './projector/index.js';
+export { completeAbandonedKeysOnce, startCompleter, startProjector } from './projector/index.js';
+export type { Completer, CompleterOptions, Projector, ProjectorOptions } from './projector/index.js';
 export {
   getIdempotencyKey,
   idempotencyKeysProjection,

@@ -3,6 +3,8 @@ import { completeAbandonedKeys } from '@once/idempotency';
 import type { AbandonedKeyResult, CompleteAbandonedKeysOptions } from '@once/idempotency';
 import { listAbandonedKeys } from '../read-models/idempotency-keys/index.js';
 import type { ProjectionLogger } from '../runner/projection-definition.js';
+import { silentLogger } from '../runner/projection-definition.js';
+import { abortableSleep } from '../runner/abortable-sleep.js';
 
 /** What the completer needs to finish abandoned keys: the api's engine and its command handlers. */
 export interface CompleterOptions {
@@ -70,4 +72,43 @@ export const completeAbandonedKeysOnce = async (
   } finally {
     client.release(failed);
   }
+};
+
+/** A running completer. */
+export interface Completer {
+  /** Ends the loop after the round in hand. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The completer: a round (`completeAbandonedKeysOnce`) every `intervalMs`, until stopped. The projector process runs
+ * it, and the api in-process for `npm start`; any number may run against one database, one round at a time under the
+ * advisory lock, so no key is completed twice.
+ *
+ * @example
+ * const completer = startCompleter(pool, { engine, handlers, upcast }, logger);
+ * await completer.stop();
+ */
+export const startCompleter = (
+  pool: Pool,
+  options: CompleterOptions,
+  logger: ProjectionLogger = silentLogger,
+): Completer => {
+  const stopController = new AbortController();
+  const loop = async (): Promise<void> => {
+    while (!stopController.signal.aborted) {
+      await abortableSleep(options.intervalMs ?? 5000, stopController.signal);
+      if (stopController.signal.aborted) break;
+      await completeAbandonedKeysOnce(pool, options, logger).catch((error: unknown) =>
+        logger.error({ err: error }, 'completer round failed'),
+      );
+    }
+  };
+  const running = loop();
+  return {
+    stop: async () => {
+      stopController.abort();
+      await running;
+    },
+  };
 };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { createInMemoryEventStore, createPostgresEventStore } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
 import { bindCommand, commandHandlers, createIdempotencyEngine, keyStreamName } from '@once/idempotency';
@@ -19,7 +20,9 @@ import { getIdempotencyKey, idempotencyKeysProjection } from '../read-models/ide
 import { rebuildProjection } from '../rebuild/index.js';
 import { getLiveVersion, listVersions } from '../versions/index.js';
 import { appendLedgerWorkload, ledgerProjection } from '../testing/index.js';
-import { startProjector } from './index.js';
+import { silentLogger } from '../runner/projection-definition.js';
+import { completeAbandonedKeysOnce, startCompleter, startProjector } from './index.js';
+import type { Completer } from './index.js';
 
 let db: TestDatabase;
 let store: EventStore;
@@ -42,50 +45,51 @@ const waitFor = async (condition: () => Promise<boolean>, what: string): Promise
   }
 };
 
-describe('projector', () => {
-  it('finishes a key its client abandoned once the key table shows the lease expired, and follows a blue/green switch', async () => {
-    const clock = createManualClock();
-    const faults = createFaultInjector();
-    const engine = createIdempotencyEngine({
-      store,
-      clock: clock.now,
-      leaseMs: 10_000,
-      faults: faults.hook,
-      protocol: 'phased',
-    });
-    const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
-    const projector = await startProjector({
-      pool: db.pool,
-      store,
-      projections: [idempotencyKeysProjection],
-      pollIntervalMs: 10,
-      leaseRetryMs: 100,
-      completer: { engine, handlers, intervalMs: 50, now: clock.now },
-    });
-    try {
-      const scope = { tenantId: randomUUID(), actorId: randomUUID() };
-      const counterId = randomUUID();
-      const key = `abandoned-${randomUUID()}`;
-      faults.arm('after-plan');
-      await expect(
-        engine.execute({
-          scope,
-          key,
-          ...incrementInput(counterId, 1),
-          handler: incrementCounterHandler(),
-        }),
-      ).rejects.toBeInstanceOf(InjectedCrash);
-      faults.disarm();
-      const [last] = await store.readStream(keyStreamName(scope, key), {
-        direction: 'backwards',
-        maxCount: 1,
-      });
-      if (!last) throw new Error('the crashed request left no key events');
-      expect(
-        (await waitForPosition(db.pool, 'idempotency_keys', last.position, { timeoutMs: 10_000 })).reached,
-      ).toBe(true);
-      expect(await getIdempotencyKey(db.pool, { ...scope, key })).toMatchObject({ status: 'inFlight' });
+const startKeyTableProjector = () =>
+  startProjector({
+    pool: db.pool,
+    store,
+    projections: [idempotencyKeysProjection],
+    pollIntervalMs: 10,
+    leaseRetryMs: 100,
+  });
 
+/** A key whose client crashed after its plan, shown in flight by the key table; its lease ends at `clock.advance`. */
+const abandonKey = async () => {
+  const clock = createManualClock();
+  const faults = createFaultInjector();
+  const engine = createIdempotencyEngine({
+    store,
+    clock: clock.now,
+    leaseMs: 10_000,
+    faults: faults.hook,
+    protocol: 'phased',
+  });
+  const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+  const scope = { tenantId: randomUUID(), actorId: randomUUID() };
+  const counterId = randomUUID();
+  const key = `abandoned-${randomUUID()}`;
+  faults.arm('after-plan');
+  await expect(
+    engine.execute({ scope, key, ...incrementInput(counterId, 1), handler: incrementCounterHandler() }),
+  ).rejects.toBeInstanceOf(InjectedCrash);
+  faults.disarm();
+  const [last] = await store.readStream(keyStreamName(scope, key), { direction: 'backwards', maxCount: 1 });
+  if (!last) throw new Error('the crashed request left no key events');
+  expect(
+    (await waitForPosition(db.pool, 'idempotency_keys', last.position, { timeoutMs: 10_000 })).reached,
+  ).toBe(true);
+  expect(await getIdempotencyKey(db.pool, { ...scope, key })).toMatchObject({ status: 'inFlight' });
+  return { clock, faults, engine, handlers, scope, counterId, key };
+};
+
+describe('projector', () => {
+  it('shows a key the completer finished once its lease expired, and follows a blue/green switch', async () => {
+    const projector = await startKeyTableProjector();
+    let completer: Completer | undefined;
+    try {
+      const { clock, engine, handlers, scope, counterId, key } = await abandonKey();
+      completer = startCompleter(db.pool, { engine, handlers, intervalMs: 50, now: clock.now });
       clock.advance(10_000);
       await waitFor(
         async () => (await getIdempotencyKey(db.pool, { ...scope, key }))?.status === 'completed',
@@ -114,6 +118,7 @@ describe('projector', () => {
       );
       expect(projector.states()).toEqual({ idempotency_keys: 'leading' });
     } finally {
+      await completer?.stop();
       await projector.stop();
     }
     expect(projector.states()).toEqual({ idempotency_keys: 'stopped' });
@@ -177,6 +182,36 @@ describe('projector', () => {
       expect(await rows()).toEqual(served);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('completes one round at a time across processes: a second completer skips while the first holds the round', async () => {
+    const projector = await startKeyTableProjector();
+    const otherProcess = new pg.Pool({ connectionString: db.connectionString, max: 2 });
+    try {
+      const { clock, faults, engine, handlers, scope, counterId, key } = await abandonKey();
+      clock.advance(10_000);
+
+      // When one completer's round stalls just before it completes the key
+      faults.arm('before-complete', 'hang');
+      const first = completeAbandonedKeysOnce(db.pool, { engine, handlers, now: clock.now }, silentLogger);
+      await waitFor(async () => faults.fired.includes('before-complete'), 'the first round to reach the key');
+
+      // Then a completer on another process's connections gets no round while the first holds it
+      const options = { engine, handlers, now: clock.now };
+      expect(await completeAbandonedKeysOnce(otherProcess, options, silentLogger)).toBeUndefined();
+
+      // And the first finishes the key, with one effect
+      faults.releaseHangs();
+      expect((await first)?.filter((result) => 'outcome' in result)).toHaveLength(1);
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+      await waitFor(
+        async () => (await getIdempotencyKey(db.pool, { ...scope, key }))?.status === 'completed',
+        'the key table to show the key completed',
+      );
+    } finally {
+      await otherProcess.end();
+      await projector.stop();
     }
   });
 });

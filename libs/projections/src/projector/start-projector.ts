@@ -9,8 +9,6 @@ import { migrateProjectionsSchema } from '../schema/projections-schema.js';
 import { ensureLiveVersion, getLiveVersion } from '../versions/projection-versions.js';
 import { sweepExpiredKeys } from '../read-models/idempotency-keys/index.js';
 import type { KeySweepCursor } from '../read-models/idempotency-keys/index.js';
-import { completeAbandonedKeysOnce } from './abandoned-key-completer.js';
-import type { CompleterOptions } from './abandoned-key-completer.js';
 import { abortableSleep } from '../runner/abortable-sleep.js';
 
 export interface ProjectorOptions {
@@ -25,11 +23,6 @@ export interface ProjectorOptions {
   readonly leaseRetryMs?: number;
   /** Pause before restarting a projection whose batch failed. Default 2,000 ms. */
   readonly restartDelayMs?: number;
-  /**
-   * Finish keys left in flight by clients that went away (the engine and handlers come from the api). Without it,
-   * abandoned keys wait for their client's retry.
-   */
-  readonly completer?: CompleterOptions;
   /**
    * Removing key-table rows whose key stream has expired, so the table keeps matching the log. On by default when the
    * `idempotency_keys` projection runs: every 60 s, rows idle for 24 h (the shortest key retention).
@@ -157,16 +150,6 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
     }
   };
 
-  const complete = async (completer: CompleterOptions): Promise<void> => {
-    while (!stopController.signal.aborted) {
-      await abortableSleep(completer.intervalMs ?? 5000, stopController.signal);
-      if (stopController.signal.aborted) break;
-      await completeAbandonedKeysOnce(pool, completer, logger).catch((error: unknown) =>
-        logger.error({ err: error }, 'completer round failed'),
-      );
-    }
-  };
-
   const sweep = async (settings: {
     readonly intervalMs?: number;
     readonly minimumRetentionSeconds?: number;
@@ -188,11 +171,7 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
     options.keySweep !== false &&
     options.projections.some((projection) => projection.name === 'idempotency_keys');
 
-  const supervisors = [
-    supervise(),
-    ...(options.completer ? [complete(options.completer)] : []),
-    ...(sweepsKeys ? [sweep(options.keySweep || {})] : []),
-  ];
+  const supervisors = [supervise(), ...(sweepsKeys ? [sweep(options.keySweep || {})] : [])];
   return {
     states: () => ({ ...states }),
     stop: async () => {

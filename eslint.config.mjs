@@ -59,6 +59,16 @@ const dependencyConstraints = ({ testCode }) => [
     onlyDependOnLibsWithTags: [
       'scope:event-store',
       'scope:postgres',
+      'scope:canonical-json',
+      ...(testCode ? ['type:testing'] : []),
+    ],
+  },
+  {
+    sourceTag: 'scope:read-models',
+    onlyDependOnLibsWithTags: [
+      'scope:projections',
+      'scope:event-store',
+      'scope:postgres',
       'scope:idempotency',
       'scope:domain',
       'scope:canonical-json',

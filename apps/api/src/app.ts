@@ -4,8 +4,8 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DomainError, domainErrorCatalog } from '@once/domain';
-import type { SettlementRetryPolicy } from '@once/domain';
-import { idempotencyFastifyPlugin } from '@once/idempotency';
+import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
+import { idempotencyFastifyPlugin } from '@once/idempotency/fastify';
 import type { IdempotencyEngine, IdempotencyEngineOptions } from '@once/idempotency';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
 import { createCommandHandlers } from './commands/command-handlers.js';
@@ -39,10 +39,7 @@ import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
 import { webAssetsRoutes } from './web/index.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { outboxPlugin } from './plugins/outbox.plugin.js';
-import {
-  webhookDeliveriesRoutes,
-  webhookEndpointsRoutes,
-} from './webhook-endpoints/index.js';
+import { webhookDeliveriesRoutes, webhookEndpointsRoutes } from './webhook-endpoints/index.js';
 import { strictWebhookUrlPolicy } from '@once/webhooks';
 import type { WebhookUrlPolicy } from '@once/webhooks';
 

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { InvoiceId, TenantId } from '@once/domain';
 import { invoiceStream } from '@once/domain';
-import { createEventStoreDbEventStore } from '@once/event-store';
+import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
 import { startEventStoreDb } from '@once/event-store/testing';
 import type { EventStoreTarget } from '@once/event-store/testing';
 import { findFreePort } from '@once/postgres';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { onceEnvironment, readEnvironment } from '@once/settings';
-import { createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import { createEventSourcedChargeLedger } from './charges/index.js';
 import { buildGatewaySim } from './gateway-sim.js';
 

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { startCommandCompleter } from '@once/api/completer';
-import { startStreamScavenger } from '@once/event-store';
-import { allProjections, removeKeyRowsOfStreams, startProjector } from '@once/projections';
+import { startStreamScavenger } from '@once/event-store/postgres';
+import { startProjector } from '@once/projections';
+import { allProjections, expiredKeySweeper, removeKeyRowsOfStreams } from '@once/read-models';
 import { startWebhookRelay } from '@once/outbox';
 import { onceEnvironment, readEnvironment } from '@once/settings';
 import { resolveDatabase } from './database.js';
@@ -45,6 +46,7 @@ const projector = await startProjector({
   batchSize: env.ONCE_PROJECTOR_BATCH_SIZE,
   pollIntervalMs: env.ONCE_PROJECTOR_POLL_MS,
   leaseRetryMs: env.ONCE_PROJECTOR_LEASE_RETRY_MS,
+  tasks: [expiredKeySweeper(pool, store)],
 });
 // The outbox beside the projections: one leader among every relay (this process, other projectors, an in-process api).
 const relay = await startWebhookRelay({

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { allProjections, rebuildProjections } from '@once/projections';
+import { rebuildProjections } from '@once/projections';
+import { allProjections } from '@once/read-models';
 import { onceEnvironment, readEnvironment } from '@once/settings';
 import { resolveDatabase } from './database.js';
 import { createEventStoreFromEnv } from './event-store.js';

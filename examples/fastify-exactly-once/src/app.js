@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
-import { createPostgresEventStore } from '@once/event-store';
-import { createIdempotencyEngine, idempotencyFastifyPlugin } from '@once/idempotency';
+import { createPostgresEventStore } from '@once/event-store/postgres';
+import { createIdempotencyEngine } from '@once/idempotency';
+import { idempotencyFastifyPlugin } from '@once/idempotency/fastify';
 import { balanceOf, earnPoints, memberStream, pointsHandlers, redeemPoints } from './points-ledger.js';
 
 /** The ledger's HTTP API over a PostgreSQL pool (the event store's tables are created on first use). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventStoreDbConnectionStringProblem } from '@once/event-store';
+import { eventStoreDbConnectionStringProblem } from '@once/event-store/eventstoredb';
 import { isWebhookSecret } from '@once/webhooks';
 
 /** `0`, `1`, `true` or `false`; unset stays undefined, so each process picks its own default. */

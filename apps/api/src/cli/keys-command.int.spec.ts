@@ -93,7 +93,11 @@ describe('once-keys', () => {
     const tenantId = randomUUID();
     const created = await run('create', '--tenant', tenantId, '--role', 'operator');
     expect(created.code).toBe(0);
-    const { apiKey, keyId, role } = JSON.parse(created.out) as { apiKey: string; keyId: string; role: string };
+    const { apiKey, keyId, role } = JSON.parse(created.out) as {
+      apiKey: string;
+      keyId: string;
+      role: string;
+    };
     expect(role).toBe('operator');
     expect(await store.findPrincipal(apiKey)).toMatchObject({ tenantId, keyId, role: 'operator' });
     const rotated = JSON.parse((await run('rotate', keyId)).out) as { apiKey: string };

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { ExecuteOutcome, IdempotencyPluginOptions, IdempotencyProblem } from '@once/idempotency';
+import type { ExecuteOutcome } from '@once/idempotency';
+import type { IdempotencyPluginOptions, IdempotencyProblem } from '@once/idempotency/fastify';
 import type { IdempotencyOutcome } from '../plugins/observability.plugin.js';
 import { HttpProblem } from '../problems/problem.js';
 import { problemTypeUri } from '../problems/problem-catalog.js';

@@ -1,10 +1,10 @@
 import type { Pool } from 'pg';
-import type { SettlementRetryPolicy } from '@once/domain';
+import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import type { EventStore } from '@once/event-store';
 import { createIdempotencyEngine } from '@once/idempotency';
 import type { CommandHandlers, IdempotencyEngine } from '@once/idempotency';
-import { startCompleter } from '@once/projections';
-import type { Completer, ProjectionLogger } from '@once/projections';
+import { startCompleter } from '@once/read-models';
+import type { ProjectionLogger, RunningTask } from '@once/projections';
 import { createCommandHandlers } from '../commands/command-handlers.js';
 import { upcastFirstFormatClaim } from '../commands/legacy-claims.js';
 import { createGatewayClient } from '../gateway/gateway-client.js';
@@ -30,7 +30,7 @@ export const startApiCompleter = (
   pool: Pool,
   { engine, handlers, intervalMs }: ApiCompleterOptions,
   logger: ProjectionLogger,
-): Completer =>
+): RunningTask =>
   startCompleter(
     pool,
     {
@@ -68,7 +68,7 @@ export interface CommandCompleterOptions {
  * const completer = startCommandCompleter({ pool, store, gatewayUrl, logger });
  * await completer.stop();
  */
-export const startCommandCompleter = (options: CommandCompleterOptions): Completer => {
+export const startCommandCompleter = (options: CommandCompleterOptions): RunningTask => {
   const engine = createIdempotencyEngine({
     store: options.store,
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),

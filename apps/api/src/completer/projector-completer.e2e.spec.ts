@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveId } from '@once/idempotency';
 import { findFreePort } from '@once/postgres';
-import { getIdempotencyKey } from '@once/projections';
+import { getIdempotencyKey } from '@once/read-models';
 import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { createApiKeyStore } from '../auth/index.js';

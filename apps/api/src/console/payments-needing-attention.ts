@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { listPaymentsNeedingAttention } from '@once/projections';
+import { listPaymentsNeedingAttention } from '@once/read-models';
 
 /**
  * A tenant's card payments that need an operator, for the console: the `card_settlements` read model (as

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getIdempotencyKey } from '@once/projections';
-import type { IdempotencyKeyRow } from '@once/projections';
+import { getIdempotencyKey } from '@once/read-models';
+import type { IdempotencyKeyRow } from '@once/read-models';
 import { problemView } from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';

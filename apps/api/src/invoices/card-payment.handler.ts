@@ -2,13 +2,15 @@ import {
   asInvoiceId,
   asPaymentId,
   asTenantId,
-  cardSettlementDecider,
   cardSettlementStream,
-  invoiceDecider,
   invoiceStream,
   money,
 } from '@once/domain';
-import type { IssuedInvoice, PaymentId, SettlementOutcome, StartCardSettlement } from '@once/domain';
+import type { PaymentId } from '@once/domain';
+import { cardSettlementDecider } from '@once/domain/card-settlements';
+import type { SettlementOutcome, StartCardSettlement } from '@once/domain/card-settlements';
+import { invoiceDecider } from '@once/domain/invoices';
+import type { IssuedInvoice } from '@once/domain/invoices';
 import { definePhasedHandler, isSecretReference } from '@once/idempotency';
 import type { CommandOf, PhasedCommandContext, PhasedCommandHandler } from '@once/idempotency';
 import { decideOrRefuse, foldSnapshot } from '../commands/aggregate-command.js';

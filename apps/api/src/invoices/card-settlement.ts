@@ -1,11 +1,11 @@
 import type { RecordedEvent } from '@once/event-store';
-import { cardSettlementDecider } from '@once/domain';
+import { cardSettlementDecider } from '@once/domain/card-settlements';
 import type {
   CardSettlementCommand,
   CardSettlementEvent,
   CardSettlementState,
   SettlementRetryPolicy,
-} from '@once/domain';
+} from '@once/domain/card-settlements';
 import type { HandlerResponse } from '@once/idempotency';
 import { httpProblems, problemTypeUri } from '../problems/problem-catalog.js';
 

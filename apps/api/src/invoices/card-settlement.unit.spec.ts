@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asInvoiceId, asPaymentId, asTenantId, money } from '@once/domain';
-import type { StartCardSettlement } from '@once/domain';
+import type { StartCardSettlement } from '@once/domain/card-settlements';
 import { decideSettlement, foldSettlement, needsAttentionResponse } from './card-settlement.js';
 
 const paymentId = asPaymentId('pay-1');

@@ -1,13 +1,7 @@
-import {
-  asCustomerRef,
-  asInvoiceId,
-  asPaymentId,
-  asTenantId,
-  invoiceDecider,
-  invoiceStream,
-  money,
-} from '@once/domain';
-import type { InvoiceState, IssueInvoice, IssuedInvoice, PaymentId, RecordPayment } from '@once/domain';
+import { asCustomerRef, asInvoiceId, asPaymentId, asTenantId, invoiceStream, money } from '@once/domain';
+import { invoiceDecider } from '@once/domain/invoices';
+import type { PaymentId } from '@once/domain';
+import type { InvoiceState, IssueInvoice, IssuedInvoice, RecordPayment } from '@once/domain/invoices';
 import type { CommandContext, CommandOf, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
 import { aggregateCommand } from '../commands/aggregate-command.js';
 import type { issueInvoice, payInvoiceByCash } from './invoice.commands.js';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getInvoice } from '@once/projections';
+import { getInvoice } from '@once/read-models';
 import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/problem.js';

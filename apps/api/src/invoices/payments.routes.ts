@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { countPaymentsNeedingAttention, getPayment, listPaymentsNeedingAttention } from '@once/projections';
+import { countPaymentsNeedingAttention, getPayment, listPaymentsNeedingAttention } from '@once/read-models';
 import { requireOperator } from '../auth/index.js';
 import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';

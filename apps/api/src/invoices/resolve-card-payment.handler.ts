@@ -1,14 +1,12 @@
+import { asPaymentId, asTenantId, cardSettlementStream, invoiceStream } from '@once/domain';
+import type { PaymentId } from '@once/domain';
 import {
-  asPaymentId,
-  asTenantId,
   CardSettlementNotAwaitingOperator,
   CardSettlementNotFound,
   cardSettlementDecider,
-  cardSettlementStream,
-  invoiceDecider,
-  invoiceStream,
-} from '@once/domain';
-import type { PaymentId, SettlementOutcome } from '@once/domain';
+} from '@once/domain/card-settlements';
+import type { SettlementOutcome } from '@once/domain/card-settlements';
+import { invoiceDecider } from '@once/domain/invoices';
 import { definePhasedHandler } from '@once/idempotency';
 import type { CommandOf, PhasedCommandHandler } from '@once/idempotency';
 import { decideOrRefuse, domainProblemResponse, foldSnapshot } from '../commands/aggregate-command.js';

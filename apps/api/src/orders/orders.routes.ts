@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getOrder } from '@once/projections';
+import { getOrder } from '@once/read-models';
 import {
   commandProblems,
   emptyBody,

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Completer } from '@once/projections';
+import type { RunningTask } from '@once/projections';
 import { startApiCompleter } from '../completer/index.js';
 
 export interface CompleterPluginOptions {
@@ -13,7 +13,7 @@ export interface CompleterPluginOptions {
  */
 export const completerPlugin = fp<CompleterPluginOptions>(
   async (app, { intervalMs }) => {
-    let completer: Completer | undefined;
+    let completer: RunningTask | undefined;
     app.addHook('onReady', async () => {
       completer = startApiCompleter(
         app.pg,

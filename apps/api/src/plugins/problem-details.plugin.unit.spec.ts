@@ -3,14 +3,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  DomainError,
-  PaymentExceedsBalance,
-  asInvoiceId,
-  asPaymentId,
-  domainErrorCatalog,
-  money,
-} from '@once/domain';
+import { DomainError, asInvoiceId, asPaymentId, domainErrorCatalog, money } from '@once/domain';
+import { PaymentExceedsBalance } from '@once/domain/invoices';
 import { HttpProblem } from '../problems/problem.js';
 import { createProblemCatalog } from '../problems/problem-catalog.js';
 import { problemDetailsPlugin } from './problem-details.plugin.js';

@@ -126,7 +126,7 @@ export const httpProblems = {
       "The gateway's answer stayed unknown (timeouts, 5xx, answers that do not parse) through every attempt the " +
       'completer may make, so the payment waits for a person with its amount still reserved. `paymentId` names it; ' +
       '`GET /payments/needing-attention` lists such payments and an operator resolves one with ' +
-      "`POST /payments/<id>/resolve` (`inquire` asks the gateway again, `mark-declined` releases the amount). This " +
+      '`POST /payments/<id>/resolve` (`inquire` asks the gateway again, `mark-declined` releases the amount). This ' +
       'answer is stored with the key; `GET /payments/<id>` shows how the payment ended.',
   },
   'service-unavailable': {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getStockCount } from '@once/projections';
+import { getStockCount } from '@once/read-models';
 import {
   commandProblems,
   emptyBody,

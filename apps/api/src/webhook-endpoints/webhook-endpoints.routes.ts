@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { webhookEventTypes } from '@once/domain';
+import { webhookEventTypes } from '@once/domain/webhook-endpoints';
 import { getWebhookEndpoint, listWebhookEndpoints } from '@once/outbox';
 import { checkWebhookUrl } from '@once/webhooks';
 import type { WebhookUrlPolicy } from '@once/webhooks';
@@ -43,7 +43,8 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
   app.command({
     url: '/',
     schema: {
-      summary: 'Register a webhook endpoint (its id is derived from the Idempotency-Key; the secret is shown here)',
+      summary:
+        'Register a webhook endpoint (its id is derived from the Idempotency-Key; the secret is shown here)',
       tags,
       headers: idempotencyKeyHeader,
       body: registerWebhookEndpointBody,

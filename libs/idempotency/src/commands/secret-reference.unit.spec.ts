@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createInMemoryEventStore } from '@once/event-store';
+import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import { describe, expect, it } from 'vitest';
 import { createIdempotencyEngine } from '../engine/idempotency-engine.js';
 import { keyStreamName } from '../key-log/index.js';

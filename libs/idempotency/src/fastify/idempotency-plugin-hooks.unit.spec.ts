@@ -1,4 +1,4 @@
-import { createInMemoryEventStore } from '@once/event-store';
+import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

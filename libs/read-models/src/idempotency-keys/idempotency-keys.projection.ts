@@ -1,10 +1,9 @@
 import type { RecordedEvent } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
-import { KEY_STREAM_PREFIX, isKeyLogEvent, keyLogEventTypes } from '@once/idempotency';
-import type { KeyLogEvent, RequestFingerprint } from '@once/idempotency';
-import type { ProjectionDefinition } from '../../runner/projection-definition.js';
-import { defineTable } from '../../tables/table-definition.js';
-import { rowRef } from '../../tables/unit-of-work.js';
+import { KEY_STREAM_PREFIX, isKeyLogEvent, keyLogEventTypes } from '@once/idempotency/key-log';
+import type { KeyLogEvent, RequestFingerprint } from '@once/idempotency/key-log';
+import { defineTable, rowRef } from '@once/projections';
+import type { ProjectionDefinition } from '@once/projections';
 
 /** A key's status, named as the key log's fold names it. */
 export type IdempotencyKeyStatus = 'inFlight' | 'completed' | 'released';

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { fromDatabase } from '../../tables/unit-of-work.js';
+import { fromDatabase } from '@once/projections';
 import type { IdempotencyKeyRow } from './idempotency-keys.projection.js';
 import { idempotencyKeysTable } from './idempotency-keys.projection.js';
 

@@ -1,17 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import type { EventStore, RecordedEvent } from '@once/event-store';
-import { foldEvents, invoiceDecider, orderDecider, stockCountDecider, streamPrefixes } from '@once/domain';
-import type { InvoiceEvent, OrderEvent, StockCountEvent } from '@once/domain';
+import { foldEvents, streamPrefixes } from '@once/domain';
+import { invoiceDecider } from '@once/domain/invoices';
+import { orderDecider } from '@once/domain/orders';
+import { stockCountDecider } from '@once/domain/stock-counts';
+import type { InvoiceEvent } from '@once/domain/invoices';
+import type { OrderEvent } from '@once/domain/orders';
+import type { StockCountEvent } from '@once/domain/stock-counts';
 import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
-import { startProjectionRunner } from '../runner/index.js';
-import type { ProjectionDefinition } from '../runner/index.js';
-import { migrateProjectionsSchema } from '../schema/index.js';
-import { appendDomainWorkload } from '../testing/index.js';
-import { ensureLiveVersion, getLiveVersion } from '../versions/index.js';
-import { rebuildProjection, rebuildProjections } from '../rebuild/index.js';
-import { physicalTableName } from '../tables/index.js';
+import {
+  ensureLiveVersion,
+  getLiveVersion,
+  migrateProjectionsSchema,
+  physicalTableName,
+  rebuildProjection,
+  rebuildProjections,
+  startProjectionRunner,
+} from '@once/projections';
+import type { ProjectionDefinition } from '@once/projections';
+import { appendDomainWorkload } from './testing/index.js';
 import { idempotencyKeysProjection } from './idempotency-keys/index.js';
 import { getInvoice, getPayment, invoicesProjection } from './invoices/index.js';
 import { getOrder, getSaleByOrder, ordersProjection } from './orders/index.js';

@@ -1,10 +1,10 @@
 import type { RecordedEvent } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
 import { streamPrefixes } from '@once/domain';
-import type { CardPaymentCaptured, CardPaymentDeclined, CardSettlementEvent } from '@once/domain';
-import type { ProjectionDefinition } from '../../runner/projection-definition.js';
-import { defineTable } from '../../tables/table-definition.js';
-import { rowRef } from '../../tables/unit-of-work.js';
+import type { CardSettlementEvent } from '@once/domain/card-settlements';
+import type { CardPaymentCaptured, CardPaymentDeclined } from '@once/domain/invoices';
+import { defineTable, rowRef } from '@once/projections';
+import type { ProjectionDefinition } from '@once/projections';
 
 /** Where a card payment whose outcome was once unknown stands. */
 export type CardSettlementStatus = 'settling' | 'needs-attention' | 'settled';

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { fromDatabase } from '../../tables/unit-of-work.js';
+import { fromDatabase } from '@once/projections';
 import type { StockCountLineRow, StockCountRow } from './stock-counts.projection.js';
 import { stockCountLinesTable, stockCountsTable } from './stock-counts.projection.js';
 

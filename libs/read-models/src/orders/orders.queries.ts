@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { fromDatabase } from '../../tables/unit-of-work.js';
+import { fromDatabase } from '@once/projections';
 import type { OrderRow, SaleRow } from './orders.projection.js';
 import { ordersTable, salesTable } from './orders.projection.js';
 

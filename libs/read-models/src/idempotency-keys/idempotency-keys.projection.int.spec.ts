@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import type { EventStore } from '@once/event-store';
-import { foldKeyLog, keyStreamName } from '@once/idempotency';
-import type { KeyLogEvent } from '@once/idempotency';
+import { foldKeyLog, keyStreamName } from '@once/idempotency/key-log';
+import type { KeyLogEvent } from '@once/idempotency/key-log';
 import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
-import { startProjectionRunner } from '../../runner/index.js';
-import { migrateProjectionsSchema } from '../../schema/index.js';
-import { ensureLiveVersion } from '../../versions/index.js';
-import { seededRandom } from '../../testing/index.js';
+import {
+  ensureLiveVersion,
+  migrateProjectionsSchema,
+  physicalTableName,
+  rebuildProjection,
+  startProjectionRunner,
+} from '@once/projections';
+import { seededRandom } from '@once/projections/testing';
 import {
   getIdempotencyKey,
   idempotencyKeysProjection,
@@ -17,8 +21,6 @@ import {
   sweepExpiredKeys,
 } from './index.js';
 import type { KeySweepCursor } from './index.js';
-import { rebuildProjection } from '../../rebuild/index.js';
-import { physicalTableName } from '../../tables/index.js';
 
 let db: TestDatabase;
 let store: EventStore;

@@ -1,10 +1,9 @@
 import type { Pool } from 'pg';
 import { completeAbandonedKeys } from '@once/idempotency';
 import type { AbandonedKeyResult, CompleteAbandonedKeysOptions } from '@once/idempotency';
-import { listAbandonedKeys } from '../read-models/idempotency-keys/index.js';
-import type { ProjectionLogger } from '../runner/projection-definition.js';
-import { silentLogger } from '../runner/projection-definition.js';
-import { abortableSleep } from '../runner/abortable-sleep.js';
+import { startTask } from '@once/projections';
+import type { ProjectionLogger, ProjectorTask, RunningTask } from '@once/projections';
+import { listAbandonedKeys } from './idempotency-keys.queries.js';
 
 /** What the completer needs to finish abandoned keys: the api's engine and its command handlers. */
 export interface CompleterOptions {
@@ -74,41 +73,28 @@ export const completeAbandonedKeysOnce = async (
   }
 };
 
-/** A running completer. */
-export interface Completer {
-  /** Ends the loop after the round in hand. */
-  stop(): Promise<void>;
-}
+/**
+ * The completer as a task of the projector: a round every `intervalMs` (5 s by default).
+ *
+ * @example
+ * await startProjector({ pool, store, projections, tasks: [abandonedKeyCompleter(pool, { engine, handlers })] });
+ */
+export const abandonedKeyCompleter = (pool: Pool, options: CompleterOptions): ProjectorTask => ({
+  name: 'completer',
+  intervalMs: options.intervalMs ?? 5000,
+  run: async (logger) => {
+    await completeAbandonedKeysOnce(pool, options, logger);
+  },
+});
 
 /**
- * The completer: a round (`completeAbandonedKeysOnce`) every `intervalMs`, until stopped. The projector process runs
- * it, and the api in-process for `npm start`; any number may run against one database, one round at a time under the
- * advisory lock, so no key is completed twice.
+ * The completer on its own, for a process that runs no projector (the api in-process for `npm start`, beside its own
+ * projector plugin, or the projector process): any number may run against one database, one round at a time under
+ * the advisory lock, so no key is completed twice.
  *
  * @example
  * const completer = startCompleter(pool, { engine, handlers, upcast }, logger);
  * await completer.stop();
  */
-export const startCompleter = (
-  pool: Pool,
-  options: CompleterOptions,
-  logger: ProjectionLogger = silentLogger,
-): Completer => {
-  const stopController = new AbortController();
-  const loop = async (): Promise<void> => {
-    while (!stopController.signal.aborted) {
-      await abortableSleep(options.intervalMs ?? 5000, stopController.signal);
-      if (stopController.signal.aborted) break;
-      await completeAbandonedKeysOnce(pool, options, logger).catch((error: unknown) =>
-        logger.error({ err: error }, 'completer round failed'),
-      );
-    }
-  };
-  const running = loop();
-  return {
-    stop: async () => {
-      stopController.abort();
-      await running;
-    },
-  };
-};
+export const startCompleter = (pool: Pool, options: CompleterOptions, logger: ProjectionLogger): RunningTask =>
+  startTask(abandonedKeyCompleter(pool, options), logger);

@@ -1,4 +1,4 @@
-import type { ProjectionDefinition } from '../runner/projection-definition.js';
+import type { ProjectionDefinition } from '@once/projections';
 import { cardSettlementsProjection } from './card-settlements/index.js';
 import { idempotencyKeysProjection } from './idempotency-keys/index.js';
 import { invoicesProjection } from './invoices/index.js';

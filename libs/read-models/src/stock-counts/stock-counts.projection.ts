@@ -1,11 +1,9 @@
 import type { RecordedEvent } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
 import { streamPrefixes } from '@once/domain';
-import type { StockCountEvent } from '@once/domain';
-import type { ProjectionDefinition } from '../../runner/projection-definition.js';
-import { defineTable } from '../../tables/table-definition.js';
-import { rowRef } from '../../tables/unit-of-work.js';
-import type { RowRef } from '../../tables/unit-of-work.js';
+import type { StockCountEvent } from '@once/domain/stock-counts';
+import { defineTable, rowRef } from '@once/projections';
+import type { ProjectionDefinition, RowRef } from '@once/projections';
 
 export type StockCountRow = {
   tenant_id: string;

@@ -10,17 +10,19 @@ import {
   asSku,
   asStockCountId,
   asTenantId,
-  invoiceDecider,
   invoiceStream,
   money,
-  orderDecider,
   orderStream,
-  stockCountDecider,
   stockCountStream,
 } from '@once/domain';
-import type { InvoiceCommand, OrderCommand, StockCountCommand } from '@once/domain';
-import { keyStreamName } from '@once/idempotency';
-import { seededRandom } from './ledger-projection.js';
+import { invoiceDecider } from '@once/domain/invoices';
+import { orderDecider } from '@once/domain/orders';
+import { stockCountDecider } from '@once/domain/stock-counts';
+import type { InvoiceCommand } from '@once/domain/invoices';
+import type { OrderCommand } from '@once/domain/orders';
+import type { StockCountCommand } from '@once/domain/stock-counts';
+import { keyStreamName } from '@once/idempotency/key-log';
+import { seededRandom } from '@once/projections/testing';
 
 /** One append of a generated workload. */
 export interface WorkloadAppend {

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { fromDatabase } from '../../tables/unit-of-work.js';
+import { fromDatabase } from '@once/projections';
 import type { InvoiceRow, PaymentRow } from './invoices.projection.js';
 import { invoicesTable, paymentsTable } from './invoices.projection.js';
 

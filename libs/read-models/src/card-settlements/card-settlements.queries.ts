@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { fromDatabase } from '../../tables/unit-of-work.js';
+import { fromDatabase } from '@once/projections';
 import type { CardSettlementRow } from './card-settlements.projection.js';
 import { cardSettlementsTable } from './card-settlements.projection.js';
 

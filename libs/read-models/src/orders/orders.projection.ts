@@ -1,10 +1,9 @@
 import type { RecordedEvent } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
 import { streamPrefixes } from '@once/domain';
-import type { OrderEvent } from '@once/domain';
-import type { ProjectionDefinition } from '../../runner/projection-definition.js';
-import { defineTable } from '../../tables/table-definition.js';
-import { rowRef } from '../../tables/unit-of-work.js';
+import type { OrderEvent } from '@once/domain/orders';
+import { defineTable, rowRef } from '@once/projections';
+import type { ProjectionDefinition } from '@once/projections';
 
 export type OrderRow = {
   tenant_id: string;

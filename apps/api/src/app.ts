@@ -3,7 +3,6 @@ import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DomainError, domainErrorCatalog } from '@once/domain';
 import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import { idempotencyFastifyPlugin } from '@once/idempotency/fastify';
 import type { IdempotencyEngine, IdempotencyEngineOptions } from '@once/idempotency';
@@ -34,7 +33,7 @@ import { scavengerPlugin } from './plugins/scavenger.plugin.js';
 import { corsPlugin, rateLimitsPlugin, withRedaction } from './operations/index.js';
 import type { OperationsDeps } from './operations/index.js';
 import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
-import { createProblemCatalog } from './problems/problem-catalog.js';
+import { problemCatalog, problemOfError } from './problems/index.js';
 import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
 import { webAssetsRoutes } from './web/index.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
@@ -120,11 +119,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
   // A plugin that fails half way must not leave what earlier plugins opened (the pool, the projector) running.
   try {
-    const catalog = createProblemCatalog(domainErrorCatalog);
-    await app.register(problemDetailsPlugin, {
-      catalog,
-      isDomainError: (error) => error instanceof DomainError,
-    });
+    await app.register(problemDetailsPlugin, { catalog: problemCatalog, problemOf: problemOfError });
     if (operations.rateLimits) await app.register(rateLimitsPlugin, operations.rateLimits);
     if (operations.corsOrigins?.length) await app.register(corsPlugin, { origins: operations.corsOrigins });
     await app.register(strictJsonPlugin, { bodyLimit });
@@ -132,7 +127,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       ...(operations.metricsListener ? { metricsListener: operations.metricsListener } : {}),
     });
     await app.register(consistencyPlugin, { readWaitMs: deps.readWaitMs ?? defaultReadWaitMs });
-    await app.register(docsPlugin, { catalog, version: '0.1.0' });
+    await app.register(docsPlugin, { catalog: problemCatalog, version: '0.1.0' });
     await app.register(postgresPlugin, {
       connectionString: deps.databaseUrl,
       ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),

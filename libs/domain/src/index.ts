@@ -3,12 +3,13 @@ export type { Decider, Message } from './decider/index.js';
 export {
   CurrencyMismatch,
   DomainError,
+  domainError,
   domainErrorCatalog,
   InvalidAmount,
   InvalidCurrency,
   InvalidQuantity,
 } from './errors/index.js';
-export type { DomainErrorCode, DomainErrorDescription } from './errors/index.js';
+export type { DomainErrorCode } from './errors/index.js';
 export {
   asCustomerRef,
   asInvoiceId,

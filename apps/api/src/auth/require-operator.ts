@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 
 /**
  * A `preHandler` for commands only an operator may run: a staff key gets 403 `forbidden` before its key is claimed,
@@ -10,6 +10,8 @@ import { HttpProblem } from '../problems/problem.js';
  */
 export const requireOperator = async (request: FastifyRequest): Promise<void> => {
   if (request.principal.role !== 'operator') {
-    throw new HttpProblem('forbidden', `${request.routeOptions.url ?? request.url} needs an operator key`);
+    throw new HttpProblem('forbidden', {
+      detail: `${request.routeOptions.url ?? request.url} needs an operator key`,
+    });
   }
 };

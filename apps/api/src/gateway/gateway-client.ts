@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 
 const chargeSchema = z.object({
   id: z.string(),
@@ -61,7 +61,7 @@ export const isUnknownGatewayOutcome = (error: unknown): error is HttpProblem =>
   error instanceof HttpProblem && error.type === 'gateway-unavailable';
 
 const unavailable = (what: string, cause?: unknown): HttpProblem =>
-  Object.assign(new HttpProblem('gateway-unavailable', what), { cause });
+  new HttpProblem('gateway-unavailable', { detail: what, cause });
 
 /**
  * An HTTP client for apps/gateway-sim's contract. A 400, 402 or 422 about the card is the gateway's final refusal;

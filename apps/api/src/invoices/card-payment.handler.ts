@@ -17,14 +17,9 @@ import { decideOrRefuse, foldSnapshot } from '../commands/aggregate-command.js';
 import type { ProcessFaultHook } from '../faults/index.js';
 import { isUnknownGatewayOutcome } from '../gateway/gateway-client.js';
 import type { GatewayCharge, GatewayClient, GatewayRefusal } from '../gateway/gateway-client.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem, problemResponse } from '../problems/index.js';
 import type { CardSettlementDeps } from './card-settlement.js';
-import {
-  cardProblemResponse,
-  decideSettlement,
-  foldSettlement,
-  needsAttentionResponse,
-} from './card-settlement.js';
+import { decideSettlement, foldSettlement, needsAttentionResponse } from './card-settlement.js';
 import type { payInvoiceByCard } from './invoice.commands.js';
 import type { PaymentView } from './invoice.schemas.js';
 import { toPaymentView } from './invoice.view.js';
@@ -123,10 +118,10 @@ const chargeOnce = (payment: Payment, deps: CardPaymentDeps) =>
       if (seen) return toChargeResult(seen, paymentId);
     }
     if (!liveToken) {
-      throw new HttpProblem(
-        'gateway-unavailable',
-        'the gateway has no charge for this payment and only the client can charge it again: the card token is not stored',
-      );
+      throw new HttpProblem('gateway-unavailable', {
+        detail:
+          'the gateway has no charge for this payment and only the client can charge it again: the card token is not stored',
+      });
     }
     const charged = await deps.gateway.charge({
       key: `payment:${paymentId}`,
@@ -263,7 +258,8 @@ export const cardPaymentHandler = (deps: CardPaymentDeps): PhasedCommandHandler<
       } catch (error) {
         if (error instanceof AwaitingOperator)
           return needsAttentionResponse(payment.paymentId, error.attempts);
-        if (error instanceof AttemptNotDue) throw new HttpProblem('gateway-unavailable', error.message);
+        if (error instanceof AttemptNotDue)
+          throw new HttpProblem('gateway-unavailable', { detail: error.message });
         if (!isUnknownGatewayOutcome(error)) throw error;
         const { flagged, attempts } = await recordUnknownAttempt(payment, deps, error);
         if (flagged) return needsAttentionResponse(payment.paymentId, attempts);
@@ -275,6 +271,6 @@ export const cardPaymentHandler = (deps: CardPaymentDeps): PhasedCommandHandler<
       const view = recorded.result;
       return charge.status === 'succeeded'
         ? { status: 201, headers: { location: `/payments/${payment.paymentId}` }, body: view }
-        : cardProblemResponse('card-declined', { payment: view });
+        : problemResponse(new HttpProblem('card-declined', { extensions: { payment: view } }));
     },
   });

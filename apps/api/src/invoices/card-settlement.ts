@@ -7,7 +7,7 @@ import type {
   SettlementRetryPolicy,
 } from '@once/domain/card-settlements';
 import type { HandlerResponse } from '@once/idempotency';
-import { httpProblems, problemTypeUri } from '../problems/problem-catalog.js';
+import { HttpProblem, problemResponse } from '../problems/index.js';
 
 /** What the card handlers need to settle a payment whose gateway outcome is unknown. */
 export interface CardSettlementDeps {
@@ -53,31 +53,14 @@ export const decideSettlement = (
     { events: [], state },
   );
 
-/** A card payment's documented problem as a stored answer: the same bytes first and on every replay. */
-export const cardProblemResponse = (
-  type: 'card-declined' | 'payment-needs-attention',
-  fields: Readonly<Record<string, unknown>>,
-): HandlerResponse => {
-  const problem = httpProblems[type];
-  return {
-    status: problem.status,
-    headers: { 'content-type': 'application/problem+json' },
-    body: JSON.stringify({
-      type: problemTypeUri(type),
-      title: problem.title,
-      status: problem.status,
-      ...fields,
-    }),
-  };
-};
-
 /**
  * The stored answer of a card payment the completer gave up on (`payment-needs-attention`): a documented problem,
  * replayed byte for byte; the payment itself ends when an operator resolves it.
  */
 export const needsAttentionResponse = (paymentId: string, attempts: number): HandlerResponse =>
-  cardProblemResponse('payment-needs-attention', {
-    detail: `the gateway's answer stayed unknown after ${String(attempts)} attempts; an operator resolves the payment`,
-    paymentId,
-    attempts,
-  });
+  problemResponse(
+    new HttpProblem('payment-needs-attention', {
+      detail: `the gateway's answer stayed unknown after ${String(attempts)} attempts; an operator resolves the payment`,
+      extensions: { paymentId, attempts },
+    }),
+  );

@@ -4,7 +4,7 @@ import { countPaymentsNeedingAttention, getPayment, listPaymentsNeedingAttention
 import { requireOperator } from '../auth/index.js';
 import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 import { resolveCardPayment } from './invoice.commands.js';
 import {
   paymentIdParams,
@@ -73,7 +73,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       const payment = await readYourWrites(request, reply, 'invoices', () =>
         getPayment(app.pg, tenantId, request.params.id),
       );
-      if (!payment) throw new HttpProblem('not-found', `no payment ${request.params.id}`);
+      if (!payment) throw new HttpProblem('not-found', { detail: `no payment ${request.params.id}` });
       return payment;
     },
   );

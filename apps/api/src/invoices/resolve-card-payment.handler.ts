@@ -9,7 +9,8 @@ import type { SettlementOutcome } from '@once/domain/card-settlements';
 import { invoiceDecider } from '@once/domain/invoices';
 import { definePhasedHandler } from '@once/idempotency';
 import type { CommandOf, PhasedCommandHandler } from '@once/idempotency';
-import { decideOrRefuse, domainProblemResponse, foldSnapshot } from '../commands/aggregate-command.js';
+import { decideOrRefuse, foldSnapshot } from '../commands/aggregate-command.js';
+import { domainProblem, problemResponse } from '../problems/index.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import type { CardPaymentDeps } from './card-payment.handler.js';
 import { decideSettlement, foldSettlement } from './card-settlement.js';
@@ -43,9 +44,10 @@ export const resolveCardPaymentHandler = (deps: CardPaymentDeps): PhasedCommandH
       const paymentId = asPaymentId(context.command.paymentId);
       const settlementStream = cardSettlementStream(tenantId, paymentId);
       const current = foldSettlement(await deps.readStream(settlementStream));
-      if (current.status === 'none') return domainProblemResponse(new CardSettlementNotFound({ paymentId }));
+      if (current.status === 'none')
+        return problemResponse(domainProblem(new CardSettlementNotFound({ paymentId })));
       if (current.status === 'settling')
-        return domainProblemResponse(new CardSettlementNotAwaitingOperator({ paymentId }));
+        return problemResponse(domainProblem(new CardSettlementNotAwaitingOperator({ paymentId })));
       const outcome: SettlementOutcome =
         context.command.action === 'inquire'
           ? await inquiredOutcome(deps.gateway, paymentId)

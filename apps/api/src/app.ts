@@ -3,6 +3,7 @@ import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import { idempotencyFastifyPlugin } from '@once/idempotency/fastify';
 import type { IdempotencyEngine, IdempotencyEngineOptions } from '@once/idempotency';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
@@ -12,6 +13,7 @@ import { consistencyPlugin, defaultReadWaitMs, readWaitsPlugin } from './consist
 import type { ProcessFaultHook } from './faults/index.js';
 import { healthRoutes } from './health/health.routes.js';
 import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
+import { defaultSettlementRetryPolicy } from './invoices/card-settlement.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
 import { paymentsRoutes } from './invoices/payments.routes.js';
 import { ordersRoutes } from './orders/orders.routes.js';
@@ -50,6 +52,8 @@ export interface AppDeps {
   readonly gatewayUrl: string;
   /** How long the api waits for the gateway before treating the charge as unknown (ms); 5 s by default. */
   readonly gatewayTimeoutMs?: number;
+  /** How often an unknown card outcome is retried before the payment needs an operator; 8 attempts, 5 s–5 min apart by default. */
+  readonly cardSettlementRetryPolicy?: SettlementRetryPolicy;
   /** The shared secret gateway webhooks are signed with; without it every webhook is refused. */
   readonly gatewayWebhookSecret?: string | undefined;
   /** How the command engine is made over the event store: `createIdempotencyEngine` by default. */
@@ -153,7 +157,13 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     });
     app.decorate(
       'commandHandlers',
-      createCommandHandlers({ gateway: app.gateway, faultPoint: app.faultPoint }),
+      createCommandHandlers({
+        gateway: app.gateway,
+        faultPoint: app.faultPoint,
+        readStream: (stream) => app.eventStore.readStream(stream),
+        retryPolicy: deps.cardSettlementRetryPolicy ?? defaultSettlementRetryPolicy,
+        now: () => new Date(app.commandEngine.now()),
+      }),
     );
     await app.register(idempotencyFastifyPlugin, {
       engine: app.commandEngine,

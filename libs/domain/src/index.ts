@@ -40,6 +40,7 @@ export type {
   WebhookEndpointId,
 } from './shared/index.js';
 export {
+  cardSettlementStream,
   invoiceStream,
   orderStream,
   stockCountStream,

@@ -6,7 +6,14 @@ export {
 export type { IdempotencyKeyHeaderResult, IdempotencyKeyRejection } from './header/index.js';
 export { uuidV5, deriveId, UUID_NAMESPACE_DNS, UUID_NAMESPACE_URL, ONCE_ID_NAMESPACE } from './ids/index.js';
 export type { IdempotencyScope } from './ids/index.js';
-export { bindCommand, commandFromInput, commandHandlers, defineCommand } from './commands/index.js';
+export {
+  bindCommand,
+  commandFromInput,
+  commandHandlers,
+  defineCommand,
+  isSecretReference,
+  secretReference,
+} from './commands/index.js';
 export type {
   BoundCommand,
   CommandDefinition,

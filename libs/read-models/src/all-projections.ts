@@ -1,4 +1,5 @@
 import type { ProjectionDefinition } from '@once/projections';
+import { cardSettlementsProjection } from './card-settlements/index.js';
 import { idempotencyKeysProjection } from './idempotency-keys/index.js';
 import { invoicesProjection } from './invoices/index.js';
 import { ordersProjection } from './orders/index.js';
@@ -10,4 +11,5 @@ export const allProjections: readonly ProjectionDefinition[] = [
   invoicesProjection,
   ordersProjection,
   stockCountsProjection,
+  cardSettlementsProjection,
 ];

@@ -1,5 +1,16 @@
 export { allProjections } from './all-projections.js';
 export {
+  cardSettlementsProjection,
+  cardSettlementsTable,
+  countPaymentsNeedingAttention,
+  listPaymentsNeedingAttention,
+} from './card-settlements/index.js';
+export type {
+  CardSettlementRow,
+  CardSettlementStatus,
+  PaymentNeedingAttentionReadModel,
+} from './card-settlements/index.js';
+export {
   abandonedKeyCompleter,
   completeAbandonedKeysOnce,
   expiredKeySweeper,

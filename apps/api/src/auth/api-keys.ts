@@ -3,10 +3,19 @@ import { LRUCache } from 'lru-cache';
 import type { Pool, PoolClient } from 'pg';
 import type { Migration } from '@once/postgres';
 
+/**
+ * What a key may do: `staff` (the till, the console's reads, every ordinary command) or `operator` (also resolves
+ * card payments that need attention).
+ */
+export const apiKeyRoles = ['staff', 'operator'] as const;
+export type ApiKeyRole = (typeof apiKeyRoles)[number];
+
 /** Who is calling: every read and write is scoped to the tenant; idempotency keys to tenant and actor. */
 export interface Principal {
   readonly tenantId: string;
   readonly actorId: string;
+  /** `staff` when absent. */
+  readonly role?: ApiKeyRole;
   /** The public id of the API key used (`key_…`): safe to log and to show in audits. */
   readonly keyId?: string;
 }
@@ -17,6 +26,7 @@ export interface ApiKeyRecord {
   readonly tenantId: string;
   readonly actorId: string;
   readonly label: string;
+  readonly role: ApiKeyRole;
   readonly createdAt: Date;
   readonly lastUsedAt: Date | null;
   readonly revokedAt: Date | null;
@@ -46,6 +56,12 @@ export const apiKeyMigrations: readonly Migration[] = [
     ALTER TABLE api_keys ALTER COLUMN key_id SET NOT NULL;
     CREATE UNIQUE INDEX api_keys_by_key_id ON api_keys (key_id);`,
   },
+  {
+    version: 3,
+    name: 'api key roles',
+    sql: `ALTER TABLE api_keys ADD COLUMN role text NOT NULL DEFAULT 'staff'
+      CONSTRAINT api_keys_role CHECK (role IN ('staff', 'operator'));`,
+  },
 ];
 
 /** The SHA-256 of an API key, as stored. */
@@ -69,7 +85,7 @@ export interface ApiKeyStore {
   list(filter?: { readonly tenantId?: string }): Promise<readonly ApiKeyRecord[]>;
   /** Revokes a key by its public id; false when there is no live key with that id. */
   revoke(keyId: string): Promise<boolean>;
-  /** A new key for the same tenant, actor and label, and the old one revoked, in one transaction. */
+  /** A new key for the same tenant, actor, label and role, and the old one revoked, in one transaction. */
   rotate(keyId: string): Promise<{ readonly apiKey: string; readonly keyId: string } | undefined>;
 }
 
@@ -91,6 +107,7 @@ interface KeyRow {
   tenant_id: string;
   actor_id: string;
   label: string;
+  role: ApiKeyRole;
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
@@ -101,6 +118,7 @@ const toRecord = (row: KeyRow): ApiKeyRecord => ({
   tenantId: row.tenant_id,
   actorId: row.actor_id,
   label: row.label,
+  role: row.role,
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
   revokedAt: row.revoked_at,
@@ -138,19 +156,20 @@ export const createApiKeyStore = (pool: Pool, options: ApiKeyStoreOptions = {}):
       tenantId,
       actorId,
       label,
+      role,
       apiKey,
-    }: { tenantId: string; actorId: string; label: string; apiKey: string },
+    }: { tenantId: string; actorId: string; label: string; role: ApiKeyRole; apiKey: string },
   ): Promise<void> => {
     await db.query(
-      `INSERT INTO api_keys (key_hash, key_id, tenant_id, actor_id, label) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO api_keys (key_hash, key_id, tenant_id, actor_id, label, role) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (key_hash) DO NOTHING`,
-      [hashApiKey(apiKey), apiKeyId(apiKey), tenantId, actorId, label],
+      [hashApiKey(apiKey), apiKeyId(apiKey), tenantId, actorId, label, role],
     );
   };
 
   return {
-    create: async ({ tenantId, actorId, label = '', apiKey = generateApiKey() }) => {
-      await insert(pool, { tenantId, actorId, label, apiKey });
+    create: async ({ tenantId, actorId, label = '', role = 'staff', apiKey = generateApiKey() }) => {
+      await insert(pool, { tenantId, actorId, label, role, apiKey });
       return apiKey;
     },
     findPrincipal: async (apiKey) => {
@@ -159,16 +178,21 @@ export const createApiKeyStore = (pool: Pool, options: ApiKeyStoreOptions = {}):
       const cached = live.get(cacheKey);
       if (cached) return cached;
       if (unknown.has(cacheKey)) return undefined;
-      const { rows } = await pool.query<{ tenant_id: string; actor_id: string; key_id: string }>(
+      const { rows } = await pool.query<{
+        tenant_id: string;
+        actor_id: string;
+        key_id: string;
+        role: ApiKeyRole;
+      }>(
         `WITH hit AS (
-           SELECT key_hash, tenant_id, actor_id, key_id, last_used_at FROM api_keys
+           SELECT key_hash, tenant_id, actor_id, key_id, role, last_used_at FROM api_keys
             WHERE key_hash = $1 AND revoked_at IS NULL
          ), touched AS (
            UPDATE api_keys k SET last_used_at = now() FROM hit
             WHERE k.key_hash = hit.key_hash
               AND (hit.last_used_at IS NULL OR hit.last_used_at < now() - make_interval(secs => $2))
          )
-         SELECT tenant_id, actor_id, key_id FROM hit`,
+         SELECT tenant_id, actor_id, key_id, role FROM hit`,
         [hash, resolutionSeconds],
       );
       const row = rows[0];
@@ -176,13 +200,18 @@ export const createApiKeyStore = (pool: Pool, options: ApiKeyStoreOptions = {}):
         unknown.set(cacheKey, true);
         return undefined;
       }
-      const principal = { tenantId: row.tenant_id, actorId: row.actor_id, keyId: row.key_id };
+      const principal = {
+        tenantId: row.tenant_id,
+        actorId: row.actor_id,
+        keyId: row.key_id,
+        role: row.role,
+      };
       live.set(cacheKey, principal);
       return principal;
     },
     list: async (filter = {}) => {
       const { rows } = await pool.query<KeyRow>(
-        `SELECT key_id, tenant_id, actor_id, label, created_at, last_used_at, revoked_at FROM api_keys
+        `SELECT key_id, tenant_id, actor_id, label, role, created_at, last_used_at, revoked_at FROM api_keys
           WHERE $1::uuid IS NULL OR tenant_id = $1::uuid ORDER BY created_at DESC, key_id`,
         [filter.tenantId ?? null],
       );
@@ -201,7 +230,7 @@ export const createApiKeyStore = (pool: Pool, options: ApiKeyStoreOptions = {}):
         await client.query('BEGIN');
         const { rows } = await client.query<KeyRow>(
           `UPDATE api_keys SET revoked_at = now() WHERE key_id = $1 AND revoked_at IS NULL
-           RETURNING key_id, tenant_id, actor_id, label, created_at, last_used_at, revoked_at`,
+           RETURNING key_id, tenant_id, actor_id, label, role, created_at, last_used_at, revoked_at`,
           [keyId],
         );
         const old = rows[0];
@@ -210,7 +239,13 @@ export const createApiKeyStore = (pool: Pool, options: ApiKeyStoreOptions = {}):
           return undefined;
         }
         const apiKey = generateApiKey();
-        await insert(client, { tenantId: old.tenant_id, actorId: old.actor_id, label: old.label, apiKey });
+        await insert(client, {
+          tenantId: old.tenant_id,
+          actorId: old.actor_id,
+          label: old.label,
+          role: old.role,
+          apiKey,
+        });
         await client.query('COMMIT');
         return { apiKey, keyId: apiKeyId(apiKey) };
       } catch (error) {

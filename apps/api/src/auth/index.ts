@@ -1,2 +1,10 @@
-export { apiKeyId, apiKeyMigrations, createApiKeyStore, generateApiKey, hashApiKey } from './api-keys.js';
-export type { ApiKeyRecord, ApiKeyStore, ApiKeyStoreOptions, Principal } from './api-keys.js';
+export {
+  apiKeyId,
+  apiKeyMigrations,
+  apiKeyRoles,
+  createApiKeyStore,
+  generateApiKey,
+  hashApiKey,
+} from './api-keys.js';
+export type { ApiKeyRecord, ApiKeyRole, ApiKeyStore, ApiKeyStoreOptions, Principal } from './api-keys.js';
+export { requireOperator } from './require-operator.js';

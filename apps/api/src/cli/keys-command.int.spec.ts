@@ -52,12 +52,13 @@ describe('once-keys', () => {
       tenantId,
       actorId,
       label: 'till 1',
+      role: 'staff',
       lastUsedAt: null,
       revokedAt: null,
     });
     expect(JSON.stringify(await listed())).not.toContain(apiKey);
 
-    expect(await store.findPrincipal(apiKey)).toEqual({ tenantId, actorId, keyId });
+    expect(await store.findPrincipal(apiKey)).toEqual({ tenantId, actorId, keyId, role: 'staff' });
     expect((await listed())[0]?.lastUsedAt).not.toBeNull();
 
     const rotated = await run('rotate', keyId);
@@ -68,7 +69,12 @@ describe('once-keys', () => {
     expect(await store.findPrincipal(apiKey)).toBeDefined();
     clock += 1_001;
     expect(await store.findPrincipal(apiKey)).toBeUndefined();
-    expect(await store.findPrincipal(next.apiKey)).toEqual({ tenantId, actorId, keyId: next.keyId });
+    expect(await store.findPrincipal(next.apiKey)).toEqual({
+      tenantId,
+      actorId,
+      keyId: next.keyId,
+      role: 'staff',
+    });
     const afterRotation = await listed();
     expect(afterRotation.map((key) => [key.keyId, key.label, key.revokedAt === null]).sort()).toEqual(
       [
@@ -81,6 +87,22 @@ describe('once-keys', () => {
     expect((await run('revoke', next.keyId)).code).toBe(1);
     clock += 1_001;
     expect(await store.findPrincipal(next.apiKey)).toBeUndefined();
+  });
+
+  it('creates an operator key, and the rotated key keeps its role', async () => {
+    const tenantId = randomUUID();
+    const created = await run('create', '--tenant', tenantId, '--role', 'operator');
+    expect(created.code).toBe(0);
+    const { apiKey, keyId, role } = JSON.parse(created.out) as {
+      apiKey: string;
+      keyId: string;
+      role: string;
+    };
+    expect(role).toBe('operator');
+    expect(await store.findPrincipal(apiKey)).toMatchObject({ tenantId, keyId, role: 'operator' });
+    const rotated = JSON.parse((await run('rotate', keyId)).out) as { apiKey: string };
+    expect(await store.findPrincipal(rotated.apiKey)).toMatchObject({ tenantId, role: 'operator' });
+    expect((await run('create', '--role', 'owner')).code).toBe(2);
   });
 
   it('answers bad usage with the usage and exit code 2', async () => {

@@ -1,24 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { apiKeyId } from '../auth/index.js';
+import { apiKeyId, apiKeyRoles } from '../auth/index.js';
 import type { ApiKeyStore } from '../auth/index.js';
 
 export const keysUsage = `Manages API keys. Only each key's SHA-256 is stored: a key is shown once, when it is made.
 
-  npm run keys -- create [--tenant <uuid>] [--actor <uuid>] [--label <text>]
+  npm run keys -- create [--tenant <uuid>] [--actor <uuid>] [--label <text>] [--role staff|operator]
   npm run keys -- list [--tenant <uuid>]
   npm run keys -- revoke <key id>
   npm run keys -- rotate <key id>       a new key for the same tenant, actor and label; the old one revoked
 
 A key id (key_…) is public: it names a key in lists, logs and audits without granting anything. A revoked key
-stops working within the api's key cache TTL (5 s by default). --tenant and --actor default to new UUIDs.
+stops working within the api's key cache TTL (5 s by default). --tenant and --actor default to new UUIDs; --role
+to staff (an operator key may also resolve card payments that need attention).
 DATABASE_URL selects the database; without it the embedded default's PostgreSQL (while \`npm start\` runs).`;
 
 const createInput = z.object({
   tenant: z.uuid().default(randomUUID),
   actor: z.uuid().default(randomUUID),
   label: z.string().max(200).default(''),
+  role: z.enum(apiKeyRoles).default('staff'),
 });
 const keyIdInput = z.string().regex(/^key_[0-9a-f]{12}$/, 'a key id looks like key_0123456789ab');
 
@@ -44,7 +46,12 @@ export const runKeysCommand = async (
     args: [...args],
     allowPositionals: true,
     strict: false,
-    options: { tenant: { type: 'string' }, actor: { type: 'string' }, label: { type: 'string' } },
+    options: {
+      tenant: { type: 'string' },
+      actor: { type: 'string' },
+      label: { type: 'string' },
+      role: { type: 'string' },
+    },
   });
   const [command, ...rest] = positionals;
   const usageError = (message: string): number => {
@@ -55,9 +62,9 @@ export const runKeysCommand = async (
     case 'create': {
       const input = createInput.safeParse(values);
       if (!input.success) return usageError(z.prettifyError(input.error));
-      const { tenant: tenantId, actor: actorId, label } = input.data;
-      const apiKey = await store.create({ tenantId, actorId, label });
-      io.out(JSON.stringify({ tenantId, actorId, keyId: apiKeyId(apiKey), apiKey }, null, 2));
+      const { tenant: tenantId, actor: actorId, label, role } = input.data;
+      const apiKey = await store.create({ tenantId, actorId, label, role });
+      io.out(JSON.stringify({ tenantId, actorId, role, keyId: apiKeyId(apiKey), apiKey }, null, 2));
       io.err('Keep the key now: it is not stored and cannot be shown again.');
       return 0;
     }

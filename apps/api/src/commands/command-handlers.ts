@@ -1,9 +1,15 @@
 import { bindCommand, commandHandlers } from '@once/idempotency';
 import type { CommandHandlers } from '@once/idempotency';
-import type { ProcessFaultHook } from '../faults/index.js';
-import type { GatewayClient } from '../gateway/gateway-client.js';
-import { issueInvoice, payInvoiceByCard, payInvoiceByCash } from '../invoices/invoice.commands.js';
-import { cardPaymentHandler, cashPaymentHandler, issueInvoiceHandler } from '../invoices/invoice.handlers.js';
+import { cardPaymentHandler } from '../invoices/card-payment.handler.js';
+import type { CardPaymentDeps } from '../invoices/card-payment.handler.js';
+import { cashPaymentHandler, issueInvoiceHandler } from '../invoices/invoice.handlers.js';
+import {
+  issueInvoice,
+  payInvoiceByCard,
+  payInvoiceByCash,
+  resolveCardPayment,
+} from '../invoices/invoice.commands.js';
+import { resolveCardPaymentHandler } from '../invoices/resolve-card-payment.handler.js';
 import { approveOrder, completeOrder, placeOrder, serveOrder } from '../orders/order.commands.js';
 import {
   approveOrderHandler,
@@ -32,18 +38,15 @@ import {
   rotateWebhookSecretHandler,
 } from '../webhook-endpoints/webhook-endpoint.handlers.js';
 
-/** What the handlers need from outside the event store. */
-export interface CommandHandlerDeps {
-  readonly gateway: GatewayClient;
-  readonly faultPoint: ProcessFaultHook;
-}
+/** What the handlers need besides the engine: the gateway, a fault point, and the card settlements' clock and reads. */
+export type CommandHandlerDeps = CardPaymentDeps;
 
 /**
  * Every command's handler, by command type: the routes run them, and the completer resumes a key from the command
  * type its claim recorded.
  *
  * @example
- * const handlers = createCommandHandlers({ gateway, faultPoint });
+ * const handlers = createCommandHandlers({ gateway, faultPoint, readStream, retryPolicy, now });
  * handlers.handlerOf(payInvoiceByCard);
  */
 export const createCommandHandlers = (deps: CommandHandlerDeps): CommandHandlers =>
@@ -51,6 +54,7 @@ export const createCommandHandlers = (deps: CommandHandlerDeps): CommandHandlers
     bindCommand(issueInvoice, issueInvoiceHandler),
     bindCommand(payInvoiceByCash, cashPaymentHandler),
     bindCommand(payInvoiceByCard, cardPaymentHandler(deps)),
+    bindCommand(resolveCardPayment, resolveCardPaymentHandler(deps)),
     bindCommand(placeOrder, placeOrderHandler),
     bindCommand(approveOrder, approveOrderHandler),
     bindCommand(serveOrder, serveOrderHandler),

@@ -22,6 +22,8 @@ describe('upcastFirstFormatClaim', () => {
       type: 'PayInvoiceByCard',
       version: 1,
       data: { invoiceId, amount: 800, currency: 'EUR', cardToken: 'tok_visa' },
+      // A first-format claim stored the token itself; the typed command still names it secret.
+      secretFields: ['cardToken'],
     });
   });
 

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import type { EventStore } from '@once/event-store';
 import { createIdempotencyEngine } from '@once/idempotency';
 import type { CommandHandlers, IdempotencyEngine } from '@once/idempotency';
@@ -7,6 +8,7 @@ import type { ProjectionLogger, RunningTask } from '@once/projections';
 import { createCommandHandlers } from '../commands/command-handlers.js';
 import { upcastFirstFormatClaim } from '../commands/legacy-claims.js';
 import { createGatewayClient } from '../gateway/gateway-client.js';
+import { defaultSettlementRetryPolicy } from '../invoices/card-settlement.js';
 
 /** What the completer resumes keys with: the api's engine and command handlers. */
 export interface ApiCompleterOptions {
@@ -48,6 +50,8 @@ export interface CommandCompleterOptions {
   readonly store: EventStore;
   /** The card gateway the card-payment handler asks (inquiry before any second charge). */
   readonly gatewayUrl: string;
+  /** How often an unknown card outcome is retried before the payment needs an operator; the api's default when omitted. */
+  readonly cardSettlementRetryPolicy?: SettlementRetryPolicy;
   /** How long a key the completer takes over is held (ms); the api's default when omitted. */
   readonly leaseMs?: number | undefined;
   /** Key retention when a route sets none (seconds); the api's default when omitted. */
@@ -73,6 +77,9 @@ export const startCommandCompleter = (options: CommandCompleterOptions): Running
   const handlers = createCommandHandlers({
     gateway: createGatewayClient({ baseUrl: options.gatewayUrl }),
     faultPoint: () => undefined,
+    readStream: (stream) => options.store.readStream(stream),
+    retryPolicy: options.cardSettlementRetryPolicy ?? defaultSettlementRetryPolicy,
+    now: () => new Date(engine.now()),
   });
   return startApiCompleter(
     options.pool,

@@ -15,7 +15,8 @@ export const staleHeader = 'once-stale';
 export const defaultReadWaitMs = 5_000;
 
 /** The read models the GET routes serve, by projection name. */
-export type ReadModelProjection = 'invoices' | 'orders' | 'stock_counts' | 'idempotency_keys';
+export type ReadModelProjection =
+  'invoices' | 'orders' | 'stock_counts' | 'idempotency_keys' | 'card_settlements';
 
 /** A position as the opaque token clients get and give back. */
 export const positionToken = (position: GlobalPosition): string => formatPosition(position);

@@ -9,7 +9,7 @@ import {
   routesRatesView,
 } from './console.schemas.js';
 import { listKeysInFlight, lookUpKeys } from './key-timeline.js';
-import { listPaymentsNeedingAttention } from './payments-needing-attention.js';
+import { listConsolePaymentsNeedingAttention } from './payments-needing-attention.js';
 import { measureProjectionLag } from './projection-lag.js';
 import { routeRates } from './route-rates.js';
 
@@ -17,7 +17,7 @@ const readProblems = { 400: problemView, 401: problemView };
 
 /**
  * What the operator console (`/console`) reads, under `/ops`: a key's whole log, the keys in flight, card payments
- * awaiting the gateway's answer, projection lag, and per-route replay/409/422 rates. Keys and payments are the
+ * that need an operator, projection lag, and per-route replay/409/422 rates. Keys and payments are the
  * caller's tenant's (every actor's); lag and rates describe the service.
  */
 export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -63,12 +63,18 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
     '/payments/needing-attention',
     {
       schema: {
-        summary: "Your tenant's card payments awaiting the gateway's answer",
+        summary: "Your tenant's card payments that need an operator",
+        description:
+          'Card payments whose gateway outcome stayed unknown through every attempt of the completer, from the ' +
+          '`card_settlements` read model (as `GET /payments/needing-attention`); an operator resolves them with ' +
+          '`POST /payments/:id/resolve`.',
         tags: ['console'],
         response: { 200: paymentsNeedingAttentionView, ...readProblems },
       },
     },
-    async (request) => ({ payments: await listPaymentsNeedingAttention(app.pg, request.principal.tenantId) }),
+    async (request) => ({
+      payments: await listConsolePaymentsNeedingAttention(app.pg, request.principal.tenantId),
+    }),
   );
 
   app.get(

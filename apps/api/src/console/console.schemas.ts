@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paymentNeedingAttentionView as paymentNeedingAttentionBase } from '../invoices/invoice.schemas.js';
 
 const uuid = z.uuid();
 
@@ -57,13 +58,9 @@ export type KeyTimelineView = z.infer<typeof keyTimelineView>;
 export const keyLookupView = z.object({ keys: z.array(keyTimelineView) });
 export const keysInFlightView = z.object({ keys: z.array(keyInFlightView) });
 
-export const paymentNeedingAttentionView = z.object({
-  id: z.string(),
-  invoiceId: z.string(),
-  method: z.string(),
-  status: z.string(),
-  amount: z.number().int(),
-  currency: z.string(),
+export const paymentNeedingAttentionView = paymentNeedingAttentionBase.extend({
+  method: z.literal('card'),
+  status: z.literal('needs-attention'),
 });
 export const paymentsNeedingAttentionView = z.object({ payments: z.array(paymentNeedingAttentionView) });
 

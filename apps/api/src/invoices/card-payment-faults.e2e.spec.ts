@@ -1,51 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '@once/postgres';
-import { createTestDatabase } from '@once/testing';
-import type { TestDatabase } from '@once/testing';
-import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import { createHttp, startTestApi } from '../testing/index.js';
-import type { Http, TestApi, TestTenant } from '../testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { useGatewayTestApi } from '../testing/index.js';
 
-let db: TestDatabase;
-let gateway: GatewaySimProcess;
-let api: TestApi;
-let http: Http;
-let tenant: TestTenant;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  gateway = await startGatewaySimProcess({ port: await findFreePort() });
-  api = await startTestApi({
-    databaseUrl: db.connectionString,
-    gatewayUrl: gateway.url,
-    gatewayTimeoutMs: 300,
-    leaseMs: 500,
-    completerIntervalMs: 200,
-    logger: false,
-  });
-  http = createHttp(api.url);
-  tenant = await api.tenant();
-});
-
-afterAll(async () => {
-  await api?.close();
-  await gateway?.stop();
-  await db?.release();
-});
-
-const arm = (fault: unknown) =>
-  fetch(`${gateway.url}/admin/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ target: 'charge', fault }),
-  });
+const env = useGatewayTestApi();
 
 const payByCard = async (invoiceId: string, key: string) =>
-  http.post(`/invoices/${invoiceId}/payments`, {
-    apiKey: tenant.alice,
+  env.http.post(`/invoices/${invoiceId}/payments`, {
+    apiKey: env.tenant.alice,
     key,
     body: { method: 'card', amount: 800, currency: 'EUR', cardToken: 'tok_visa' },
   });
@@ -60,10 +22,6 @@ const retryUntilKnown = async (send: () => ReturnType<typeof payByCard>) => {
   throw new Error('the payment never settled');
 };
 
-const charges = async (reference: string) =>
-  ((await (await fetch(`${gateway.url}/charges?reference=${reference}`)).json()) as { charges: unknown[] })
-    .charges;
-
 describe.each([
   ['hangs (the api times out)', { kind: 'hang' }],
   ['answers 502', { kind: 'error', status: 502 }],
@@ -71,13 +29,13 @@ describe.each([
 ])('when the gateway %s', (_name, fault) => {
   it('answers 503, and the retry asks the gateway first and ends with exactly one charge', async () => {
     const invoiceId = (
-      await http.post('/invoices', {
-        apiKey: tenant.alice,
+      await env.http.post('/invoices', {
+        apiKey: env.tenant.alice,
         key: randomUUID(),
         body: { currency: 'EUR', total: 1000 },
       })
     ).json<{ id: string }>().id;
-    expect((await arm(fault)).status).toBe(201);
+    await env.arm('charge', fault);
     const key = randomUUID();
     const failed = await payByCard(invoiceId, key);
     expect(failed.status).toBe(503);
@@ -87,8 +45,8 @@ describe.each([
     expect(settled.status).toBe(201);
     const payment = settled.json<{ id: string; status: string }>();
     expect(payment.status).toBe('captured');
-    expect(await charges(payment.id)).toHaveLength(1);
-    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({
+    expect(await env.charges(payment.id)).toHaveLength(1);
+    expect((await env.http.get(`/invoices/${invoiceId}`, env.tenant.alice)).json()).toMatchObject({
       paid: 800,
       reserved: 0,
       payments: [expect.anything()],
@@ -99,28 +57,28 @@ describe.each([
 describe('the completer', () => {
   it('finishes a card payment whose client never came back, and the late retry gets the stored answer', async () => {
     const invoiceId = (
-      await http.post('/invoices', {
-        apiKey: tenant.alice,
+      await env.http.post('/invoices', {
+        apiKey: env.tenant.alice,
         key: randomUUID(),
         body: { currency: 'EUR', total: 1000 },
       })
     ).json<{ id: string }>().id;
-    expect((await arm({ kind: 'lost-response' })).status).toBe(201);
+    await env.arm('charge', { kind: 'lost-response' });
     const key = randomUUID();
     expect((await payByCard(invoiceId, key)).status).toBe(503);
 
     await expect
-      .poll(async () => (await http.get(`/idempotency-keys/${key}`, tenant.alice)).json(), {
+      .poll(async () => (await env.http.get(`/idempotency-keys/${key}`, env.tenant.alice)).json(), {
         timeout: 20_000,
       })
       .toMatchObject({ status: 'completed', responseStatus: 201 });
     const late = await payByCard(invoiceId, key);
     expect(late.status).toBe(201);
     expect(late.headers.get('idempotent-replayed')).toBe('true');
-    expect(await charges(late.json<{ id: string }>().id)).toHaveLength(1);
+    expect(await env.charges(late.json<{ id: string }>().id)).toHaveLength(1);
     // The replay carries the completer's write position, so this read shows the capture.
     expect(late.headers.get('once-position')).not.toBeNull();
-    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({
+    expect((await env.http.get(`/invoices/${invoiceId}`, env.tenant.alice)).json()).toMatchObject({
       paid: 800,
       reserved: 0,
     });

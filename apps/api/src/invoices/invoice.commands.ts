@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { routeCommand } from '../commands/route-command.js';
-import { cardPaymentBody, cashPaymentBody, invoiceIdParams, issueInvoiceBody } from './invoice.schemas.js';
+import {
+  cardPaymentBody,
+  cashPaymentBody,
+  invoiceIdParams,
+  issueInvoiceBody,
+  paymentIdParams,
+  resolvePaymentBody,
+} from './invoice.schemas.js';
 
 /** `POST /invoices`: the invoice's lines (or its total) as validated; its id comes from the key. */
 export const issueInvoice = routeCommand(
@@ -20,7 +27,10 @@ export const payInvoiceByCash = routeCommand(
   })),
 );
 
-/** `POST /invoices/:id/payments` with `method: card`: the amount is charged through the gateway. */
+/**
+ * `POST /invoices/:id/payments` with `method: card`: the amount is charged through the gateway. The key log keeps
+ * only a reference to the card token; a resume without the client's request cannot charge.
+ */
 export const payInvoiceByCard = routeCommand(
   'PayInvoiceByCard',
   1,
@@ -29,5 +39,17 @@ export const payInvoiceByCard = routeCommand(
     amount: body.amount,
     currency: body.currency,
     cardToken: body.cardToken,
+  })),
+  { secretFields: ['cardToken'] },
+);
+
+/** `POST /payments/:id/resolve`: an operator settles a card payment that needs attention. */
+export const resolveCardPayment = routeCommand(
+  'ResolveCardPayment',
+  1,
+  z.object({ params: paymentIdParams, body: resolvePaymentBody }).transform(({ params, body }) => ({
+    paymentId: params.id,
+    action: body.action,
+    note: body.note,
   })),
 );

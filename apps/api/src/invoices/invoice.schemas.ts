@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSecretReference } from '@once/idempotency';
 
 const amount = z
   .number()
@@ -38,6 +39,8 @@ export const cardPaymentBody = z.strictObject({
     .string()
     .min(1)
     .max(100)
+    // The key log stores `sha256:<hex>` in its place: a token of that shape could not be told from a stored one.
+    .refine((token) => !isSecretReference(token), 'a card token cannot have the shape sha256:<64 hex digits>')
     .describe('A tokenised card (gateway-sim: `tok_declined` is declined)'),
 });
 export const recordPaymentBody = z.discriminatedUnion('method', [cashPaymentBody, cardPaymentBody]);
@@ -66,3 +69,24 @@ export const invoiceView = z.object({
   payments: z.array(paymentView),
 });
 export type InvoiceView = z.infer<typeof invoiceView>;
+
+export const resolvePaymentBody = z.strictObject({
+  action: z
+    .enum(['inquire', 'mark-declined'])
+    .describe(
+      '`inquire`: ask the gateway again and record what it has (a charge captures the payment, none declines it); ' +
+        '`mark-declined`: release the reserved amount without asking',
+    ),
+  note: z.string().max(500).default('').describe('Why, for the audit trail'),
+});
+
+export const paymentNeedingAttentionView = z.object({
+  id: z.uuid(),
+  invoiceId: z.uuid(),
+  amount: z.number().int(),
+  currency: z.string(),
+  attempts: z.number().int().describe('Attempts whose outcome stayed unknown (charge or inquiry)'),
+  lastError: z.string().nullable(),
+  flaggedAt: z.string().describe('When the completer gave up on it'),
+});
+export const paymentsNeedingAttentionList = z.object({ payments: z.array(paymentNeedingAttentionView) });

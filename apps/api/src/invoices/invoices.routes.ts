@@ -56,7 +56,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
       headers: idempotencyKeyHeader,
       params: invoiceIdParams,
       body: recordPaymentBody,
-      response: { 201: paymentView, 402: problemView, ...commandProblems },
+      response: { 201: paymentView, 402: problemView, 424: problemView, ...commandProblems },
     },
     command: [payInvoiceByCash, payInvoiceByCard],
   });

@@ -1,12 +1,61 @@
+import { Gauge } from 'prom-client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getPayment } from '@once/read-models';
-import { problemView } from '../commands/command-schemas.js';
+import { countPaymentsNeedingAttention, getPayment, listPaymentsNeedingAttention } from '@once/read-models';
+import { requireOperator } from '../auth/index.js';
+import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/index.js';
-import { paymentIdParams, paymentView } from './invoice.schemas.js';
+import { resolveCardPayment } from './invoice.commands.js';
+import {
+  paymentIdParams,
+  paymentsNeedingAttentionList,
+  paymentView,
+  resolvePaymentBody,
+} from './invoice.schemas.js';
 
-/** `GET /payments/:id`: one payment of the caller's tenant, from the payments read model. */
+/**
+ * `GET /payments/:id`; card payments that need attention (`GET /payments/needing-attention`, and the gauge
+ * `once_card_payments_needing_attention`); an operator's resolution (`POST /payments/:id/resolve`).
+ */
 export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
+  new Gauge({
+    name: 'once_card_payments_needing_attention',
+    help: 'Card payments whose gateway outcome stayed unknown through every attempt: an operator must resolve them',
+    registers: [app.metricsRegistry],
+    async collect() {
+      // Until the projector has made the read model live there is nothing to count, and /metrics must still answer.
+      try {
+        this.set(await countPaymentsNeedingAttention(app.pg));
+      } catch (error) {
+        app.log.debug({ err: error }, 'card payments needing attention not counted');
+      }
+    },
+  });
+
+  app.get(
+    '/needing-attention',
+    {
+      schema: {
+        summary: 'Card payments that need an operator',
+        description: readModelDescription(
+          "Your tenant's card payments whose gateway outcome stayed unknown through every attempt the completer " +
+            'makes, oldest first (at most 100). Their amounts stay reserved until an operator resolves them with ' +
+            '`POST /payments/:id/resolve`.',
+        ),
+        tags: ['invoices'],
+        headers: readConsistencyHeaders,
+        response: { 200: paymentsNeedingAttentionList, 400: problemView, 401: problemView, 503: problemView },
+      },
+    },
+    async (request, reply) => {
+      const { tenantId } = request.principal;
+      const payments = await readYourWrites(request, reply, 'card_settlements', () =>
+        listPaymentsNeedingAttention(app.pg, tenantId),
+      );
+      return { payments: [...payments] };
+    },
+  );
+
   app.get(
     '/:id',
     {
@@ -28,4 +77,21 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       return payment;
     },
   );
+
+  app.command({
+    url: '/:id/resolve',
+    preHandler: requireOperator,
+    schema: {
+      summary: 'Resolve a card payment that needs attention (operator keys only)',
+      description:
+        '`inquire` asks the gateway again: a charge it has is captured, none releases the amount; `mark-declined` ' +
+        'releases the amount at once. Only a payment the completer gave up on can be resolved (409 otherwise).',
+      tags: ['invoices'],
+      headers: idempotencyKeyHeader,
+      params: paymentIdParams,
+      body: resolvePaymentBody,
+      response: { 200: paymentView, 403: problemView, ...commandProblems },
+    },
+    command: resolveCardPayment,
+  });
 };

@@ -62,6 +62,13 @@ export const problemCatalog = idempotencyProblems
           'Send `Authorization: Bearer <api key>`. Keys are created with `npm run keys -- create`; a revoked key stops ' +
           'working within seconds.',
       },
+      forbidden: {
+        status: 403,
+        title: 'This API key may not do this',
+        description:
+          'The command needs an operator key (`npm run keys -- create --role operator`); staff keys cannot run it. ' +
+          'Nothing was stored for this key.',
+      },
       'invalid-webhook-url': {
         status: 422,
         title: 'The webhook URL cannot be delivered to',
@@ -107,6 +114,16 @@ export const problemCatalog = idempotencyProblems
         description:
           'The gateway declined the charge; nothing was paid and the reserved amount is free again. `payment` holds the ' +
           'declined payment. The answer is stored with the key: a new attempt (another card) needs a new key.',
+      },
+      'payment-needs-attention': {
+        status: 424,
+        title: 'The card payment needs an operator',
+        description:
+          "The gateway's answer stayed unknown (timeouts, 5xx, answers that do not parse) through every attempt the " +
+          'completer may make, so the payment waits for a person with its amount still reserved. `paymentId` names it; ' +
+          '`GET /payments/needing-attention` lists such payments and an operator resolves one with ' +
+          '`POST /payments/<id>/resolve` (`inquire` asks the gateway again, `mark-declined` releases the amount). This ' +
+          'answer is stored with the key; `GET /payments/<id>` shows how the payment ended.',
       },
       'service-unavailable': {
         title: 'The store is unavailable',

@@ -124,13 +124,29 @@ const commandRoutes = (document: OpenApiDocument): CommandRoute[] =>
       ];
     });
 
-/** `POST /stock-counts/{id}/post` -> `OnceStockCount`: the resource the route's path starts with. */
-const resourceTypeName = (route: string): string =>
-  `Once${(route.split('/')[1] ?? '')
+const pathSegments = (route: string): string[] =>
+  (route.split(' ')[1] ?? route).split('/').filter((segment) => segment !== '' && !segment.startsWith('{'));
+
+/**
+ * The resource an answer shared by several routes is: the first segment of the first route's path that every one of
+ * them names (`POST /invoices/{id}/payments` and `POST /payments/{id}/resolve` -> `OncePayment`), else the first.
+ *
+ * @example
+ * resourceTypeName(['POST /stock-counts/{id}/post', 'POST /stock-counts']); // 'OnceStockCount'
+ */
+const resourceTypeName = (routes: readonly string[]): string => {
+  const [first = ''] = routes;
+  const candidates = pathSegments(first);
+  const resource =
+    candidates.find((segment) => routes.every((route) => pathSegments(route).includes(segment))) ??
+    candidates[0] ??
+    '';
+  return `Once${resource
     .replace(/s$/, '')
     .split('-')
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('')}`;
+};
 
 /**
  * The source of `libs/client/src/once-api/once-routes.generated.ts`: every command route of the api (a POST that
@@ -143,7 +159,7 @@ export const clientRouteTypesSource = (document: OpenApiDocument): string => {
   for (const route of routes) {
     const sharing = routes.filter((other) => other.response === route.response);
     if (sharing.length > 1 && route.response.startsWith('{') && !shared.has(route.response)) {
-      shared.set(route.response, resourceTypeName(route.name));
+      shared.set(route.response, resourceTypeName(sharing.map((other) => other.name)));
     }
   }
   const resources = [...shared].map(([type, name]) => {

@@ -7,6 +7,8 @@ export { startApiProcess } from './api-process.js';
 export type { ApiProcess } from './api-process.js';
 export { useTestApi } from './use-test-api.js';
 export type { TestApiContext } from './use-test-api.js';
+export { useGatewayTestApi } from './use-gateway-test-api.js';
+export type { GatewayTestApiContext } from './use-gateway-test-api.js';
 export {
   cardPayment,
   cashPayment,

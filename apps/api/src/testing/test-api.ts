@@ -9,7 +9,7 @@ import type {} from '../plugins/postgres.plugin.js';
 export interface TestApi {
   readonly url: string;
   readonly app: FastifyInstance;
-  /** A fresh tenant with API keys for two actors, so tests isolate by identity. */
+  /** A fresh tenant with API keys for two staff actors and an operator, so tests isolate by identity. */
   tenant(): Promise<TestTenant>;
   close(): Promise<void>;
 }
@@ -18,6 +18,8 @@ export interface TestTenant {
   readonly tenantId: string;
   readonly alice: string;
   readonly bob: string;
+  /** An operator of the same tenant (resolves card payments that need attention). */
+  readonly olga: string;
 }
 
 /**
@@ -37,11 +39,12 @@ export const startTestApi = async (deps: AppDeps): Promise<TestApi> => {
     app,
     tenant: async () => {
       const tenantId = randomUUID();
-      const [alice, bob] = await Promise.all([
+      const [alice, bob, olga] = await Promise.all([
         apiKeys.create({ tenantId, actorId: randomUUID(), label: 'alice' }),
         apiKeys.create({ tenantId, actorId: randomUUID(), label: 'bob' }),
+        apiKeys.create({ tenantId, actorId: randomUUID(), label: 'olga', role: 'operator' }),
       ]);
-      return { tenantId, alice, bob };
+      return { tenantId, alice, bob, olga };
     },
     close: () => app.close(),
   };

@@ -12,19 +12,22 @@ export interface TestApiContext {
   readonly db: TestDatabase;
   readonly api: TestApi;
   readonly http: Http;
-  /** A fresh tenant with two actors (alice, bob). */
+  /** A fresh tenant with two staff actors (alice, bob) and an operator (olga). */
   readonly tenant: TestTenant;
 }
 
 /**
  * Registers the usual e2e setup of a test file: its own database, the api listening over it (no gateway unless
  * given, no logs), an HTTP client and a fresh tenant; all closed after the file. Read the fields inside tests.
+ * `deps` may be a function, read when the api starts (after the file's earlier `beforeAll` hooks).
  *
  * @example
  * const env = useTestApi();
  * it('answers', async () => expect((await env.http.get('/health')).status).toBe(200));
  */
-export const useTestApi = (deps: Partial<Omit<AppDeps, 'databaseUrl'>> = {}): TestApiContext => {
+export const useTestApi = (
+  deps: Partial<Omit<AppDeps, 'databaseUrl'>> | (() => Partial<Omit<AppDeps, 'databaseUrl'>>) = {},
+): TestApiContext => {
   const context = {} as { db: TestDatabase; api: TestApi; http: Http; tenant: TestTenant };
   beforeAll(async () => {
     context.db = await createTestDatabase();
@@ -32,7 +35,7 @@ export const useTestApi = (deps: Partial<Omit<AppDeps, 'databaseUrl'>> = {}): Te
       databaseUrl: context.db.connectionString,
       gatewayUrl: 'http://127.0.0.1:9',
       logger: false,
-      ...deps,
+      ...(typeof deps === 'function' ? deps() : deps),
     });
     context.http = createHttp(context.api.url);
     context.tenant = await context.api.tenant();

@@ -67,6 +67,8 @@ export const chargesRoutes: FastifyPluginAsyncZod<ChargesRoutesOptions> = async 
       if (fault?.kind === 'latency') await sleep(fault.ms);
       if (fault?.kind === 'error')
         return problem(reply, fault.status, 'gateway-unavailable', 'injected fault');
+      if (fault?.kind === 'refuse')
+        return problem(reply, fault.status, 'card-refused', 'injected fault: the card is refused outright');
       if (fault?.kind === 'hang') return hang(request, reply);
 
       const outcome = await ledger.charge({
@@ -107,6 +109,8 @@ export const chargesRoutes: FastifyPluginAsyncZod<ChargesRoutesOptions> = async 
       if (fault?.kind === 'latency') await sleep(fault.ms);
       if (fault?.kind === 'error')
         return problem(reply, fault.status, 'gateway-unavailable', 'injected fault');
+      if (fault?.kind === 'refuse')
+        return problem(reply, fault.status, 'card-refused', 'injected fault: the card is refused outright');
       if (fault?.kind === 'hang' || fault?.kind === 'lost-response') return hang(request, reply);
       return { charges: [...(await ledger.findByReference(merchantOf(request), request.query.reference))] };
     },

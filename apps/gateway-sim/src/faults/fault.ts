@@ -4,12 +4,14 @@ import { z } from 'zod';
  * A fault the gateway plays on one request:
  * - `latency`: answer normally, `ms` later;
  * - `error`: answer `status` (5xx) without charging;
+ * - `refuse`: refuse the card outright with `status` (4xx, problem `card-refused`) without charging: a definitive answer;
  * - `hang`: never answer and never charge (the caller times out);
  * - `lost-response`: charge, then destroy the connection before any response byte (charged, but the caller cannot know).
  */
 export const gatewayFaultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('latency'), ms: z.number().int().min(0).max(60_000) }),
   z.strictObject({ kind: z.literal('error'), status: z.number().int().min(500).max(599) }),
+  z.strictObject({ kind: z.literal('refuse'), status: z.number().int().min(400).max(499) }),
   z.strictObject({ kind: z.literal('hang') }),
   z.strictObject({ kind: z.literal('lost-response') }),
 ]);
@@ -22,7 +24,7 @@ export type FaultTarget = 'charge' | 'inquiry';
 export const faultHeader = 'gateway-fault';
 
 /**
- * Reads a `Gateway-Fault` header value: `hang`, `lost-response`, `latency=<ms>` or `error=<status>`.
+ * Reads a `Gateway-Fault` header value: `hang`, `lost-response`, `latency=<ms>`, `error=<status>` or `refuse=<status>`.
  * Returns undefined for anything else, so a typo never silently charges differently than asked.
  *
  * @example
@@ -34,7 +36,7 @@ export const parseFaultHeader = (value: string): GatewayFault | undefined => {
   const candidate =
     name === 'latency'
       ? { kind: name, ms: number }
-      : name === 'error'
+      : name === 'error' || name === 'refuse'
         ? { kind: name, status: number }
         : { kind: name };
   const parsed = gatewayFaultSchema.safeParse(candidate);

@@ -8,10 +8,11 @@ describe('Gateway-Fault header', () => {
     expect(parseFaultHeader('lost-response')).toEqual({ kind: 'lost-response' });
     expect(parseFaultHeader('latency=250')).toEqual({ kind: 'latency', ms: 250 });
     expect(parseFaultHeader('error=503')).toEqual({ kind: 'error', status: 503 });
+    expect(parseFaultHeader('refuse=402')).toEqual({ kind: 'refuse', status: 402 });
   });
 
   it('refuses anything else rather than guessing', () => {
-    for (const value of ['error=404', 'latency=-1', 'latency', 'explode', 'error=5xx']) {
+    for (const value of ['error=404', 'refuse=503', 'latency=-1', 'latency', 'explode', 'error=5xx']) {
       expect(parseFaultHeader(value)).toBeUndefined();
     }
   });

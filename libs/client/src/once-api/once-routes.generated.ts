@@ -1,6 +1,18 @@
 // Generated from the api's OpenAPI document (GET /docs/json): do not edit. After changing a command route,
 // `npx vitest run apps/api/src/client-contract --update` writes it again (CI fails while it differs from the api).
 
+/** The answer of POST /invoices/{id}/payments, POST /payments/{id}/resolve. */
+export interface OncePayment {
+  readonly id: string;
+  readonly invoiceId: string;
+  readonly status: 'recorded' | 'reserved' | 'captured' | 'declined';
+  readonly method: 'cash' | 'card';
+  readonly amount: number;
+  readonly currency: string;
+  readonly gatewayReference?: string;
+  readonly declineReason?: string;
+}
+
 /** The answer of POST /orders, POST /orders/{id}/approve, POST /orders/{id}/complete, POST /orders/{id}/serve. */
 export interface OnceOrder {
   readonly id: string;
@@ -94,16 +106,7 @@ export interface OnceCommandRoutes {
           readonly currency: string;
           readonly cardToken: string;
         };
-    readonly response: {
-      readonly id: string;
-      readonly invoiceId: string;
-      readonly status: 'recorded' | 'reserved' | 'captured' | 'declined';
-      readonly method: 'cash' | 'card';
-      readonly amount: number;
-      readonly currency: string;
-      readonly gatewayReference?: string;
-      readonly declineReason?: string;
-    };
+    readonly response: OncePayment;
   };
   /** Place an order (its id is derived from the Idempotency-Key) */
   'POST /orders': {
@@ -136,6 +139,12 @@ export interface OnceCommandRoutes {
     readonly params: { readonly id: string };
     readonly body: Record<string, never>;
     readonly response: OnceOrder;
+  };
+  /** Resolve a card payment that needs attention (operator keys only) */
+  'POST /payments/{id}/resolve': {
+    readonly params: { readonly id: string };
+    readonly body: { readonly action: 'inquire' | 'mark-declined'; readonly note?: string };
+    readonly response: OncePayment;
   };
   /** Open a stock count (its id is derived from the Idempotency-Key) */
   'POST /stock-counts': {

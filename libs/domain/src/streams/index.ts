@@ -1,4 +1,5 @@
 export {
+  cardSettlementStream,
   invoiceStream,
   orderStream,
   stockCountStream,

@@ -1,4 +1,11 @@
-import type { InvoiceId, OrderId, StockCountId, TenantId, WebhookEndpointId } from '../shared/index.js';
+import type {
+  InvoiceId,
+  OrderId,
+  PaymentId,
+  StockCountId,
+  TenantId,
+  WebhookEndpointId,
+} from '../shared/index.js';
 
 /** The prefix of each aggregate's streams, for global reads filtered by stream prefix. */
 export const streamPrefixes = {
@@ -6,6 +13,7 @@ export const streamPrefixes = {
   order: 'order-',
   stockCount: 'stock-count-',
   webhookEndpoint: 'webhook-endpoint-',
+  cardSettlement: 'card-settlement-',
 } as const;
 
 /**
@@ -35,3 +43,10 @@ export const stockCountStream = (tenantId: TenantId, stockCountId: StockCountId)
  */
 export const webhookEndpointStream = (tenantId: TenantId, endpointId: WebhookEndpointId): string =>
   `${streamPrefixes.webhookEndpoint}${tenantId}-${endpointId}`;
+
+/**
+ * The settlement of one card payment whose outcome was once unknown: its attempts, and how it ended.
+ * @example cardSettlementStream(tenantId, paymentId) // 'card-settlement-<tenant>-<payment>'
+ */
+export const cardSettlementStream = (tenantId: TenantId, paymentId: PaymentId): string =>
+  `${streamPrefixes.cardSettlement}${tenantId}-${paymentId}`;

@@ -17,6 +17,11 @@ export interface CommandDefinition<Data> {
   /** Stored as `commandVersion`; bump it when `Data` changes shape, and upcast the older versions. */
   readonly version: number;
   readonly fromInput: (input: CommandInput) => Data | undefined;
+  /**
+   * Fields that hold a secret (a card token): the key log stores `sha256:<hex>` of each instead, so neither the
+   * stored command nor a resume reveals it. The live handler gets the real value; a resumed one only the reference.
+   */
+  readonly secretFields?: readonly string[];
 }
 
 /** The typed command of a definition (`CommandOf<typeof payInvoiceByCard>`). */
@@ -27,6 +32,8 @@ export interface TypedCommand<Data = unknown> {
   readonly type: string;
   readonly version: number;
   readonly data: Data;
+  /** Fields of `data` the key log stores as references (see `CommandDefinition.secretFields`). */
+  readonly secretFields?: readonly string[];
 }
 
 /**
@@ -96,7 +103,11 @@ export const commandFromInput = (
   for (const definition of definitions) {
     const data = definition.fromInput(input);
     if (data !== undefined) {
-      return { definition, command: { type: definition.type, version: definition.version, data } };
+      const { type, version, secretFields } = definition;
+      return {
+        definition,
+        command: { type, version, data, ...(secretFields?.length ? { secretFields } : {}) },
+      };
     }
   }
   return undefined;

@@ -7,3 +7,4 @@ export type {
   CommandOf,
   TypedCommand,
 } from './command-definition.js';
+export { isSecretReference, secretReference, withSecretsReferenced } from './secret-reference.js';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withSecretsReferenced } from '../commands/index.js';
 import { decideArrival, decideKeyLog } from '../key-log/index.js';
 import type { DecideCommandHandler } from './command-handler.js';
 import { isConflict, KeyConflicts, toExpected } from './engine-runtime.js';
@@ -95,14 +96,14 @@ export const runAtomic = async (
   }
 };
 
-/** The claim's own fields: who holds the key, for what command, until when. */
+/** The claim's own fields: who holds the key, for what command (its secrets as references), until when. */
 export const claimOf = (execution: Execution, holder: string, now: number, leaseExpiresAt: string) => ({
   tenantId: execution.input.scope.tenantId,
   actorId: execution.input.scope.actorId,
   key: execution.input.key,
   commandType: execution.input.command.type,
   commandVersion: execution.input.command.version,
-  command: execution.input.command.data,
+  command: withSecretsReferenced(execution.input.command.data, execution.input.command.secretFields ?? []),
   holder,
   claimedAt: new Date(now).toISOString(),
   leaseExpiresAt,

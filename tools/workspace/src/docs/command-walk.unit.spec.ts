@@ -19,9 +19,10 @@ const cardPaymentWalk: readonly (readonly [file: string, step: string])[] = [
   ['libs/idempotency/src/key-log/key-log.arrival.ts', 'export const decideArrival'],
   ['libs/idempotency/src/key-log/key-log.decider.ts', 'export const decideKeyLog'],
   ['libs/idempotency/src/engine/key-holding.ts', 'export class KeyHolding'],
-  ['apps/api/src/invoices/invoice.handlers.ts', 'export const cardPaymentHandler'],
+  ['apps/api/src/invoices/card-payment.handler.ts', 'export const cardPaymentHandler'],
   ['apps/api/src/commands/aggregate-command.ts', 'export const decideOrRefuse'],
   ['libs/domain/src/invoices/invoice.decider.ts', "type: 'CardPaymentReserved'"],
+  ['libs/domain/src/card-settlements/card-settlement.decider.ts', 'export const decider'],
   ['apps/api/src/gateway/gateway-client.ts', 'inquire'],
   ['libs/event-store/src/postgres/postgres-event-store.ts', 'const appendToStream'],
 ];

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { createDatabase } from '../processes/bench-processes.js';
 import { articleSchema } from './article-schema.js';
 
 /** The article peer's database, seeded: its api key, tenant and invoices. */
@@ -33,11 +34,7 @@ export const createArticleDatabase = async (
   serverUrl: string,
   seed: { readonly invoices: number; readonly total: number; readonly name?: string },
 ): Promise<ArticleDatabase> => {
-  const name = seed.name ?? 'article_peer';
-  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const databaseUrl = await createDatabase(serverUrl, seed.name ?? 'article_peer');
   const tenantId = randomUUID();
   const apiKey = `article_${randomBytes(24).toString('base64url')}`;
   const invoiceIds = Array.from({ length: seed.invoices }, () => randomUUID());

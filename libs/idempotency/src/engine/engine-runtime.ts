@@ -32,6 +32,7 @@ import type {
 } from './command-handler.js';
 import type { EngineProtocol, ExecuteOutcome } from './execute-outcome.js';
 import type { FaultHook, FaultPoint } from './fault-points.js';
+import { StreamCache } from './stream-cache.js';
 import { toStoredResponse } from './stored-response.js';
 
 export interface ExecuteInput<Command = unknown> {
@@ -213,8 +214,44 @@ export const createEngineRuntime = (settings: EngineSettings) => {
       }),
     );
 
+  const streamCache = new StreamCache();
+
+  /**
+   * Reads `keyStream` whole and each aggregate from where this process's kept events end, in one statement; an
+   * aggregate whose kept events no longer stand is read whole by a second one (rare: only after its retention
+   * changed). Undefined where the store cannot read tails.
+   */
+  const readTails = async (
+    keyStream: string | undefined,
+    streams: readonly string[],
+  ): Promise<{ key?: readonly RecordedEvent[]; aggregates: (readonly RecordedEvent[])[] } | undefined> => {
+    if (store.readStreamTails === undefined) return undefined;
+    const plans = streams.map((stream) => streamCache.tailRead(stream));
+    const keyReads = keyStream === undefined ? [] : [{ stream: keyStream, fromRevision: 0n }];
+    const tails = await store.readStreamTails([...keyReads, ...plans.map((plan) => plan.read)]);
+    const aggregates: (readonly RecordedEvent[] | undefined)[] = streams.map((stream, index) => {
+      const tail = tails[keyReads.length + index];
+      const plan = plans[index];
+      return tail === undefined || plan === undefined ? [] : streamCache.merge(stream, plan.kept, tail);
+    });
+    const stale = streams.filter((_, index) => aggregates[index] === undefined);
+    if (stale.length > 0) {
+      const whole = await store.readStreamTails(stale.map((stream) => ({ stream, fromRevision: 0n })));
+      stale.forEach((stream, index) => {
+        const tail = whole[index];
+        aggregates[streams.indexOf(stream)] = tail === undefined ? [] : streamCache.merge(stream, [], tail);
+      });
+    }
+    return {
+      ...(keyStream === undefined ? {} : { key: tails[0]?.events ?? [] }),
+      aggregates: aggregates.map((events) => events ?? []),
+    };
+  };
+
   const readSnapshots = async (streams: readonly string[]): Promise<ReadonlyMap<string, StreamSnapshot>> => {
     const unique = [...new Set(streams)];
+    const tails = await readTails(undefined, unique);
+    if (tails !== undefined) return toSnapshots(unique, tails.aggregates);
     return toSnapshots(unique, await Promise.all(unique.map((stream) => store.readStream(stream))));
   };
 
@@ -228,8 +265,13 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     keyStream: string,
     streams: readonly string[] | undefined,
   ): Promise<{ key: KeyLogRead; snapshots?: ReadonlyMap<string, StreamSnapshot> }> => {
-    if (streams === undefined || store.readStreams === undefined) return { key: await readKeyLog(keyStream) };
+    if (streams === undefined) return { key: await readKeyLog(keyStream) };
     const unique = [...new Set(streams)];
+    const tails = await readTails(keyStream, unique);
+    if (tails !== undefined) {
+      return { key: toKeyLog(tails.key ?? []), snapshots: toSnapshots(unique, tails.aggregates) };
+    }
+    if (store.readStreams === undefined) return { key: await readKeyLog(keyStream) };
     const [recorded, ...read] = await store.readStreams([keyStream, ...unique]);
     return { key: toKeyLog(recorded ?? []), snapshots: toSnapshots(unique, read) };
   };

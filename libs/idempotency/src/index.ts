@@ -25,6 +25,7 @@ export {
   isKeyLogEvent,
   keyLogEventTypes,
   keyStreamName,
+  legacyKeyStreamName,
   KeyLogCorruptedError,
   KEY_STREAM_PREFIX,
   retryAfterSeconds,

@@ -227,7 +227,12 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     ];
     await store.appendMulti([
       { stream: plain, events: someEvents(4), expectedRevision: 'no_stream' },
-      { stream: kept, events: someEvents(3), expectedRevision: 'no_stream', retention: { truncateBefore: 1n } },
+      {
+        stream: kept,
+        events: someEvents(3),
+        expectedRevision: 'no_stream',
+        retention: { truncateBefore: 1n },
+      },
     ]);
     await store.setStreamRetention(early, { maxAgeSeconds: 60 });
     const reads = [
@@ -253,7 +258,10 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     ]);
     expect(tails?.[0]?.events).toEqual((await store.readStream(plain)).slice(2));
     // More streams than the prepared lists cover: the same answers through the array form.
-    const wide = [...reads, ...Array.from({ length: 8 }, () => ({ stream: freshStream('tail'), fromRevision: 0n }))];
+    const wide = [
+      ...reads,
+      ...Array.from({ length: 8 }, () => ({ stream: freshStream('tail'), fromRevision: 0n })),
+    ];
     expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
   });
 

@@ -166,7 +166,10 @@ const readTailsStatements = Array.from({ length: maxListedStreams }, (_, index) 
   ).join(', ');
   return {
     name: `once_event_store_read_tails_${count}`,
-    text: readTailsText(`(VALUES ${list}) AS s(ord, stream, from_revision)`, `$${2 * count + 1}::timestamptz`),
+    text: readTailsText(
+      `(VALUES ${list}) AS s(ord, stream, from_revision)`,
+      `$${2 * count + 1}::timestamptz`,
+    ),
   };
 });
 const readTailsByArray = {

@@ -26,7 +26,11 @@ export class StreamCache {
    * The whole stream from the kept events and a tail read after them, keeping it for next time; undefined when the
    * kept events no longer stand (the caller then reads from revision 0, which always stands).
    */
-  merge(stream: string, kept: readonly RecordedEvent[], tail: StreamTail): readonly RecordedEvent[] | undefined {
+  merge(
+    stream: string,
+    kept: readonly RecordedEvent[],
+    tail: StreamTail,
+  ): readonly RecordedEvent[] | undefined {
     this.kept.delete(stream);
     if (tail.retained || !completes(kept.length, tail)) return kept.length === 0 ? tail.events : undefined;
     const events = kept.length === 0 ? tail.events : [...kept, ...tail.events];

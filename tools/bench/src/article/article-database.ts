@@ -101,7 +101,8 @@ export const onceBalances = (databaseUrl: string, timeoutMs = 60_000): Promise<B
         payments: Number(row?.payments),
         count: Number(row?.count),
       };
-      if (row !== undefined && (balances.paid === balances.payments || Date.now() > deadline)) return balances;
+      if (row !== undefined && (balances.paid === balances.payments || Date.now() > deadline))
+        return balances;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   });

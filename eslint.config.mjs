@@ -3,7 +3,8 @@ import tseslint from 'typescript-eslint';
 
 /**
  * Import direction (DESIGN.md): apps -> libs; tools -> libs and other tools (the bench reuses the chaos tool's spawner);
- * nothing imports an app;
+ * no lib imports an app, and an app imports another app only through a face tagged `exports:*` (the projector process
+ * runs the api's completer, `@once/api/completer`, which resumes keys with the api's command handlers);
  * `domain` and `canonical-json` do no I/O; `client` stands alone; `testing` serves tests and tools only.
  */
 const ioFreeModules = [
@@ -28,7 +29,12 @@ const ioFreeModules = [
 ];
 
 const dependencyConstraints = ({ testCode }) => [
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: testCode ? ['type:lib', 'type:testing'] : ['type:lib'] },
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: testCode
+      ? ['type:lib', 'type:testing', 'exports:completer']
+      : ['type:lib', 'exports:completer'],
+  },
   // Tools may build an app (the HTTP bench starts the api with another engine); apps never depend on tools.
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:testing', 'type:app', 'type:tool'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
@@ -51,6 +57,16 @@ const dependencyConstraints = ({ testCode }) => [
   {
     sourceTag: 'scope:projections',
     onlyDependOnLibsWithTags: [
+      'scope:event-store',
+      'scope:postgres',
+      'scope:canonical-json',
+      ...(testCode ? ['type:testing'] : []),
+    ],
+  },
+  {
+    sourceTag: 'scope:read-models',
+    onlyDependOnLibsWithTags: [
+      'scope:projections',
       'scope:event-store',
       'scope:postgres',
       'scope:idempotency',

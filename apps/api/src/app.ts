@@ -3,8 +3,7 @@ import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DomainError, domainErrorCatalog } from '@once/domain';
-import { idempotencyFastifyPlugin } from '@once/idempotency';
+import { idempotencyFastifyPlugin } from '@once/idempotency/fastify';
 import type { IdempotencyEngine, IdempotencyEngineOptions } from '@once/idempotency';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
 import { createCommandHandlers } from './commands/command-handlers.js';
@@ -32,15 +31,12 @@ import { scavengerPlugin } from './plugins/scavenger.plugin.js';
 import { corsPlugin, rateLimitsPlugin, withRedaction } from './operations/index.js';
 import type { OperationsDeps } from './operations/index.js';
 import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
-import { createProblemCatalog } from './problems/problem-catalog.js';
+import { problemCatalog, problemOfError } from './problems/index.js';
 import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
 import { webAssetsRoutes } from './web/index.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { outboxPlugin } from './plugins/outbox.plugin.js';
-import {
-  webhookDeliveriesRoutes,
-  webhookEndpointsRoutes,
-} from './webhook-endpoints/index.js';
+import { webhookDeliveriesRoutes, webhookEndpointsRoutes } from './webhook-endpoints/index.js';
 import { strictWebhookUrlPolicy } from '@once/webhooks';
 import type { WebhookUrlPolicy } from '@once/webhooks';
 
@@ -63,7 +59,10 @@ export interface AppDeps {
   /** How long a crashed request holds its key before a retry may take it over (ms); 30 s by default. */
   readonly leaseMs?: number;
   readonly logger?: FastifyServerOptions['logger'];
-  /** `in-process` (default) runs the read-model projections here; `external` leaves them to apps/projector. */
+  /**
+   * `in-process` (default) runs the read-model projections and the completer here; `external` leaves them to
+   * apps/projector.
+   */
   readonly projector?: 'in-process' | 'external';
   /** Pause between sweeps of the completer, which finishes keys whose client went quiet (ms); 5 s by default. */
   readonly completerIntervalMs?: number;
@@ -116,11 +115,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
   // A plugin that fails half way must not leave what earlier plugins opened (the pool, the projector) running.
   try {
-    const catalog = createProblemCatalog(domainErrorCatalog);
-    await app.register(problemDetailsPlugin, {
-      catalog,
-      isDomainError: (error) => error instanceof DomainError,
-    });
+    await app.register(problemDetailsPlugin, { catalog: problemCatalog, problemOf: problemOfError });
     if (operations.rateLimits) await app.register(rateLimitsPlugin, operations.rateLimits);
     if (operations.corsOrigins?.length) await app.register(corsPlugin, { origins: operations.corsOrigins });
     await app.register(strictJsonPlugin, { bodyLimit });
@@ -128,7 +123,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       ...(operations.metricsListener ? { metricsListener: operations.metricsListener } : {}),
     });
     await app.register(consistencyPlugin, { readWaitMs: deps.readWaitMs ?? defaultReadWaitMs });
-    await app.register(docsPlugin, { catalog, version: '0.1.0' });
+    await app.register(docsPlugin, { catalog: problemCatalog, version: '0.1.0' });
     await app.register(postgresPlugin, {
       connectionString: deps.databaseUrl,
       ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
@@ -171,7 +166,10 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     }
     const webhookUrlPolicy = deps.webhookUrlPolicy ?? strictWebhookUrlPolicy;
     await app.register(outboxPlugin, { urlPolicy: webhookUrlPolicy, relay: deps.projector !== 'external' });
-    await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });
+    // With an external projector the completer runs there (apps/projector), beside the projections.
+    if (deps.projector !== 'external') {
+      await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });
+    }
 
     await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
     if (deps.webAssetsDirectory) await app.register(webAssetsRoutes, { directory: deps.webAssetsDirectory });

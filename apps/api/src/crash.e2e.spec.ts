@@ -32,8 +32,8 @@ afterAll(async () => {
 const startApi = async (fault?: string) => {
   const api = await startApiProcess({
     DATABASE_URL: db.connectionString,
-    GATEWAY_URL: gateway.url,
-    IDEMPOTENCY_LEASE_MS: '1000',
+    ONCE_GATEWAY_URL: gateway.url,
+    ONCE_LEASE_MS: '1000',
     ...(fault ? { ONCE_FAULT: fault } : {}),
   });
   running.add(api);

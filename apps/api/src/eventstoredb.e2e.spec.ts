@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { InvoiceId, TenantId } from '@once/domain';
 import { invoiceStream } from '@once/domain';
-import { createEventStoreDbEventStore } from '@once/event-store';
+import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
 import { startEventStoreDb } from '@once/event-store/testing';
 import type { EventStoreTarget } from '@once/event-store/testing';
 import { findFreePort } from '@once/postgres';
@@ -107,8 +107,8 @@ describe('EventStoreDB mode', () => {
     const processEnv = {
       DATABASE_URL: env.db.connectionString,
       EVENTSTORE_URL: eventStore.connectionString,
-      GATEWAY_URL: gateway.url,
-      IDEMPOTENCY_LEASE_MS: '1000',
+      ONCE_GATEWAY_URL: gateway.url,
+      ONCE_LEASE_MS: '1000',
     };
     const crashing = await startApiProcess({ ...processEnv, ONCE_FAULT: 'after-complete@2' });
     try {

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createInMemoryEventStore } from '@once/event-store';
+import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import { chargesRoutes, createEventSourcedChargeLedger } from './charges/index.js';
 import type { ChargeLedger } from './charges/index.js';
 import { createFaultPlan, faultsRoutes } from './faults/index.js';

@@ -1,45 +1,36 @@
 import pg from 'pg';
-import { z } from 'zod';
-import { isWebhookSecret } from '@once/webhooks';
-import { createPostgresEventStore } from '@once/event-store';
+import { onceEnvironment, readEnvironment } from '@once/settings';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import { createEventSourcedChargeLedger } from './charges/index.js';
 import { buildGatewaySim } from './gateway-sim.js';
 
-const env = z
-  .object({
-    PORT: z.coerce.number().int().min(0).max(65_535).default(4010),
-    HOST: z.string().default('0.0.0.0'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    WEBHOOK_URL: z.url().optional(),
-    /** A Standard Webhooks secret: `whsec_` + base64 of 24 to 64 random bytes. */
-    WEBHOOK_SECRET: z
-      .string()
-      .refine(isWebhookSecret, 'a whsec_ secret (base64 of 24 to 64 bytes)')
-      .optional(),
-    /** The token the fault controls need (`gateway-fault-token`). Without it they are open on loopback only. */
-    ONCE_GATEWAY_FAULT_TOKEN: z.string().min(16).optional(),
-    /** Keep charges and keys in PostgreSQL (a database of the gateway's own); in memory when omitted. */
-    GATEWAY_DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//)
-      .optional(),
-  })
-  .parse(process.env);
+const env = readEnvironment(
+  onceEnvironment.pick({
+    PORT: true,
+    HOST: true,
+    ONCE_LOG_LEVEL: true,
+    ONCE_GATEWAY_WEBHOOK_URL: true,
+    ONCE_GATEWAY_WEBHOOK_SECRET: true,
+    ONCE_GATEWAY_FAULT_TOKEN: true,
+    ONCE_GATEWAY_DATABASE_URL: true,
+  }),
+);
+const host = env.HOST ?? '0.0.0.0';
 
-const pool = env.GATEWAY_DATABASE_URL
-  ? new pg.Pool({ connectionString: env.GATEWAY_DATABASE_URL })
+const pool = env.ONCE_GATEWAY_DATABASE_URL
+  ? new pg.Pool({ connectionString: env.ONCE_GATEWAY_DATABASE_URL })
   : undefined;
-const loopback = ['127.0.0.1', 'localhost', '::1'].includes(env.HOST);
+const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host);
 const { app } = buildGatewaySim({
-  logger: { level: env.LOG_LEVEL },
+  logger: { level: env.ONCE_LOG_LEVEL },
   faultAccess: env.ONCE_GATEWAY_FAULT_TOKEN
     ? { token: env.ONCE_GATEWAY_FAULT_TOKEN }
     : loopback
       ? 'open'
       : 'closed',
   ...(pool ? { ledger: createEventSourcedChargeLedger(createPostgresEventStore(pool)) } : {}),
-  ...(env.WEBHOOK_URL && env.WEBHOOK_SECRET
-    ? { webhook: { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET } }
+  ...(env.ONCE_GATEWAY_WEBHOOK_URL && env.ONCE_GATEWAY_WEBHOOK_SECRET
+    ? { webhook: { url: env.ONCE_GATEWAY_WEBHOOK_URL, secret: env.ONCE_GATEWAY_WEBHOOK_SECRET } }
     : {}),
 });
 
@@ -59,4 +50,4 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
-await app.listen({ port: env.PORT, host: env.HOST });
+await app.listen({ port: env.PORT ?? 4010, host });

@@ -1,30 +1,25 @@
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { z } from 'zod';
 import { startEmbeddedPostgres } from '@once/postgres';
-import { isWebhookSecret } from '@once/webhooks';
+import { onceEnvironment, readEnvironment } from '@once/settings';
 import { ensureRegistered } from './endpoint-registration.js';
 import { createKitchenDisplay } from './kitchen-display.js';
 import { migrateKitchen } from './kitchen-tickets.js';
 
-const env = z
-  .object({
-    PORT: z.coerce.number().int().min(0).max(65_535).default(3200),
-    HOST: z.string().min(1).default('127.0.0.1'),
+const env = readEnvironment(
+  onceEnvironment.pick({
+    PORT: true,
+    HOST: true,
     /** The kitchen's own database; an embedded PostgreSQL in `.once/kitchen-display` when omitted. */
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//)
-      .optional(),
-    /** The api and an API key of the tenant to show: the kitchen registers its endpoint itself. */
-    ONCE_API_URL: z.url().default('http://127.0.0.1:3000'),
-    ONCE_API_KEY: z.string().min(1).optional(),
-    /** Or an endpoint registered by hand: its secret (then no API key is needed). */
-    ONCE_KITCHEN_WEBHOOK_SECRET: z.string().refine(isWebhookSecret, 'a whsec_ secret').optional(),
-    /** Where the api reaches this display; `http://HOST:PORT/webhooks` by default. */
-    ONCE_KITCHEN_WEBHOOK_URL: z.url().optional(),
-  })
-  .parse(process.env);
+    DATABASE_URL: true,
+    ONCE_API_URL: true,
+    ONCE_API_KEY: true,
+    ONCE_KITCHEN_WEBHOOK_SECRET: true,
+    ONCE_KITCHEN_WEBHOOK_URL: true,
+  }),
+);
+const port = env.PORT ?? 3200;
+const host = env.HOST ?? '127.0.0.1';
 
 const embedded = env.DATABASE_URL
   ? undefined
@@ -37,7 +32,7 @@ const stop = async (): Promise<void> => {
 
 try {
   await migrateKitchen(pool);
-  const webhookUrl = env.ONCE_KITCHEN_WEBHOOK_URL ?? `http://${env.HOST}:${String(env.PORT)}/webhooks`;
+  const webhookUrl = env.ONCE_KITCHEN_WEBHOOK_URL ?? `http://${host}:${String(port)}/webhooks`;
   const secret =
     env.ONCE_KITCHEN_WEBHOOK_SECRET ??
     (env.ONCE_API_KEY
@@ -46,10 +41,8 @@ try {
   if (!secret)
     throw new Error('set ONCE_API_KEY (the kitchen registers itself) or ONCE_KITCHEN_WEBHOOK_SECRET');
   const server = createKitchenDisplay({ pool, secrets: () => [secret] });
-  server.listen(env.PORT, env.HOST);
-  process.stdout.write(
-    `kitchen display on http://${env.HOST}:${String(env.PORT)}/ (webhooks at ${webhookUrl})\n`,
-  );
+  server.listen(port, host);
+  process.stdout.write(`kitchen display on http://${host}:${String(port)}/ (webhooks at ${webhookUrl})\n`);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.removeAllListeners(signal);
     process.once(signal, () => {

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import { createEventStoreDbEventStore, createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
+import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
 import type { EventStore } from '@once/event-store';
 
 /**

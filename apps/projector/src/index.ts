@@ -1,2 +1,7 @@
-export { allProjections, startProjector } from '@once/projections';
-export type { Projector, ProjectorOptions } from '@once/projections';
+export { resolveDatabase } from './database.js';
+export type { ResolvedDatabase } from './database.js';
+export { createEventStoreFromEnv } from './event-store.js';
+export { createJsonLogger } from './json-logger.js';
+export type { LogLevel } from './json-logger.js';
+export { createProgressDisplay } from './progress-display.js';
+export type { ProgressDisplay } from './progress-display.js';

@@ -1,6 +1,6 @@
 import type { ProjectionLogger } from '@once/projections';
 
-const levels = { debug: 20, info: 30, warn: 40, error: 50, silent: 100 } as const;
+const levels = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: 100 } as const;
 export type LogLevel = keyof typeof levels;
 
 const serialise = (data: object): Record<string, unknown> => {

@@ -1,41 +1,36 @@
 import pg from 'pg';
-import { z } from 'zod';
-import { eventStoreDbConnectionStringProblem, startStreamScavenger } from '@once/event-store';
-import { allProjections, removeKeyRowsOfStreams, startProjector } from '@once/projections';
+import { startCommandCompleter } from '@once/api/completer';
+import { startStreamScavenger } from '@once/event-store/postgres';
+import { startProjector } from '@once/projections';
+import { allProjections, expiredKeySweeper, removeKeyRowsOfStreams } from '@once/read-models';
 import { startWebhookRelay } from '@once/outbox';
+import { onceEnvironment, readEnvironment } from '@once/settings';
 import { resolveDatabase } from './database.js';
 import { createEventStoreFromEnv } from './event-store.js';
 import { createJsonLogger } from './json-logger.js';
 
-const env = z
-  .object({
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//)
-      .optional(),
-    // Validated by the client's own parser: `esdb://` or `esdb+discover://` (client 6.x reads no `kurrentdb://`).
-    EVENTSTORE_URL: z
-      .string()
-      .refine((url) => eventStoreDbConnectionStringProblem(url) === undefined, {
-        error: (issue) => eventStoreDbConnectionStringProblem(String(issue.input)),
-      })
-      .optional(),
-    ONCE_DATA_DIR: z.string().min(1).optional(),
-    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-    PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
-    PROJECTOR_POLL_MS: z.coerce.number().int().min(1).max(60_000).default(100),
-    PROJECTOR_LEASE_RETRY_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
-    /** Webhook endpoints may use http to loopback hosts (development only). */
-    ONCE_WEBHOOK_ALLOW_HTTP: z.enum(['0', '1', 'true', 'false']).default('0'),
-    /** Webhook endpoints may resolve to loopback, private and link-local addresses (a private network deployment). */
-    ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['0', '1', 'true', 'false']).default('0'),
-    /** `0` turns the retention scavenger off (it runs only with PostgreSQL streams). */
-    ONCE_SCAVENGER: z.enum(['0', '1']).default('1'),
-    ONCE_SCAVENGER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
-  })
-  .parse(process.env);
+const env = readEnvironment(
+  onceEnvironment.pick({
+    DATABASE_URL: true,
+    EVENTSTORE_URL: true,
+    ONCE_DATA_DIR: true,
+    ONCE_LOG_LEVEL: true,
+    ONCE_PROJECTOR_BATCH_SIZE: true,
+    ONCE_PROJECTOR_POLL_MS: true,
+    ONCE_PROJECTOR_LEASE_RETRY_MS: true,
+    ONCE_WEBHOOK_ALLOW_HTTP: true,
+    ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
+    ONCE_SCAVENGER: true,
+    ONCE_SCAVENGER_INTERVAL_MS: true,
+    // The completer's: the gateway card payments are resumed against, and the engine's lease and retention.
+    ONCE_GATEWAY_URL: true,
+    ONCE_LEASE_MS: true,
+    ONCE_KEY_RETENTION_SECONDS: true,
+    ONCE_COMPLETER_INTERVAL_MS: true,
+  }),
+);
 
-const logger = createJsonLogger(env.LOG_LEVEL);
+const logger = createJsonLogger(env.ONCE_LOG_LEVEL);
 const database = await resolveDatabase({ databaseUrl: env.DATABASE_URL, dataDirectory: env.ONCE_DATA_DIR });
 const pool = new pg.Pool({ connectionString: database.connectionString, max: allProjections.length * 2 + 4 });
 pool.on('error', (error: Error & { code?: string }) =>
@@ -48,30 +43,49 @@ const projector = await startProjector({
   store,
   logger,
   projections: allProjections,
-  batchSize: env.PROJECTOR_BATCH_SIZE,
-  pollIntervalMs: env.PROJECTOR_POLL_MS,
-  leaseRetryMs: env.PROJECTOR_LEASE_RETRY_MS,
+  batchSize: env.ONCE_PROJECTOR_BATCH_SIZE,
+  pollIntervalMs: env.ONCE_PROJECTOR_POLL_MS,
+  leaseRetryMs: env.ONCE_PROJECTOR_LEASE_RETRY_MS,
+  tasks: [expiredKeySweeper(pool, store)],
 });
-const isOn = (flag: string): boolean => flag === '1' || flag === 'true';
 // The outbox beside the projections: one leader among every relay (this process, other projectors, an in-process api).
 const relay = await startWebhookRelay({
   pool,
   store,
   logger,
   urlPolicy: {
-    allowHttp: isOn(env.ONCE_WEBHOOK_ALLOW_HTTP),
-    allowPrivateNetworks: isOn(env.ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+    allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? false,
+    allowPrivateNetworks: env.ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
   },
-  pollIntervalMs: env.PROJECTOR_POLL_MS,
-  leaseRetryMs: env.PROJECTOR_LEASE_RETRY_MS,
+  pollIntervalMs: env.ONCE_PROJECTOR_POLL_MS,
+  leaseRetryMs: env.ONCE_PROJECTOR_LEASE_RETRY_MS,
 });
+// The completer: keys whose client went quiet are finished here (one round at a time among every completer).
+const completer = env.ONCE_GATEWAY_URL
+  ? startCommandCompleter({
+      pool,
+      store,
+      gatewayUrl: env.ONCE_GATEWAY_URL,
+      leaseMs: env.ONCE_LEASE_MS,
+      keyRetentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,
+      intervalMs: env.ONCE_COMPLETER_INTERVAL_MS,
+      logger,
+    })
+  : undefined;
+if (!completer)
+  logger.warn({}, 'no ONCE_GATEWAY_URL: abandoned keys wait for their client or another completer');
 logger.info(
-  { database: database.source, projections: allProjections.map((projection) => projection.name) },
-  'projector and webhook relay started',
+  {
+    database: database.source,
+    projections: allProjections.map((projection) => projection.name),
+    webhookRelay: 'started',
+    completer: completer === undefined ? 'off' : 'started',
+  },
+  'projector started',
 );
 // Retention: expired key streams are removed whole, with their key-table rows (one leader among the projectors).
 const scavenger =
-  env.EVENTSTORE_URL === undefined && env.ONCE_SCAVENGER === '1'
+  env.EVENTSTORE_URL === undefined && env.ONCE_SCAVENGER !== false
     ? startStreamScavenger({
         pool,
         intervalMs: env.ONCE_SCAVENGER_INTERVAL_MS,
@@ -91,6 +105,7 @@ const shutdown = async (signal: string): Promise<void> => {
   logger.info({ signal }, 'stopping: finishing the batches in hand and giving the leases back');
   try {
     await scavenger?.stop();
+    await completer?.stop();
     await relay.stop();
     await projector.stop();
     await store.close();

@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { z } from 'zod';
-import { eventStoreDbConnectionStringProblem } from '@once/event-store';
-import { allProjections, rebuildProjections } from '@once/projections';
+import { rebuildProjections } from '@once/projections';
+import { allProjections } from '@once/read-models';
+import { onceEnvironment, readEnvironment } from '@once/settings';
 import { resolveDatabase } from './database.js';
 import { createEventStoreFromEnv } from './event-store.js';
 import { createProgressDisplay } from './progress-display.js';
@@ -13,25 +13,16 @@ keeps serving, then becomes live in one transaction. Safe to interrupt (Ctrl-C) 
 
 projections: ${allProjections.map((projection) => projection.name).join(', ')}
 environment: DATABASE_URL (default: the embedded database in .once/postgres or ONCE_DATA_DIR), EVENTSTORE_URL,
-             REPLAY_BATCH_SIZE (default 2000)`;
+             ONCE_REPLAY_BATCH_SIZE (default 2000)`;
 
-const env = z
-  .object({
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//)
-      .optional(),
-    // Validated by the client's own parser: `esdb://` or `esdb+discover://` (client 6.x reads no `kurrentdb://`).
-    EVENTSTORE_URL: z
-      .string()
-      .refine((url) => eventStoreDbConnectionStringProblem(url) === undefined, {
-        error: (issue) => eventStoreDbConnectionStringProblem(String(issue.input)),
-      })
-      .optional(),
-    ONCE_DATA_DIR: z.string().min(1).optional(),
-    REPLAY_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
-  })
-  .parse(process.env);
+const env = readEnvironment(
+  onceEnvironment.pick({
+    DATABASE_URL: true,
+    EVENTSTORE_URL: true,
+    ONCE_DATA_DIR: true,
+    ONCE_REPLAY_BATCH_SIZE: true,
+  }),
+);
 
 const args = process.argv.slice(2).filter((arg) => arg !== '--');
 if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
@@ -67,7 +58,7 @@ try {
     pool,
     store,
     projections,
-    batchSize: env.REPLAY_BATCH_SIZE,
+    batchSize: env.ONCE_REPLAY_BATCH_SIZE,
     signal: interrupt.signal,
     onProgress: (progress) => display.update(progress),
   });

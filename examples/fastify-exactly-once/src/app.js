@@ -1,7 +1,8 @@
 import Fastify from 'fastify';
-import { createPostgresEventStore } from '@once/event-store';
-import { createIdempotencyEngine, idempotencyFastifyPlugin } from '@once/idempotency';
-import { balanceOf, earnPoints, memberStream, redeemPoints } from './points-ledger.js';
+import { createPostgresEventStore } from '@once/event-store/postgres';
+import { createIdempotencyEngine } from '@once/idempotency';
+import { idempotencyFastifyPlugin } from '@once/idempotency/fastify';
+import { balanceOf, earnPoints, memberStream, pointsHandlers, redeemPoints } from './points-ledger.js';
 
 /** The ledger's HTTP API over a PostgreSQL pool (the event store's tables are created on first use). */
 export const buildApp = async ({ pool, logger = false }) => {
@@ -11,6 +12,7 @@ export const buildApp = async ({ pool, logger = false }) => {
 
   await app.register(idempotencyFastifyPlugin, {
     engine,
+    handlers: pointsHandlers,
     // Whose keys these are: your authentication decides; here a cashier names themself in a header.
     getScope: (request) => {
       const cashier = request.headers['x-cashier'];
@@ -18,8 +20,8 @@ export const buildApp = async ({ pool, logger = false }) => {
     },
   });
 
-  app.post('/members/:memberId/earn', app.idempotency.command({ handler: earnPoints }));
-  app.post('/members/:memberId/redeem', app.idempotency.command({ handler: redeemPoints }));
+  app.command({ url: '/members/:memberId/earn', command: earnPoints });
+  app.command({ url: '/members/:memberId/redeem', command: redeemPoints });
   app.get('/members/:memberId', async (request) => {
     const { memberId } = request.params;
     return { memberId, balance: balanceOf(await store.readStream(memberStream(memberId))) };

@@ -1,4 +1,4 @@
-import { accept, defineDecideHandler, reject } from '@once/idempotency';
+import { accept, bindCommand, commandHandlers, defineCommand, defineDecideHandler, reject } from '@once/idempotency';
 
 /** One stream per member: every change to their points is an event on it. */
 export const memberStream = (memberId) => `member-${memberId}`;
@@ -9,7 +9,10 @@ export const balanceOf = (events) =>
     0,
   );
 
-const points = (body) => (Number.isInteger(body?.points) && body.points > 0 ? body.points : undefined);
+/** A command is a typed value built once from the route's params and body; the key log stores it. */
+const pointsInput = ({ params, body }) => ({ memberId: String(params.memberId), points: body?.points });
+export const earnPoints = defineCommand({ type: 'EarnPoints', version: 1, fromInput: pointsInput });
+export const redeemPoints = defineCommand({ type: 'RedeemPoints', version: 1, fromInput: pointsInput });
 
 const problem = (type, detail) => ({
   status: 422,
@@ -18,20 +21,21 @@ const problem = (type, detail) => ({
 });
 
 /** `earn` and `redeem` decide from the member's events; a rejection is stored and replayed like a success. */
-const pointsCommand = (eventType) =>
+const pointsHandler = (eventType) =>
   defineDecideHandler({
-    streams: ({ request }) => [memberStream(request.params.memberId)],
-    decide: ({ request, ids, requestedAt }, streams) => {
-      const stream = memberStream(request.params.memberId);
-      const amount = points(request.body);
-      if (amount === undefined) return reject(problem('invalid-points', 'points must be a positive integer'));
+    streams: ({ command }) => [memberStream(command.memberId)],
+    decide: ({ command, ids, requestedAt }, streams) => {
+      const stream = memberStream(command.memberId);
+      if (!Number.isInteger(command.points) || command.points <= 0) {
+        return reject(problem('invalid-points', 'points must be a positive integer'));
+      }
       const balance = balanceOf(streams.get(stream)?.events ?? []);
-      if (eventType === 'PointsRedeemed' && amount > balance) {
+      if (eventType === 'PointsRedeemed' && command.points > balance) {
         return reject(problem('not-enough-points', `the member has ${balance} points`));
       }
       const entryId = ids.next('entry');
-      const data = { entryId, points: amount, at: requestedAt.toISOString() };
-      const next = eventType === 'PointsEarned' ? balance + amount : balance - amount;
+      const data = { entryId, points: command.points, at: requestedAt.toISOString() };
+      const next = eventType === 'PointsEarned' ? balance + command.points : balance - command.points;
       return accept([{ stream, events: [{ type: eventType, data }] }], {
         status: 201,
         body: { entryId, balance: next },
@@ -39,5 +43,8 @@ const pointsCommand = (eventType) =>
     },
   });
 
-export const earnPoints = pointsCommand('PointsEarned');
-export const redeemPoints = pointsCommand('PointsRedeemed');
+/** Every command's handler by command type: routes run them, and a resumed key finds its handler here. */
+export const pointsHandlers = commandHandlers([
+  bindCommand(earnPoints, pointsHandler('PointsEarned')),
+  bindCommand(redeemPoints, pointsHandler('PointsRedeemed')),
+]);

@@ -3,70 +3,13 @@ export type { Decider, Message } from './decider/index.js';
 export {
   CurrencyMismatch,
   DomainError,
+  domainError,
   domainErrorCatalog,
   InvalidAmount,
   InvalidCurrency,
   InvalidQuantity,
 } from './errors/index.js';
-export type { DomainErrorCode, DomainErrorDescription } from './errors/index.js';
-export {
-  CardChargeAlreadyRecorded,
-  CardReservationNotFound,
-  EmptyInvoice,
-  decider as invoiceDecider,
-  InvoiceAlreadyIssued,
-  InvoiceNotFound,
-  outstandingBalance,
-  PaymentAlreadyRecorded,
-  PaymentExceedsBalance,
-} from './invoices/index.js';
-export type {
-  CardChargeOutcome,
-  CardPaymentCaptured,
-  CardPaymentDeclined,
-  CardPaymentReserved,
-  InvoiceAmount,
-  InvoiceCommand,
-  InvoiceEvent,
-  InvoiceIssued,
-  InvoiceLine,
-  InvoicePayment,
-  InvoiceState,
-  IssuedInvoice,
-  IssueInvoice,
-  PaymentRecorded,
-  RecordCardCharge,
-  RecordPayment,
-  ReserveCardPayment,
-} from './invoices/index.js';
-export {
-  EmptyOrder,
-  OrderAlreadyCompleted,
-  OrderAlreadyPlaced,
-  OrderAlreadyServed,
-  OrderAwaitingReview,
-  decider as orderDecider,
-  OrderNotFound,
-  OrderNotHeld,
-  OrderNotServed,
-} from './orders/index.js';
-export type {
-  ApproveOrder,
-  CompleteOrder,
-  OrderApproved,
-  OrderCommand,
-  OrderCompleted,
-  OrderDetails,
-  OrderEvent,
-  OrderHeldForReview,
-  OrderLine,
-  OrderPlaced,
-  OrderServed,
-  OrderState,
-  PlaceOrder,
-  SaleRecorded,
-  ServeOrder,
-} from './orders/index.js';
+export type { DomainErrorCode } from './errors/index.js';
 export {
   asCustomerRef,
   asInvoiceId,
@@ -97,77 +40,9 @@ export type {
   WebhookEndpointId,
 } from './shared/index.js';
 export {
-  EmptyStockCount,
-  StockCountAlreadyOpened,
-  StockCountAlreadyPosted,
-  decider as stockCountDecider,
-  StockCountNotFound,
-} from './stock-counts/index.js';
-export type {
-  CountLine,
-  OpenStockCount,
-  PostStockCount,
-  RecordCountLine,
-  StockCountCommand,
-  StockCountEvent,
-  StockCountLineRecorded,
-  StockCountOpened,
-  StockCountPosted,
-  StockCountState,
-} from './stock-counts/index.js';
-export {
   invoiceStream,
   orderStream,
   stockCountStream,
   streamPrefixes,
   webhookEndpointStream,
 } from './streams/index.js';
-export {
-  decider as webhookEndpointDecider,
-  InvalidWebhookEventTypes,
-  isWebhookEventType,
-  WebhookEndpointAlreadyRegistered,
-  webhookEndpointEventTypes,
-  WebhookEndpointNotFound,
-  webhookEventTypes,
-} from './webhook-endpoints/index.js';
-export type {
-  DeleteWebhookEndpoint,
-  DisableWebhookEndpoint,
-  EnableWebhookEndpoint,
-  PreviousWebhookSecret,
-  RegisteredWebhookEndpoint,
-  RegisterWebhookEndpoint,
-  RotateWebhookEndpointSecret,
-  WebhookEndpointCommand,
-  WebhookEndpointDeleted,
-  WebhookEndpointDisabled,
-  WebhookEndpointEnabled,
-  WebhookEndpointEvent,
-  WebhookEndpointRegistered,
-  WebhookEndpointSecretRotated,
-  WebhookEndpointState,
-  WebhookEventType,
-} from './webhook-endpoints/index.js';
-export {
-  CardSettlementAlreadySettled,
-  CardSettlementNotAwaitingOperator,
-  CardSettlementNotFound,
-  decider as cardSettlementDecider,
-  retryDelayMs as settlementRetryDelayMs,
-} from './card-settlements/index.js';
-export type {
-  CardSettlementAttemptFailed,
-  CardSettlementCommand,
-  CardSettlementEvent,
-  CardSettlementNeedsAttention,
-  CardSettlementSettled,
-  CardSettlementStarted,
-  CardSettlementState,
-  RecordUnknownAttempt,
-  ResolveByOperator,
-  SettleFromGateway,
-  SettlementOutcome,
-  SettlementRetryPolicy,
-  StartCardSettlement,
-} from './card-settlements/index.js';

@@ -28,11 +28,3 @@ export {
   formatPosition,
   parsePosition,
 } from './port/index.js';
-export { createInMemoryEventStore } from './in-memory/index.js';
-export type { InMemoryEventStoreOptions } from './in-memory/index.js';
-export { createPostgresEventStore, migrateEventStore, eventStoreMigrations } from './postgres/index.js';
-export type { PostgresEventStoreOptions } from './postgres/index.js';
-export { createEventStoreDbEventStore, eventStoreDbConnectionStringProblem } from './eventstoredb/index.js';
-export type { EventStoreDbEventStoreOptions } from './eventstoredb/index.js';
-export { removeExpiredStreams, startStreamScavenger } from './postgres/index.js';
-export type { ScavengerRound, StreamScavenger, StreamScavengerOptions } from './postgres/index.js';

@@ -16,43 +16,6 @@ export type {
   TypedCommand,
 } from './commands/index.js';
 export {
-  claimedCommand,
-  decideArrival,
-  decideKeyLog,
-  evolveKeyState,
-  foldKeyLog,
-  initialKeyState,
-  isKeyLogEvent,
-  keyLogEventTypes,
-  keyStreamName,
-  legacyKeyStreamName,
-  KeyLogCorruptedError,
-  KEY_STREAM_PREFIX,
-  retryAfterSeconds,
-} from './key-log/index.js';
-export type {
-  ArrivalDecision,
-  ClaimUpcaster,
-  IdempotencyEffectPlannedData,
-  IdempotencyKeyClaimedData,
-  IdempotencyKeyCompletedData,
-  IdempotencyKeyReleasedData,
-  IdempotencyLeaseTakenData,
-  IdempotencyRecoveryPointReachedData,
-  KeyInFlight,
-  KeyLogDecision,
-  KeyLogEvent,
-  KeyLogInput,
-  KeyLogEventType,
-  KeyState,
-  LegacyClaimedRequest,
-  LegacyKeyClaimedData,
-  PlannedEvent,
-  PlannedWrite,
-  RequestFingerprint,
-  StoredResponse,
-} from './key-log/index.js';
-export {
   accept,
   completeAbandonedKeys,
   createIdempotencyEngine,
@@ -91,13 +54,3 @@ export type {
   StreamSnapshot,
   StreamWrite,
 } from './engine/index.js';
-export { commandRoute, idempotencyFastifyPlugin, idempotencyProblems } from './fastify/index.js';
-export type {
-  CommandRouteOptions,
-  CommandRouteSettings,
-  IdempotencyDecorator,
-  IdempotencyPluginOptions,
-  IdempotencyProblem,
-  IdempotencyProblemType,
-  ProblemDocument,
-} from './fastify/index.js';

@@ -1,4 +1,4 @@
-export { defineTable, physicalTableName, rowRef } from './tables/index.js';
+export { defineTable, fromDatabase, physicalTableName, rowRef } from './tables/index.js';
 export type {
   ColumnDefinition,
   ColumnType,
@@ -38,53 +38,5 @@ export { readLiveCheckpoint, waitForPosition } from './consistency/index.js';
 export type { WaitForPositionOptions, WaitForPositionResult } from './consistency/index.js';
 export { rebuildProjection, rebuildProjections } from './rebuild/index.js';
 export type { RebuildManyOptions, RebuildOptions, RebuildOutcome, RebuildProgress } from './rebuild/index.js';
-export { completeAbandonedKeysOnce, startProjector } from './projector/index.js';
-export type { CompleterOptions, Projector, ProjectorOptions } from './projector/index.js';
-export {
-  getIdempotencyKey,
-  idempotencyKeysProjection,
-  idempotencyKeysTable,
-  listAbandonedKeys,
-  removeKeyRowsOfStreams,
-  sweepExpiredKeys,
-} from './read-models/idempotency-keys/index.js';
-export type {
-  IdempotencyKeyRow,
-  IdempotencyKeyStatus,
-  KeySweep,
-  KeySweepCursor,
-  SweepExpiredKeysOptions,
-} from './read-models/idempotency-keys/index.js';
-export { allProjections } from './read-models/index.js';
-export {
-  getInvoice,
-  getPayment,
-  invoicesProjection,
-  invoicesTable,
-  paymentsTable,
-} from './read-models/invoices/index.js';
-export type {
-  InvoiceReadModel,
-  InvoiceRow,
-  PaymentReadModel,
-  PaymentRow,
-} from './read-models/invoices/index.js';
-export {
-  getOrder,
-  getSaleByOrder,
-  ordersProjection,
-  ordersTable,
-  salesTable,
-} from './read-models/orders/index.js';
-export type { OrderReadModel, OrderRow, SaleReadModel, SaleRow } from './read-models/orders/index.js';
-export {
-  getStockCount,
-  stockCountLinesTable,
-  stockCountsProjection,
-  stockCountsTable,
-} from './read-models/stock-counts/index.js';
-export type {
-  StockCountLineRow,
-  StockCountReadModel,
-  StockCountRow,
-} from './read-models/stock-counts/index.js';
+export { startProjector, startTask } from './projector/index.js';
+export type { Projector, ProjectorOptions, ProjectorTask, RunningTask } from './projector/index.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import type { EventStore, StreamRevision } from '@once/event-store';
 import { createIdempotencyEngine } from '@once/idempotency';
 import type { CommandContext, IdempotencyEngine } from '@once/idempotency';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { dumbo, endAllPools } from '@event-driven-io/dumbo';
 import { getPostgreSQLEventStore, readMessagesBatch } from '@event-driven-io/emmett-postgresql';
 import type { ExpectedRevision } from '@once/event-store';
-import { createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import { startEmbeddedPostgres } from '@once/postgres';
 import pg from 'pg';
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import type { EventStore, StreamAppend } from '@once/event-store';
 import { startWebhookRelay } from '@once/outbox';
 import { registerEndpointInLog, startWebhookReceiver } from '@once/outbox/testing';

@@ -2,11 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StreamAppend } from '@once/event-store';
-import { createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import { startEmbeddedPostgres } from '@once/postgres';
-import { allProjections, physicalTableName, rebuildProjections } from '@once/projections';
+import { physicalTableName, rebuildProjections } from '@once/projections';
 import type { RebuildOutcome } from '@once/projections';
-import { generateDomainWorkload } from '@once/projections/testing';
+import { allProjections } from '@once/read-models';
+import { generateDomainWorkload } from '@once/read-models/testing';
 import pg from 'pg';
 
 /*

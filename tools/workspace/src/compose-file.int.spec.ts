@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { onceEnvironment } from '@once/settings';
 import { MissingComposeVariableError, interpolateCompose } from './compose-interpolation.js';
 import { workspaceRoot } from './workspace-root.js';
 
@@ -81,6 +82,20 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('sets the apps only settings of the one environment schema, under their current names', () => {
+    const settings = Object.keys(onceEnvironment.shape);
+    for (const [name, service] of Object.entries(compose.services).filter(([, s]) => s.command)) {
+      for (const setting of Object.keys(service.environment ?? {}))
+        expect(settings, `${name}: ${setting}`).toContain(setting);
+    }
+  });
+
+  it('gives the projector the gateway its completer resumes card payments against', () => {
+    const { api, projector } = compose.services;
+    expect(projector?.environment?.['ONCE_GATEWAY_URL']).toBe(api?.environment?.['ONCE_GATEWAY_URL']);
+    expect(api?.environment?.['ONCE_PROJECTOR']).toBe('external');
+  });
+
   it('checks the health of every service, and waits for healthy services only', () => {
     for (const [name, service] of Object.entries(compose.services)) {
       expect(service.healthcheck, name).toMatchObject({ test: expect.arrayContaining([expect.any(String)]) });
@@ -108,7 +123,10 @@ describe('docker-compose.yml', () => {
     const resolved = interpolateCompose(compose, secrets) as { services: Record<string, ComposeService> };
     const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false });
     expect(ajv.compile(composeSchema)(resolved)).toBe(true);
-    expect(resolved.services['api']?.environment?.['GATEWAY_WEBHOOK_SECRET']).toBe(
+    expect(resolved.services['api']?.environment?.['ONCE_GATEWAY_WEBHOOK_SECRET']).toBe(
+      secrets.ONCE_WEBHOOK_SECRET,
+    );
+    expect(resolved.services['gateway-sim']?.environment?.['ONCE_GATEWAY_WEBHOOK_SECRET']).toBe(
       secrets.ONCE_WEBHOOK_SECRET,
     );
     expect(resolved.services['postgres']?.environment?.['POSTGRES_PASSWORD']).toBe(

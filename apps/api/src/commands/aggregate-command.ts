@@ -1,4 +1,4 @@
-import { DomainError, domainErrorCatalog } from '@once/domain';
+import { DomainError } from '@once/domain';
 import type { Decider, Message } from '@once/domain';
 import { accept, defineDecideHandler, reject } from '@once/idempotency';
 import type {
@@ -7,7 +7,7 @@ import type {
   HandlerResponse,
   StreamSnapshot,
 } from '@once/idempotency';
-import { problemTypeUri } from '../problems/problem-catalog.js';
+import { domainProblem, problemResponse } from '../problems/index.js';
 
 /** Folds a stream snapshot into an aggregate's state. */
 export const foldSnapshot = <Command extends Message, Event extends Message, State>(
@@ -19,25 +19,6 @@ export const foldSnapshot = <Command extends Message, Event extends Message, Sta
     decider.initialState(),
   );
 
-/**
- * A domain rule's refusal as the stored response of a keyed command: its documented status and problem type, as
- * `application/problem+json` text, so the first answer and every replay are the same bytes.
- */
-export const domainProblemResponse = (error: DomainError): HandlerResponse => {
-  const documented = domainErrorCatalog[error.code];
-  return {
-    status: documented.status,
-    headers: { 'content-type': 'application/problem+json' },
-    body: JSON.stringify({
-      type: problemTypeUri(error.code),
-      title: documented.title,
-      status: documented.status,
-      detail: error.message,
-      data: error.data,
-    }),
-  };
-};
-
 /** Runs `decide`, turning a `DomainError` into a rejection value; anything else is a defect and propagates. */
 export const decideOrRefuse = <Result>(
   decide: () => Result,
@@ -45,7 +26,7 @@ export const decideOrRefuse = <Result>(
   try {
     return { ok: true, value: decide() };
   } catch (error) {
-    if (error instanceof DomainError) return { ok: false, response: domainProblemResponse(error) };
+    if (error instanceof DomainError) return { ok: false, response: problemResponse(domainProblem(error)) };
     throw error;
   }
 };

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { keyStreamName } from '@once/idempotency';
+import { keyStreamName } from '@once/idempotency/key-log';
 import { createApiKeyStore } from '../auth/index.js';
 import { useTestApi } from '../testing/index.js';
 import type {} from '../plugins/idempotency-engine.plugin.js';

@@ -1,5 +1,6 @@
 import { commandFromInput } from '@once/idempotency';
-import type { ClaimUpcaster, CommandDefinition } from '@once/idempotency';
+import type { CommandDefinition } from '@once/idempotency';
+import type { ClaimUpcaster } from '@once/idempotency/key-log';
 import { issueInvoice, payInvoiceByCard, payInvoiceByCash } from '../invoices/invoice.commands.js';
 import { completeOrder, placeOrder, serveOrder } from '../orders/order.commands.js';
 import { openStockCount, postStockCount, recordCountLine } from '../stock-counts/stock-count.commands.js';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comparePositions, parsePosition } from '@once/event-store';
-import { allProjections, silentLogger, startProjector } from '@once/projections';
+import { silentLogger, startProjector } from '@once/projections';
 import type { Projector } from '@once/projections';
+import { allProjections } from '@once/read-models';
 import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { createHttp, startTestApi } from '../testing/index.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatPosition, parsePosition } from '@once/event-store';
 import type { GlobalPosition } from '@once/event-store';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 
 /** Response header of every request that wrote (or replayed a write): where that write sits in the global order. */
 export const positionHeader = 'once-position';
@@ -43,8 +43,11 @@ const parseMinPosition = (request: FastifyRequest): GlobalPosition | undefined =
   if (lines === undefined) return undefined;
   const position = lines.length === 1 ? parsePosition((lines[0] as string).trim()) : undefined;
   if (!position) {
-    throw new HttpProblem('invalid-position', 'Once-Min-Position is not a position this api returned', {
-      reason: lines.length === 1 ? 'malformed' : 'repeated',
+    throw new HttpProblem('invalid-position', {
+      detail: 'Once-Min-Position is not a position this api returned',
+      extensions: {
+        reason: lines.length === 1 ? 'malformed' : 'repeated',
+      },
     });
   }
   return position;
@@ -75,12 +78,10 @@ export const readYourWrites = async <T>(
   } catch (error) {
     // An external projector that has not started yet has created no read models: retryable, not a defect.
     if (isUndefinedTable(error)) {
-      throw new HttpProblem(
-        'service-unavailable',
-        'the read models are not built yet',
-        {},
-        { 'retry-after': '1' },
-      );
+      throw new HttpProblem('service-unavailable', {
+        detail: 'the read models are not built yet',
+        retryAfterSeconds: 1,
+      });
     }
     throw error;
   }
@@ -98,7 +99,9 @@ const waitUntilProjected = async (
 ): Promise<boolean> => {
   const app = request.server;
   if (await app.readWaits.isPastHead(wanted)) {
-    throw new HttpProblem('position-ahead', 'Once-Min-Position names a position the log has not reached');
+    throw new HttpProblem('position-ahead', {
+      detail: 'Once-Min-Position names a position the log has not reached',
+    });
   }
   const left = new AbortController();
   const onClose = (): void => {
@@ -111,12 +114,10 @@ const waitUntilProjected = async (
       signal: left.signal,
     });
     if (!wait) {
-      throw new HttpProblem(
-        'too-many-waiting-reads',
-        'too many reads are waiting for their position',
-        {},
-        { 'retry-after': '1' },
-      );
+      throw new HttpProblem('too-many-waiting-reads', {
+        detail: 'too many reads are waiting for their position',
+        retryAfterSeconds: 1,
+      });
     }
     return (await wait) === 'reached';
   } finally {

@@ -24,7 +24,7 @@ describe('the embedded default', () => {
     const port = await findFreePort();
     const {
       DATABASE_URL: _database,
-      GATEWAY_URL: _gateway,
+      ONCE_GATEWAY_URL: _gateway,
       EVENTSTORE_URL: _eventStore,
       ...inherited
     } = process.env;
@@ -32,7 +32,7 @@ describe('the embedded default', () => {
       ...inherited,
       PORT: String(port),
       ONCE_DATA_DIR: join(dataRoot, 'postgres'),
-      LOG_LEVEL: 'warn',
+      ONCE_LOG_LEVEL: 'warn',
     };
     const child = spawn(process.execPath, ['--conditions=@once/source', '--import', 'tsx', mainTs], {
       env,

@@ -30,7 +30,7 @@ const gatewayCommand = runsFromBuild
 
 /**
  * Starts `apps/gateway-sim` as its own process and waits until it answers `/health`. A separate process (not an
- * import) because apps never import apps, and because the gateway must outlive an api that crashes.
+ * import): the api imports no app, and the gateway must outlive an api that crashes.
  *
  * @example
  * const gateway = await startGatewaySimProcess({ port: 54330 });
@@ -44,9 +44,12 @@ export const startGatewaySimProcess = async (
       ...process.env,
       PORT: String(options.port),
       HOST: '127.0.0.1',
-      LOG_LEVEL: options.logLevel ?? 'warn',
+      ONCE_LOG_LEVEL: options.logLevel ?? 'warn',
       ...(options.webhook
-        ? { WEBHOOK_URL: options.webhook.url, WEBHOOK_SECRET: options.webhook.secret }
+        ? {
+            ONCE_GATEWAY_WEBHOOK_URL: options.webhook.url,
+            ONCE_GATEWAY_WEBHOOK_SECRET: options.webhook.secret,
+          }
         : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 
 const chargeSchema = z.object({
   id: z.string(),
@@ -32,7 +32,7 @@ export interface GatewayClient {
 }
 
 const unavailable = (what: string, cause?: unknown): HttpProblem =>
-  Object.assign(new HttpProblem('gateway-unavailable', what), { cause });
+  new HttpProblem('gateway-unavailable', { detail: what, cause });
 
 /**
  * An HTTP client for apps/gateway-sim's contract. Every failure whose outcome is unknown (5xx, timeout, lost

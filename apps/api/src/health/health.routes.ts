@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 
 /**
  * `GET /health`: 200 when PostgreSQL answers `SELECT 1` and, when it holds the streams, EventStoreDB answers a
@@ -21,7 +21,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.pg.query('SELECT 1');
       } catch (error) {
         request.log.warn({ err: error }, 'health check failed');
-        throw new HttpProblem('service-unavailable', 'PostgreSQL did not answer');
+        throw new HttpProblem('service-unavailable', { detail: 'PostgreSQL did not answer' });
       }
       const eventStore = app.eventStoreHealth;
       if (eventStore) {
@@ -29,7 +29,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           await eventStore.check();
         } catch (error) {
           request.log.warn({ err: error }, 'health check failed');
-          throw new HttpProblem('service-unavailable', `${eventStore.name} did not answer`);
+          throw new HttpProblem('service-unavailable', { detail: `${eventStore.name} did not answer` });
         }
       }
       return { status: 'ok' as const };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getIdempotencyKey } from '@once/projections';
-import type { IdempotencyKeyRow } from '@once/projections';
+import { getIdempotencyKey } from '@once/read-models';
+import type { IdempotencyKeyRow } from '@once/read-models';
 import { problemView } from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 import { idempotencyKeyParams, idempotencyKeyView } from './idempotency-key.schemas.js';
 import type { IdempotencyKeyView } from './idempotency-key.schemas.js';
 
@@ -57,7 +57,10 @@ export const idempotencyKeysRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await readYourWrites(request, reply, 'idempotency_keys', () =>
         getIdempotencyKey(app.pg, { tenantId, actorId, key: request.params.key }),
       );
-      if (!row) throw new HttpProblem('not-found', 'no such key for you (keys are kept at least 24 hours)');
+      if (!row)
+        throw new HttpProblem('not-found', {
+          detail: 'no such key for you (keys are kept at least 24 hours)',
+        });
       return toKeyView(row);
     },
   );

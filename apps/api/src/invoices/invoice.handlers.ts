@@ -1,13 +1,7 @@
-import {
-  asCustomerRef,
-  asInvoiceId,
-  asPaymentId,
-  asTenantId,
-  invoiceDecider,
-  invoiceStream,
-  money,
-} from '@once/domain';
-import type { InvoiceState, IssueInvoice, IssuedInvoice, PaymentId, RecordPayment } from '@once/domain';
+import { asCustomerRef, asInvoiceId, asPaymentId, asTenantId, invoiceStream, money } from '@once/domain';
+import { invoiceDecider } from '@once/domain/invoices';
+import type { PaymentId } from '@once/domain';
+import type { InvoiceState, IssueInvoice, IssuedInvoice, RecordPayment } from '@once/domain/invoices';
 import { definePhasedHandler } from '@once/idempotency';
 import type {
   CommandContext,
@@ -19,7 +13,7 @@ import type {
 import { aggregateCommand, decideOrRefuse, foldSnapshot } from '../commands/aggregate-command.js';
 import type { ProcessFaultHook } from '../faults/index.js';
 import type { GatewayCharge, GatewayClient } from '../gateway/gateway-client.js';
-import { problemTypeUri, httpProblems } from '../problems/problem-catalog.js';
+import { HttpProblem, problemResponse } from '../problems/index.js';
 import type { issueInvoice, payInvoiceByCard, payInvoiceByCash } from './invoice.commands.js';
 import type { PaymentView } from './invoice.schemas.js';
 import { toInvoiceView, toPaymentView } from './invoice.view.js';
@@ -197,16 +191,6 @@ export const cardPaymentHandler = (deps: {
       const payment = recorded.result;
       if (charge.status === 'succeeded')
         return { status: 201, headers: { location: `/payments/${paymentId}` }, body: payment };
-      const problem = httpProblems['card-declined'];
-      return {
-        status: problem.status,
-        headers: { 'content-type': 'application/problem+json' },
-        body: JSON.stringify({
-          type: problemTypeUri('card-declined'),
-          title: problem.title,
-          status: problem.status,
-          payment,
-        }),
-      };
+      return problemResponse(new HttpProblem('card-declined', { extensions: { payment } }));
     },
   });

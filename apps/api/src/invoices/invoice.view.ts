@@ -1,4 +1,5 @@
-import type { InvoicePayment, IssuedInvoice, PaymentId } from '@once/domain';
+import type { PaymentId } from '@once/domain';
+import type { InvoicePayment, IssuedInvoice } from '@once/domain/invoices';
 import type { InvoiceView, PaymentView } from './invoice.schemas.js';
 
 /** One payment as the API shows it. */

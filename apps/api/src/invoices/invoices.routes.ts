@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getInvoice } from '@once/projections';
+import { getInvoice } from '@once/read-models';
 import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 import {
   invoiceIdParams,
   invoiceView,
@@ -43,7 +43,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
       const invoice = await readYourWrites(request, reply, 'invoices', () =>
         getInvoice(app.pg, tenantId, request.params.id),
       );
-      if (!invoice) throw new HttpProblem('not-found', `no invoice ${request.params.id}`);
+      if (!invoice) throw new HttpProblem('not-found', { detail: `no invoice ${request.params.id}` });
       return { ...invoice, payments: [...invoice.payments] };
     },
   );

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getPayment } from '@once/projections';
+import { getPayment } from '@once/read-models';
 import { problemView } from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 import { paymentIdParams, paymentView } from './invoice.schemas.js';
 
 /** `GET /payments/:id`: one payment of the caller's tenant, from the payments read model. */
@@ -24,7 +24,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       const payment = await readYourWrites(request, reply, 'invoices', () =>
         getPayment(app.pg, tenantId, request.params.id),
       );
-      if (!payment) throw new HttpProblem('not-found', `no payment ${request.params.id}`);
+      if (!payment) throw new HttpProblem('not-found', { detail: `no payment ${request.params.id}` });
       return payment;
     },
   );

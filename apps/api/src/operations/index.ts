@@ -4,4 +4,4 @@ export type { OperationsDeps } from './operations-deps.js';
 export { rateLimitsPlugin } from './rate-limits.js';
 export type { RateLimit, RateLimitSettings } from './rate-limits.js';
 export { redactedHeaders, withRedaction } from './log-redaction.js';
-export { operationsEnvSchema, operationsFromEnv } from './operations-env.js';
+export { operationsFromEnv, operationsSettings } from './operations-env.js';

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 
 /** At most `max` requests per `windowMs`. */
 export interface RateLimit {
@@ -34,12 +34,10 @@ const enforce = async (
   const outcome = await limiter(request);
   if (outcome.isAllowed || !outcome.isExceeded) return;
   void reply.header('ratelimit-limit', String(outcome.max)).header('ratelimit-remaining', '0');
-  throw new HttpProblem(
-    'rate-limited',
-    `${who} sent more than ${String(outcome.max)} requests in the window; retry in ${String(outcome.ttlInSeconds)} s`,
-    {},
-    { 'retry-after': String(outcome.ttlInSeconds) },
-  );
+  throw new HttpProblem('rate-limited', {
+    detail: `${who} sent more than ${String(outcome.max)} requests in the window; retry in ${String(outcome.ttlInSeconds)} s`,
+    retryAfterSeconds: outcome.ttlInSeconds,
+  });
 };
 
 /**

@@ -1,5 +1,6 @@
-import { asOrderId, asSaleId, asSku, asTenantId, orderDecider, orderStream } from '@once/domain';
-import type { ApproveOrder, CompleteOrder, OrderState, PlaceOrder, ServeOrder } from '@once/domain';
+import { asOrderId, asSaleId, asSku, asTenantId, orderStream } from '@once/domain';
+import { orderDecider } from '@once/domain/orders';
+import type { ApproveOrder, CompleteOrder, OrderState, PlaceOrder, ServeOrder } from '@once/domain/orders';
 import type { CommandContext, CommandOf, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
 import { aggregateCommand } from '../commands/aggregate-command.js';
 import type { approveOrder, completeOrder, placeOrder, serveOrder } from './order.commands.js';

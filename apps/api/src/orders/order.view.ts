@@ -1,4 +1,4 @@
-import type { OrderState } from '@once/domain';
+import type { OrderState } from '@once/domain/orders';
 import type { OrderView } from './order.schemas.js';
 
 /** An order as the API shows it; undefined when there is no order. */

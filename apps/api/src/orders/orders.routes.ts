@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getOrder } from '@once/projections';
+import { getOrder } from '@once/read-models';
 import {
   commandProblems,
   emptyBody,
@@ -7,7 +7,7 @@ import {
   problemView,
 } from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 import { orderIdParams, orderView, placeOrderBody } from './order.schemas.js';
 import { approveOrder, completeOrder, placeOrder, serveOrder } from './order.commands.js';
 
@@ -87,7 +87,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
       const order = await readYourWrites(request, reply, 'orders', () =>
         getOrder(app.pg, tenantId, request.params.id),
       );
-      if (!order) throw new HttpProblem('not-found', `no order ${request.params.id}`);
+      if (!order) throw new HttpProblem('not-found', { detail: `no order ${request.params.id}` });
       return { ...order, lines: [...order.lines] };
     },
   );

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { ApiKeyStore, Principal } from '../auth/index.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,14 +23,12 @@ export const authPlugin = fp<{ apiKeys: ApiKeyStore }>(
       const apiKey = header === undefined ? undefined : bearer.exec(header)?.[1];
       const principal = apiKey === undefined ? undefined : await apiKeys.findPrincipal(apiKey);
       if (!principal) {
-        throw new HttpProblem(
-          'unauthorized',
-          header ? 'the API key is not valid' : undefined,
-          {},
-          {
+        throw new HttpProblem('unauthorized', {
+          detail: header ? 'the API key is not valid' : undefined,
+          headers: {
             'www-authenticate': 'Bearer realm="once"',
           },
-        );
+        });
       }
       request.principal = principal;
       // The key's public id on every later log line of this request (audits name keys, never show them).

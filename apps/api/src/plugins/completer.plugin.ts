@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import { completeAbandonedKeysOnce } from '@once/projections';
-import { upcastFirstFormatClaim } from '../commands/legacy-claims.js';
+import type { RunningTask } from '@once/projections';
+import { startApiCompleter } from '../completer/index.js';
 
 export interface CompleterPluginOptions {
   /** Pause between rounds (ms). */
@@ -8,40 +8,20 @@ export interface CompleterPluginOptions {
 }
 
 /**
- * The completer, in this process: keys left in flight whose lease has ended (the client crashed or gave up, e.g.
- * after a gateway timeout) are finished from their recovery point, exactly as a retry would; a later retry gets the
- * stored answer. The round is the projector's own (`completeAbandonedKeysOnce`): candidates from the
- * `idempotency_keys` read model, one process at a time under an advisory lock.
+ * The completer inside the api process, beside the in-process projector (`npm start`, tests): the same loop the
+ * projector process runs, one round at a time across processes under its advisory lock.
  */
 export const completerPlugin = fp<CompleterPluginOptions>(
   async (app, { intervalMs }) => {
-    let timer: NodeJS.Timeout | undefined;
-    let round: Promise<void> = Promise.resolve();
-    let stopped = false;
-
-    const completer = {
-      engine: app.commandEngine,
-      handlers: app.commandHandlers,
-      upcast: upcastFirstFormatClaim,
-      now: () => app.commandEngine.now(),
-    };
-    const schedule = (): void => {
-      timer = setTimeout(() => {
-        round = completeAbandonedKeysOnce(app.pg, completer, app.log)
-          .then(() => undefined)
-          .catch((error: unknown) => app.log.warn({ err: error }, 'completer round failed'))
-          .finally(() => {
-            if (!stopped) schedule();
-          });
-      }, intervalMs);
-    };
-
-    app.addHook('onReady', async () => schedule());
-    app.addHook('onClose', async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
+    let completer: RunningTask | undefined;
+    app.addHook('onReady', async () => {
+      completer = startApiCompleter(
+        app.pg,
+        { engine: app.commandEngine, handlers: app.commandHandlers, intervalMs },
+        app.log,
+      );
     });
+    app.addHook('onClose', async () => completer?.stop());
   },
   { name: 'once-completer', fastify: '5.x', dependencies: ['once-idempotency-engine'] },
 );

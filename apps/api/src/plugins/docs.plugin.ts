@@ -6,18 +6,19 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { documentConsistencyHeaders } from '../consistency/index.js';
 import { documentRateLimits } from '../operations/openapi-rate-limits.js';
-import type { ProblemCatalog } from '../problems/problem-catalog.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
+import type { ApiProblemCatalog } from '../problems/index.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-const problemsPage = (catalog: ProblemCatalog): string => `<!doctype html>
+const problemsPage = (catalog: ApiProblemCatalog): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Once API problem types</title></head>
 <body><h1>Problem types</h1>
 <p>Every error is <code>application/problem+json</code> (RFC 9457) whose <code>type</code> is one of these URIs.
 Problems decided after a keyed command began (business rules) are stored with the key and replayed; the others
 store nothing.</p>
-${[...catalog]
+${catalog
+  .entries()
   .map(
     ([type, problem]) =>
       `<section id="${escapeHtml(type)}"><h2><a href="/problems/${escapeHtml(type)}">/problems/${escapeHtml(type)}</a></h2>
@@ -30,7 +31,7 @@ ${[...catalog]
  * The OpenAPI document generated from the routes' zod schemas (`/docs/json`), Swagger UI at `/docs`, and the
  * problem-type documentation every problem's `type` points at (`/problems`, `/problems/<type>`).
  */
-export const docsPlugin = fp<{ catalog: ProblemCatalog; version: string }>(
+export const docsPlugin = fp<{ catalog: ApiProblemCatalog; version: string }>(
   async (app, { catalog, version }) => {
     await app.register(swagger, {
       openapi: {
@@ -68,9 +69,10 @@ export const docsPlugin = fp<{ catalog: ProblemCatalog; version: string }>(
         '/problems/:type',
         { schema: { hide: true, params: z.strictObject({ type: z.string().max(100) }) } },
         async (request, reply) => {
-          const problem = catalog.get(request.params.type);
-          if (!problem) throw new HttpProblem('not-found', `no problem type ${request.params.type}`);
-          return reply.send({ type: `/problems/${request.params.type}`, ...problem });
+          const { type } = request.params;
+          if (!catalog.has(type)) throw new HttpProblem('not-found', { detail: `no problem type ${type}` });
+          const { status, title, description } = catalog.describe(type);
+          return reply.send({ type: catalog.uri(type), status, title, description });
         },
       );
   },

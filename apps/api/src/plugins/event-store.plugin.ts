@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import { createEventStoreDbEventStore, createPostgresEventStore, migrateEventStore } from '@once/event-store';
+import { createPostgresEventStore, migrateEventStore } from '@once/event-store/postgres';
+import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
 import type { EventStore } from '@once/event-store';
 
 declare module 'fastify' {

@@ -1,31 +1,26 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { HttpProblem } from '../problems/problem.js';
-import type { ProblemDetails } from '../problems/problem.js';
-import { problemTypeUri } from '../problems/problem-catalog.js';
-import type { HttpProblemType, ProblemCatalog } from '../problems/problem-catalog.js';
-
-/** A rule violation decided by the domain: its `code` is a problem type in the catalog. */
-export interface CodedError {
-  readonly code: string;
-  readonly data?: unknown;
-}
+import { Problem } from '@once/idempotency/fastify';
+import type { ProblemAnswer, ProblemDocument } from '@once/idempotency/fastify';
+import { HttpProblem } from '../problems/index.js';
+import type { ApiProblemCatalog, ApiProblemType } from '../problems/index.js';
 
 export interface ProblemDetailsOptions {
-  readonly catalog: ProblemCatalog;
-  /** Recognises the domain's errors (their `code` names the problem). */
-  readonly isDomainError: (error: unknown) => error is Error & CodedError;
+  /** Every problem the api answers with. */
+  readonly catalog: ApiProblemCatalog;
+  /** The problem an error of another layer stands for (a domain refusal), if any. */
+  readonly problemOf: (error: Error) => Problem<ApiProblemType> | undefined;
 }
 
 declare module 'fastify' {
   interface FastifyReply {
     /** Sends an RFC 9457 problem as `application/problem+json`. */
-    sendProblem(problem: ProblemDetails, headers?: Readonly<Record<string, string>>): FastifyReply;
+    sendProblem(problem: ProblemDocument, headers?: Readonly<Record<string, string>>): FastifyReply;
   }
 }
 
-const fastifyCodes: Readonly<Record<string, HttpProblemType>> = {
+const fastifyCodes: Readonly<Record<string, ApiProblemType>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'body-too-large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported-media-type',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid-request',
@@ -49,16 +44,13 @@ const isStoreUnavailable = (error: Error): boolean => {
   return typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'));
 };
 
-const httpProblem = (type: HttpProblemType, detail?: string, extensions?: Record<string, unknown>) =>
-  new HttpProblem(type, detail, extensions).toProblem();
-
 /**
  * The one root error handler: schema errors → 400 `invalid-request`, domain errors → their catalog status,
  * body too large → 413, unsupported media type → 415, invalid JSON → 400, anything else → 500 (logged once).
  * Every answer is `application/problem+json`. Unknown routes answer 404 `not-found` the same way.
  */
 export const problemDetailsPlugin = fp<ProblemDetailsOptions>(
-  async (app, { catalog, isDomainError }) => {
+  async (app, { catalog, problemOf }) => {
     app.decorateReply('sendProblem', function sendProblem(this: FastifyReply, problem, headers = {}) {
       return this.code(problem.status)
         .headers(headers)
@@ -66,63 +58,51 @@ export const problemDetailsPlugin = fp<ProblemDetailsOptions>(
         .send(JSON.stringify(problem));
     });
 
-    const toProblem = (
-      error: FastifyError | Error,
-      request: FastifyRequest,
-    ): { problem: ProblemDetails; headers?: Record<string, string> } => {
-      if (error instanceof HttpProblem) return { problem: error.toProblem(), headers: { ...error.headers } };
+    const answer = (type: ApiProblemType, detail?: string, extensions?: Record<string, unknown>) =>
+      catalog.answer(
+        new HttpProblem(type, {
+          ...(detail === undefined ? {} : { detail }),
+          ...(extensions === undefined ? {} : { extensions }),
+        }),
+      );
+
+    const toProblem = (error: FastifyError | Error, request: FastifyRequest): ProblemAnswer => {
+      if (error instanceof Problem && catalog.has(error.type)) return catalog.answer(error);
       if (hasZodFastifySchemaValidationErrors(error)) {
-        return {
-          problem: httpProblem(
-            'invalid-request',
-            `the request's ${String(error.validationContext ?? 'input')} is invalid`,
-            {
-              errors: error.validation.map((issue) => ({
-                pointer: issue.instancePath,
-                detail: issue.message,
-              })),
-            },
-          ),
-        };
+        return answer(
+          'invalid-request',
+          `the request's ${String(error.validationContext ?? 'input')} is invalid`,
+          {
+            errors: error.validation.map((issue) => ({ pointer: issue.instancePath, detail: issue.message })),
+          },
+        );
       }
-      if (isDomainError(error)) {
-        const documented = catalog.get(error.code);
-        if (documented) {
-          return {
-            problem: {
-              type: problemTypeUri(error.code),
-              title: documented.title,
-              status: documented.status,
-              detail: error.message,
-              ...(error.data && typeof error.data === 'object' ? { data: error.data } : {}),
-            },
-          };
-        }
-      }
+      const problem = problemOf(error);
+      if (problem) return catalog.answer(problem);
       const code = 'code' in error ? error.code : undefined;
       const mapped = typeof code === 'string' ? fastifyCodes[code] : undefined;
-      if (mapped) return { problem: httpProblem(mapped, error.message) };
+      if (mapped) return answer(mapped, error.message);
       const status = 'statusCode' in error ? error.statusCode : undefined;
       if (typeof status === 'number' && status >= 400 && status < 500) {
-        return { problem: httpProblem('invalid-request', error.message) };
+        return answer('invalid-request', error.message);
       }
       if (isStoreUnavailable(error)) {
         request.log.warn({ err: error }, 'store unavailable');
-        return { problem: httpProblem('service-unavailable'), headers: { 'retry-after': '1' } };
+        return catalog.answer(new HttpProblem('service-unavailable', { retryAfterSeconds: 1 }));
       }
       request.log.error({ err: error }, 'unexpected error');
-      return { problem: httpProblem('internal') };
+      return answer('internal');
     };
 
     app.setErrorHandler((error: FastifyError | Error, request, reply) => {
-      const { problem, headers } = toProblem(error, request);
-      return reply.sendProblem({ ...problem, instance: request.url.split('?')[0] }, headers);
+      const { body, headers } = toProblem(error, request);
+      return reply.sendProblem({ ...body, instance: request.url.split('?')[0] }, headers);
     });
 
     app.setNotFoundHandler((request, reply) =>
-      reply.sendProblem({
-        ...httpProblem('not-found', `no route ${request.method} ${request.url.split('?')[0] ?? ''}`),
-      }),
+      reply.sendProblem(
+        answer('not-found', `no route ${request.method} ${request.url.split('?')[0] ?? ''}`).body,
+      ),
     );
   },
   { name: 'once-problem-details', fastify: '5.x' },

@@ -3,16 +3,10 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  DomainError,
-  PaymentExceedsBalance,
-  asInvoiceId,
-  asPaymentId,
-  domainErrorCatalog,
-  money,
-} from '@once/domain';
-import { HttpProblem } from '../problems/problem.js';
-import { createProblemCatalog } from '../problems/problem-catalog.js';
+import { asInvoiceId, asPaymentId, money } from '@once/domain';
+import { PaymentExceedsBalance } from '@once/domain/invoices';
+import { Problem } from '@once/idempotency/fastify';
+import { HttpProblem, problemCatalog, problemOfError } from '../problems/index.js';
 import { problemDetailsPlugin } from './problem-details.plugin.js';
 
 const build = async () => {
@@ -23,8 +17,8 @@ const build = async () => {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(problemDetailsPlugin, {
-    catalog: createProblemCatalog(domainErrorCatalog),
-    isDomainError: (error) => error instanceof DomainError,
+    catalog: problemCatalog,
+    problemOf: problemOfError,
   });
   app.post(
     '/validated',
@@ -40,7 +34,10 @@ const build = async () => {
     });
   });
   app.get('/http-problem', async () => {
-    throw new HttpProblem('unauthorized', 'no key', {}, { 'www-authenticate': 'Bearer' });
+    throw new HttpProblem('unauthorized', { detail: 'no key', headers: { 'www-authenticate': 'Bearer' } });
+  });
+  app.get('/library-problem', async () => {
+    throw new Problem('idempotency-key-in-flight', { retryAfterSeconds: 7 });
   });
   app.get('/store-down', async () => {
     throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
@@ -72,9 +69,13 @@ describe('the root error handler', () => {
     const { app } = await build();
     const response = await app.inject({ method: 'GET', url: '/domain' });
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toMatchObject({
+    expect(response.json()).toEqual({
       type: '/problems/payment-exceeds-balance',
-      data: { outstanding: { amount: 1 } },
+      title: 'The payment exceeds the outstanding balance',
+      status: 422,
+      detail: expect.any(String),
+      data: { invoiceId: 'i', paymentId: 'p', amount: money(5, 'EUR'), outstanding: money(1, 'EUR') },
+      instance: '/domain',
     });
   });
 
@@ -83,6 +84,22 @@ describe('the root error handler', () => {
     const response = await app.inject({ method: 'GET', url: '/http-problem' });
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it("answers the idempotency library's problems in the api's words, with their Link and Retry-After", async () => {
+    const { app } = await build();
+    const response = await app.inject({ method: 'GET', url: '/library-problem' });
+    expect(response.statusCode).toBe(409);
+    expect(response.headers['retry-after']).toBe('7');
+    expect(response.headers['link']).toBe(
+      '</problems/idempotency-key-in-flight>; rel="describedby"; type="text/html"',
+    );
+    expect(response.json()).toEqual({
+      type: '/problems/idempotency-key-in-flight',
+      title: 'A request is outstanding for this Idempotency-Key',
+      status: 409,
+      instance: '/library-problem',
+    });
   });
 
   it('answers a store that does not answer with 503 and Retry-After', async () => {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import { allProjections, startProjector } from '@once/projections';
+import { startProjector } from '@once/projections';
+import { allProjections, expiredKeySweeper } from '@once/read-models';
 
 /**
  * Runs the read-model projections inside the api process (the embedded default and tests). In production the
@@ -13,6 +14,7 @@ export const projectorPlugin = fp(
       projections: allProjections,
       logger: app.log,
       pollIntervalMs: 50,
+      tasks: [expiredKeySweeper(app.pg, app.eventStore)],
     });
     app.addHook('onClose', async () => projector.stop());
   },

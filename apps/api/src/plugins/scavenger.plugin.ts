@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import { Counter, Gauge } from 'prom-client';
-import { startStreamScavenger } from '@once/event-store';
-import type { ScavengerRound } from '@once/event-store';
-import { removeKeyRowsOfStreams } from '@once/projections';
+import { startStreamScavenger } from '@once/event-store/postgres';
+import type { ScavengerRound } from '@once/event-store/postgres';
+import { removeKeyRowsOfStreams } from '@once/read-models';
 
 export interface ScavengerPluginOptions {
   /** Pause between rounds (ms). */

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { parseJson } from '@once/canonical-json';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,9 +32,12 @@ export const strictJsonPlugin = fp<StrictJsonOptions>(
       }
       const { code, data } = parsed.error;
       done(
-        new HttpProblem('invalid-json', `${code} at ${data.pointer || '/'}`, {
-          reason: code,
-          pointer: data.pointer,
+        new HttpProblem('invalid-json', {
+          detail: `${code} at ${data.pointer || '/'}`,
+          extensions: {
+            reason: code,
+            pointer: data.pointer,
+          },
         }),
         undefined,
       );

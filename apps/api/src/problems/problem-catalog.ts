@@ -1,163 +1,149 @@
-/** One documented problem type: what `/problems/<type>` describes and the status it is answered with. */
-export interface ProblemType {
-  readonly status: number;
-  readonly title: string;
-  readonly description: string;
-}
+import { idempotencyProblems } from '@once/idempotency/fastify';
+import type { ProblemTypeOf } from '@once/idempotency/fastify';
+import { domainProblems } from './domain-problems.js';
 
 /**
- * The problems the HTTP layer itself answers (RFC 9457). Domain problems come from the domain's catalog and are
- * merged in by `createProblemCatalog`. Each `type` is the URI `/problems/<type>`, documented at that address.
+ * Every problem the api answers with (RFC 9457), in the order `/problems` lists them: the idempotency library's
+ * catalogue, in the api's words, extended with the api's own types and the domain's refusals. Each `type` is the
+ * URI `/problems/<type>`, documented at that address; the library's key problems link to it.
  */
-export const httpProblems = {
-  'invalid-request': {
-    status: 400,
-    title: 'The request does not match the schema',
-    description:
-      'A path parameter, query or body field is missing, has the wrong type, is out of range, or is not allowed ' +
-      '(unknown fields are refused). `errors` lists each issue with a JSON Pointer. Nothing was stored; fix the request.',
-  },
-  'invalid-json': {
-    status: 400,
-    title: 'The body is not acceptable JSON',
-    description:
-      'The body is not JSON, names the same key twice, nests deeper than 64 levels, or holds an unpaired surrogate. ' +
-      'Nothing was stored.',
-  },
-  'idempotency-key-missing': {
-    status: 400,
-    title: 'Idempotency-Key is missing',
-    description:
-      'Every command (POST) needs an `Idempotency-Key` header: one key per user intent, reused for every retry of it. ' +
-      'Send a UUID as an sf-string (`"…"`) or a bare token, 8–255 visible ASCII characters. Keys are kept at least 24 hours; ' +
-      'a key reused after it expired is a new request.',
-  },
-  'idempotency-key-invalid': {
-    status: 400,
-    title: 'Idempotency-Key is malformed',
-    description:
-      'The header is shorter than 8 or longer than 255 characters, holds characters outside visible ASCII, is a list, ' +
-      'carries parameters, or was sent on more than one line. Nothing was stored.',
-  },
-  'idempotency-key-reused': {
-    status: 422,
-    title: 'Idempotency-Key is already used',
-    description:
-      'This key was first used for a different request (another method, route or body). A retry must repeat the ' +
-      'original request exactly; a new intent needs a new key. Nothing was done.',
-  },
-  'idempotency-key-in-flight': {
-    status: 409,
-    title: 'A request is outstanding for this Idempotency-Key',
-    description:
-      'The first request with this key is still running. Retry after `Retry-After` seconds with the same key: you ' +
-      'will get its result. Nothing was stored for this attempt.',
-  },
-  'invalid-position': {
-    status: 400,
-    title: 'Once-Min-Position is malformed',
-    description:
-      'A read may send `Once-Min-Position` with the `Once-Position` a write returned (an opaque token, sent once) to ' +
-      'read that write back. This value is not such a token. Send it unchanged, or leave the header out.',
-  },
-  unauthorized: {
-    status: 401,
-    title: 'An API key is required',
-    description:
-      'Send `Authorization: Bearer <api key>`. Keys are created with `npm run keys -- create`; a revoked key stops ' +
-      'working within seconds.',
-  },
-  'invalid-webhook-url': {
-    status: 422,
-    title: 'The webhook URL cannot be delivered to',
-    description:
-      'A webhook endpoint needs an absolute https URL without credentials whose host resolves only to public addresses ' +
-      '(loopback, private, link-local and reserved addresses are refused, so a webhook cannot reach inside the network). ' +
-      'Development setups may allow http to loopback hosts (`ONCE_WEBHOOK_ALLOW_HTTP`), and private networks ' +
-      '(`ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS`). `detail` says what was wrong. Nothing was stored.',
-  },
-  'not-found': {
-    status: 404,
-    title: 'No such resource',
-    description: 'Nothing with this id exists for your tenant. Ids of other tenants are not found either.',
-  },
-  'body-too-large': {
-    status: 413,
-    title: 'The body is too large',
-    description: 'Request bodies are limited to 64 KiB.',
-  },
-  'unsupported-media-type': {
-    status: 415,
-    title: 'The body must be application/json',
-    description: 'Send `Content-Type: application/json`.',
-  },
-  'invalid-signature': {
-    status: 401,
-    title: 'The webhook signature does not verify',
-    description:
-      'Gateway webhooks carry Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) signed ' +
-      'with the shared secret; the timestamp must be within five minutes.',
-  },
-  'gateway-unavailable': {
-    status: 503,
-    title: 'The card gateway did not answer',
-    description:
-      'The gateway failed or timed out before the outcome of the charge was known. Nothing was stored for this key; ' +
-      'retry with the same key: the retry first asks the gateway what happened to this payment, so it never charges twice.',
-  },
-  'card-declined': {
-    status: 402,
-    title: 'The card was declined',
-    description:
-      'The gateway declined the charge; nothing was paid and the reserved amount is free again. `payment` holds the ' +
-      'declined payment. The answer is stored with the key: a new attempt (another card) needs a new key.',
-  },
-  'service-unavailable': {
-    status: 503,
-    title: 'The store is unavailable',
-    description: 'The event store or database did not answer. Retry with the same key.',
-  },
-  'rate-limited': {
-    status: 429,
-    title: 'Too many requests',
-    description:
-      'This client address, or this tenant, sent more requests in the window than it may. Wait `Retry-After` ' +
-      'seconds, then retry with the same Idempotency-Key. Nothing was done for this attempt.',
-  },
-  'position-ahead': {
-    status: 400,
-    title: 'Once-Min-Position is past the end of the log',
-    description:
-      'The position names an event the log does not have yet, so no read model could ever reach it: send only a ' +
-      '`Once-Position` this api returned.',
-  },
-  'too-many-waiting-reads': {
-    status: 503,
-    title: 'Too many reads are waiting for their position',
-    description:
-      'Reads with `Once-Min-Position` wait for the read models to catch up; the number that may wait at once is ' +
-      'capped. Retry after `Retry-After` seconds, or read without the header.',
-  },
-  internal: {
-    status: 500,
-    title: 'Internal error',
-    description: 'An unexpected error. It has been logged with the request id; retry with the same key.',
-  },
-} as const satisfies Record<string, ProblemType>;
+export const problemCatalog = idempotencyProblems
+  .extend(
+    {
+      'invalid-request': {
+        status: 400,
+        title: 'The request does not match the schema',
+        description:
+          'A path parameter, query or body field is missing, has the wrong type, is out of range, or is not allowed ' +
+          '(unknown fields are refused). `errors` lists each issue with a JSON Pointer. Nothing was stored; fix the request.',
+      },
+      'invalid-json': {
+        status: 400,
+        title: 'The body is not acceptable JSON',
+        description:
+          'The body is not JSON, names the same key twice, nests deeper than 64 levels, or holds an unpaired surrogate. ' +
+          'Nothing was stored.',
+      },
+      'idempotency-key-missing': {
+        title: 'Idempotency-Key is missing',
+        description:
+          'Every command (POST) needs an `Idempotency-Key` header: one key per user intent, reused for every retry of it. ' +
+          'Send a UUID as an sf-string (`"…"`) or a bare token, 8–255 visible ASCII characters. Keys are kept at least 24 hours; ' +
+          'a key reused after it expired is a new request.',
+      },
+      'idempotency-key-invalid': {
+        title: 'Idempotency-Key is malformed',
+        description:
+          'The header is shorter than 8 or longer than 255 characters, holds characters outside visible ASCII, is a list, ' +
+          'carries parameters, or was sent on more than one line. Nothing was stored.',
+      },
+      'idempotency-key-reused': {
+        title: 'Idempotency-Key is already used',
+        description:
+          'This key was first used for a different request (another method, route or body). A retry must repeat the ' +
+          'original request exactly; a new intent needs a new key. Nothing was done.',
+      },
+      'idempotency-key-in-flight': {
+        title: 'A request is outstanding for this Idempotency-Key',
+        description:
+          'The first request with this key is still running. Retry after `Retry-After` seconds with the same key: you ' +
+          'will get its result. Nothing was stored for this attempt.',
+      },
+      'invalid-position': {
+        status: 400,
+        title: 'Once-Min-Position is malformed',
+        description:
+          'A read may send `Once-Min-Position` with the `Once-Position` a write returned (an opaque token, sent once) to ' +
+          'read that write back. This value is not such a token. Send it unchanged, or leave the header out.',
+      },
+      unauthorized: {
+        title: 'An API key is required',
+        description:
+          'Send `Authorization: Bearer <api key>`. Keys are created with `npm run keys -- create`; a revoked key stops ' +
+          'working within seconds.',
+      },
+      'invalid-webhook-url': {
+        status: 422,
+        title: 'The webhook URL cannot be delivered to',
+        description:
+          'A webhook endpoint needs an absolute https URL without credentials whose host resolves only to public addresses ' +
+          '(loopback, private, link-local and reserved addresses are refused, so a webhook cannot reach inside the network). ' +
+          'Development setups may allow http to loopback hosts (`ONCE_WEBHOOK_ALLOW_HTTP`), and private networks ' +
+          '(`ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS`). `detail` says what was wrong. Nothing was stored.',
+      },
+      'not-found': {
+        status: 404,
+        title: 'No such resource',
+        description:
+          'Nothing with this id exists for your tenant. Ids of other tenants are not found either.',
+      },
+      'body-too-large': {
+        status: 413,
+        title: 'The body is too large',
+        description: 'Request bodies are limited to 64 KiB.',
+      },
+      'unsupported-media-type': {
+        status: 415,
+        title: 'The body must be application/json',
+        description: 'Send `Content-Type: application/json`.',
+      },
+      'invalid-signature': {
+        status: 401,
+        title: 'The webhook signature does not verify',
+        description:
+          'Gateway webhooks carry Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) signed ' +
+          'with the shared secret; the timestamp must be within five minutes.',
+      },
+      'gateway-unavailable': {
+        status: 503,
+        title: 'The card gateway did not answer',
+        description:
+          'The gateway failed or timed out before the outcome of the charge was known. Nothing was stored for this key; ' +
+          'retry with the same key: the retry first asks the gateway what happened to this payment, so it never charges twice.',
+      },
+      'card-declined': {
+        status: 402,
+        title: 'The card was declined',
+        description:
+          'The gateway declined the charge; nothing was paid and the reserved amount is free again. `payment` holds the ' +
+          'declined payment. The answer is stored with the key: a new attempt (another card) needs a new key.',
+      },
+      'service-unavailable': {
+        title: 'The store is unavailable',
+        description: 'The event store or database did not answer. Retry with the same key.',
+      },
+      'rate-limited': {
+        status: 429,
+        title: 'Too many requests',
+        description:
+          'This client address, or this tenant, sent more requests in the window than it may. Wait `Retry-After` ' +
+          'seconds, then retry with the same Idempotency-Key. Nothing was done for this attempt.',
+      },
+      'position-ahead': {
+        status: 400,
+        title: 'Once-Min-Position is past the end of the log',
+        description:
+          'The position names an event the log does not have yet, so no read model could ever reach it: send only a ' +
+          '`Once-Position` this api returned.',
+      },
+      'too-many-waiting-reads': {
+        status: 503,
+        title: 'Too many reads are waiting for their position',
+        description:
+          'Reads with `Once-Min-Position` wait for the read models to catch up; the number that may wait at once is ' +
+          'capped. Retry after `Retry-After` seconds, or read without the header.',
+      },
+      internal: {
+        title: 'Internal error',
+        description: 'An unexpected error. It has been logged with the request id; retry with the same key.',
+      },
+    },
+    { base: '/problems/', link: (uri) => `<${uri}>; rel="describedby"; type="text/html"` },
+  )
+  .extend(domainProblems);
 
-export type HttpProblemType = keyof typeof httpProblems;
+/** Every problem type the api documents. */
+export type ApiProblemType = ProblemTypeOf<typeof problemCatalog>;
 
-/** Every documented problem, by type. */
-export type ProblemCatalog = ReadonlyMap<string, ProblemType>;
-
-/**
- * Merges the HTTP problems with the domain's (`code → { status, title, description }`).
- *
- * @example
- * const catalog = createProblemCatalog(domainErrorCatalog);
- */
-export const createProblemCatalog = (domainProblems: Readonly<Record<string, ProblemType>>): ProblemCatalog =>
-  new Map<string, ProblemType>([...Object.entries(httpProblems), ...Object.entries(domainProblems)]);
-
-/** The URI of a problem type, relative to the API's origin. */
-export const problemTypeUri = (type: string): string => `/problems/${type}`;
+/** The api's problem catalogue. */
+export type ApiProblemCatalog = typeof problemCatalog;

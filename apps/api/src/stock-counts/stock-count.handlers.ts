@@ -1,5 +1,11 @@
-import { asSku, asStockCountId, asTenantId, stockCountDecider, stockCountStream } from '@once/domain';
-import type { OpenStockCount, PostStockCount, RecordCountLine, StockCountState } from '@once/domain';
+import { asSku, asStockCountId, asTenantId, stockCountStream } from '@once/domain';
+import { stockCountDecider } from '@once/domain/stock-counts';
+import type {
+  OpenStockCount,
+  PostStockCount,
+  RecordCountLine,
+  StockCountState,
+} from '@once/domain/stock-counts';
 import type { CommandContext, CommandOf, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
 import { aggregateCommand } from '../commands/aggregate-command.js';
 import type { openStockCount, postStockCount, recordCountLine } from './stock-count.commands.js';

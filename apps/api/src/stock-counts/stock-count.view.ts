@@ -1,4 +1,4 @@
-import type { StockCountState } from '@once/domain';
+import type { StockCountState } from '@once/domain/stock-counts';
 import type { StockCountView } from './stock-count.schemas.js';
 
 /** A stock count as the API shows it; undefined when there is none. */

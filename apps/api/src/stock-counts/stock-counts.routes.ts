@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getStockCount } from '@once/projections';
+import { getStockCount } from '@once/read-models';
 import {
   commandProblems,
   emptyBody,
@@ -7,7 +7,7 @@ import {
   problemView,
 } from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 import { recordCountLineBody, stockCountIdParams, stockCountView } from './stock-count.schemas.js';
 import { openStockCount, postStockCount, recordCountLine } from './stock-count.commands.js';
 
@@ -69,7 +69,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
       const count = await readYourWrites(request, reply, 'stock_counts', () =>
         getStockCount(app.pg, tenantId, request.params.id),
       );
-      if (!count) throw new HttpProblem('not-found', `no stock count ${request.params.id}`);
+      if (!count) throw new HttpProblem('not-found', { detail: `no stock count ${request.params.id}` });
       return { ...count, lines: [...count.lines] };
     },
   );

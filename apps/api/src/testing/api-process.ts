@@ -21,7 +21,7 @@ const mainTs = fileURLToPath(new URL('../main.ts', import.meta.url));
  * restart an api where a browser page expects it (its origin).
  *
  * @example
- * const api = await startApiProcess({ DATABASE_URL: db.connectionString, GATEWAY_URL: gateway.url });
+ * const api = await startApiProcess({ DATABASE_URL: db.connectionString, ONCE_GATEWAY_URL: gateway.url });
  */
 export const startApiProcess = async (
   env: Record<string, string>,
@@ -29,7 +29,7 @@ export const startApiProcess = async (
 ): Promise<ApiProcess> => {
   const port = options.port ?? (await findFreePort());
   const child = spawn(process.execPath, ['--conditions=@once/source', '--import', 'tsx', mainTs], {
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: { ...process.env, ONCE_LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

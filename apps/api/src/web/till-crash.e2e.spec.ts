@@ -40,8 +40,8 @@ describe.skipIf(!chromiumPresent)(`the till when the api dies mid-payment${SKIP_
     const api = await startApiProcess(
       {
         DATABASE_URL: db.connectionString,
-        GATEWAY_URL: gateway.url,
-        IDEMPOTENCY_LEASE_MS: '1000',
+        ONCE_GATEWAY_URL: gateway.url,
+        ONCE_LEASE_MS: '1000',
         ...(fault ? { ONCE_FAULT: fault } : {}),
       },
       { port },

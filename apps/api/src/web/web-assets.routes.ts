@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 
 const contentTypes: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
@@ -25,7 +25,7 @@ export const webAssetsRoutes: FastifyPluginAsyncZod<{ directory: string }> = asy
     try {
       body = await readFile(join(directory, file));
     } catch {
-      throw new HttpProblem('not-found', `${file} is not built (npm run bundle -w @once/till)`);
+      throw new HttpProblem('not-found', { detail: `${file} is not built (npm run bundle -w @once/till)` });
     }
     const extension = file.slice(file.lastIndexOf('.') + 1);
     return reply

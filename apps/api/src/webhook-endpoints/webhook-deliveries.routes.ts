@@ -8,7 +8,7 @@ import {
   replayWebhookMessages,
 } from '@once/outbox';
 import { problemView } from '../commands/command-schemas.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 import {
   replayWebhookMessagesBody,
   webhookAttemptView,
@@ -31,7 +31,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The endpoint's id, once it is known to belong to the caller's tenant. */
   const ownEndpoint = async (tenantId: string, endpointId: string): Promise<string> => {
     const endpoint = await getWebhookEndpoint(app.pg, tenantId, endpointId);
-    if (!endpoint) throw new HttpProblem('not-found', `no webhook endpoint ${endpointId}`);
+    if (!endpoint) throw new HttpProblem('not-found', { detail: `no webhook endpoint ${endpointId}` });
     return endpoint.id;
   };
 
@@ -93,7 +93,9 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const endpointId = await ownEndpoint(request.principal.tenantId, request.params.id);
       if (!(await redeliverWebhookMessage(app.pg, endpointId, request.params.messageId))) {
-        throw new HttpProblem('not-found', `no message ${request.params.messageId} for this endpoint`);
+        throw new HttpProblem('not-found', {
+          detail: `no message ${request.params.messageId} for this endpoint`,
+        });
       }
       return reply.code(202).send({ redelivering: 1 });
     },

@@ -1,10 +1,11 @@
-import { asTenantId, asWebhookEndpointId, webhookEndpointDecider, webhookEndpointStream } from '@once/domain';
+import { asTenantId, asWebhookEndpointId, webhookEndpointStream } from '@once/domain';
+import { webhookEndpointDecider } from '@once/domain/webhook-endpoints';
 import type {
   RegisterWebhookEndpoint,
   RotateWebhookEndpointSecret,
   WebhookEndpointCommand,
   WebhookEndpointState,
-} from '@once/domain';
+} from '@once/domain/webhook-endpoints';
 import type { CommandContext, CommandOf, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
 import { generateWebhookSecret } from '@once/webhooks';
 import { aggregateCommand } from '../commands/aggregate-command.js';
@@ -67,68 +68,68 @@ const endpointCommand = (
 /** `POST /webhook-endpoints`: registers an endpoint whose id is derived from the key, with a new secret. */
 export const registerWebhookEndpointHandler: DecideCommandHandler<CommandOf<typeof registerWebhookEndpoint>> =
   aggregateCommand({
-  decider: webhookEndpointDecider,
-  stream: (context) =>
-    webhookEndpointStream(tenantOf(context), asWebhookEndpointId(context.ids.next('webhook-endpoint'))),
-  command: (context): RegisterWebhookEndpoint => {
-    const body = context.command;
-    return {
-      type: 'RegisterWebhookEndpoint',
-      data: {
-        tenantId: tenantOf(context),
-        endpointId: asWebhookEndpointId(context.ids.next('webhook-endpoint')),
-        url: body.url,
-        eventTypes: body.eventTypes,
-        secret: generateWebhookSecret(),
-        registeredAt: at(context),
-      },
-    };
-  },
-  respond: (_context, state) => endpointResponse(201, state, true),
-});
+    decider: webhookEndpointDecider,
+    stream: (context) =>
+      webhookEndpointStream(tenantOf(context), asWebhookEndpointId(context.ids.next('webhook-endpoint'))),
+    command: (context): RegisterWebhookEndpoint => {
+      const body = context.command;
+      return {
+        type: 'RegisterWebhookEndpoint',
+        data: {
+          tenantId: tenantOf(context),
+          endpointId: asWebhookEndpointId(context.ids.next('webhook-endpoint')),
+          url: body.url,
+          eventTypes: body.eventTypes,
+          secret: generateWebhookSecret(),
+          registeredAt: at(context),
+        },
+      };
+    },
+    respond: (_context, state) => endpointResponse(201, state, true),
+  });
 
 /** `POST /webhook-endpoints/:id/rotate-secret`: a new secret; the previous one keeps signing for the grace period. */
 export const rotateWebhookSecretHandler: DecideCommandHandler<CommandOf<typeof rotateWebhookSecret>> =
   aggregateCommand({
-  decider: webhookEndpointDecider,
-  stream: (context) => webhookEndpointStream(tenantOf(context), endpointIdOf(context)),
-  command: (context): RotateWebhookEndpointSecret => {
-    const grace = context.command.gracePeriodSeconds ?? defaultGracePeriodSeconds;
-    return {
-      type: 'RotateWebhookEndpointSecret',
-      data: {
-        endpointId: endpointIdOf(context),
-        secret: generateWebhookSecret(),
-        rotatedAt: at(context),
-        previousSecretExpiresAt: new Date(context.requestedAt.getTime() + grace * 1000).toISOString(),
-      },
-    };
-  },
-  respond: (_context, state) => endpointResponse(200, state, true),
-});
+    decider: webhookEndpointDecider,
+    stream: (context) => webhookEndpointStream(tenantOf(context), endpointIdOf(context)),
+    command: (context): RotateWebhookEndpointSecret => {
+      const grace = context.command.gracePeriodSeconds ?? defaultGracePeriodSeconds;
+      return {
+        type: 'RotateWebhookEndpointSecret',
+        data: {
+          endpointId: endpointIdOf(context),
+          secret: generateWebhookSecret(),
+          rotatedAt: at(context),
+          previousSecretExpiresAt: new Date(context.requestedAt.getTime() + grace * 1000).toISOString(),
+        },
+      };
+    },
+    respond: (_context, state) => endpointResponse(200, state, true),
+  });
 
 /** `POST /webhook-endpoints/:id/enable`: deliveries resume (a disabled endpoint's missed events: replay them). */
 export const enableWebhookEndpointHandler: DecideCommandHandler<CommandOf<typeof enableWebhookEndpoint>> =
   endpointCommand((context) => ({
-  type: 'EnableWebhookEndpoint',
-  data: { endpointId: endpointIdOf(context), enabledAt: at(context) },
-}));
+    type: 'EnableWebhookEndpoint',
+    data: { endpointId: endpointIdOf(context), enabledAt: at(context) },
+  }));
 
 /** `POST /webhook-endpoints/:id/disable`: deliveries stop until it is enabled again. */
 export const disableWebhookEndpointHandler: DecideCommandHandler<CommandOf<typeof disableWebhookEndpoint>> =
   endpointCommand((context) => ({
-  type: 'DisableWebhookEndpoint',
-  data: { endpointId: endpointIdOf(context), reason: 'disabled by the tenant', disabledAt: at(context) },
-}));
+    type: 'DisableWebhookEndpoint',
+    data: { endpointId: endpointIdOf(context), reason: 'disabled by the tenant', disabledAt: at(context) },
+  }));
 
 /** `DELETE /webhook-endpoints/:id`: no more deliveries, ever. */
 export const deleteWebhookEndpointHandler: DecideCommandHandler<CommandOf<typeof deleteWebhookEndpoint>> =
   aggregateCommand({
-  decider: webhookEndpointDecider,
-  stream: (context) => webhookEndpointStream(tenantOf(context), endpointIdOf(context)),
-  command: (context): WebhookEndpointCommand => ({
-    type: 'DeleteWebhookEndpoint',
-    data: { endpointId: endpointIdOf(context), deletedAt: at(context) },
-  }),
-  respond: (context) => ({ status: 200, body: { id: endpointIdOf(context), status: 'deleted' } }),
-});
+    decider: webhookEndpointDecider,
+    stream: (context) => webhookEndpointStream(tenantOf(context), endpointIdOf(context)),
+    command: (context): WebhookEndpointCommand => ({
+      type: 'DeleteWebhookEndpoint',
+      data: { endpointId: endpointIdOf(context), deletedAt: at(context) },
+    }),
+    respond: (context) => ({ status: 200, body: { id: endpointIdOf(context), status: 'deleted' } }),
+  });

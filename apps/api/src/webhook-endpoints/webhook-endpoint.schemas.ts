@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { webhookEventTypes } from '@once/domain';
+import { webhookEventTypes } from '@once/domain/webhook-endpoints';
 
 export const webhookEndpointIdParams = z.strictObject({ id: z.uuid() });
 export const webhookMessageParams = z.strictObject({ id: z.uuid(), messageId: z.uuid() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { webhookEventTypes } from '@once/domain';
+import { webhookEventTypes } from '@once/domain/webhook-endpoints';
 import { getWebhookEndpoint, listWebhookEndpoints } from '@once/outbox';
 import { checkWebhookUrl } from '@once/webhooks';
 import type { WebhookUrlPolicy } from '@once/webhooks';
@@ -10,7 +10,7 @@ import {
   idempotencyKeyHeader,
   problemView,
 } from '../commands/command-schemas.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 import {
   registerWebhookEndpointBody,
   rotateWebhookSecretBody,
@@ -43,7 +43,8 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
   app.command({
     url: '/',
     schema: {
-      summary: 'Register a webhook endpoint (its id is derived from the Idempotency-Key; the secret is shown here)',
+      summary:
+        'Register a webhook endpoint (its id is derived from the Idempotency-Key; the secret is shown here)',
       tags,
       headers: idempotencyKeyHeader,
       body: registerWebhookEndpointBody,
@@ -53,7 +54,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
     preHandler: async (request) => {
       const { url } = request.body as { readonly url: string };
       const check = await checkWebhookUrl(url, urlPolicy);
-      if (!check.ok) throw new HttpProblem('invalid-webhook-url', check.reason);
+      if (!check.ok) throw new HttpProblem('invalid-webhook-url', { detail: check.reason });
     },
     command: registerWebhookEndpoint,
   });
@@ -138,7 +139,8 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
     },
     async (request) => {
       const endpoint = await getWebhookEndpoint(app.pg, request.principal.tenantId, request.params.id);
-      if (!endpoint) throw new HttpProblem('not-found', `no webhook endpoint ${request.params.id}`);
+      if (!endpoint)
+        throw new HttpProblem('not-found', { detail: `no webhook endpoint ${request.params.id}` });
       return endpoint;
     },
   );

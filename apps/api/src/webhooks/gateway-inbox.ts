@@ -1,13 +1,7 @@
 import type { EventStore, ExpectedRevision, GlobalPosition, StreamAppend } from '@once/event-store';
-import {
-  DomainError,
-  asInvoiceId,
-  asPaymentId,
-  asTenantId,
-  invoiceDecider,
-  invoiceStream,
-} from '@once/domain';
-import type { InvoiceEvent, RecordCardCharge } from '@once/domain';
+import { DomainError, asInvoiceId, asPaymentId, asTenantId, invoiceStream } from '@once/domain';
+import { invoiceDecider } from '@once/domain/invoices';
+import type { InvoiceEvent, RecordCardCharge } from '@once/domain/invoices';
 import { deriveId } from '@once/idempotency';
 import { receiveWebhookOnceInStore } from '@once/webhooks';
 import { foldSnapshot } from '../commands/aggregate-command.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { problemView } from '../commands/command-schemas.js';
-import { HttpProblem } from '../problems/problem.js';
+import { HttpProblem } from '../problems/index.js';
 import { receiveGatewayEvent } from './gateway-inbox.js';
 import { verifyWebhook } from '@once/webhooks';
 import { gatewayEventSchema, webhookHeaders } from './webhook.schemas.js';
@@ -35,7 +35,9 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ secret: string | undefined 
           ? undefined
           : verifyWebhook({ secrets: secret, headers: request.headers, body: request.rawBody });
       if (!verified?.ok || verified.id !== request.body.id) {
-        throw new HttpProblem('invalid-signature', verified && !verified.ok ? verified.reason : undefined);
+        throw new HttpProblem('invalid-signature', {
+          detail: verified && !verified.ok ? verified.reason : undefined,
+        });
       }
       const outcome = await receiveGatewayEvent(app.eventStore, request.body, new Date());
       request.log.info({ eventId: request.body.id, outcome }, 'gateway webhook');

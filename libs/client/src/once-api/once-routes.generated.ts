@@ -1,7 +1,7 @@
 // Generated from the api's OpenAPI document (GET /docs/json): do not edit. After changing a command route,
 // `npx vitest run apps/api/src/client-contract --update` writes it again (CI fails while it differs from the api).
 
-/** The answer of POST /orders, POST /orders/{id}/complete, POST /orders/{id}/serve. */
+/** The answer of POST /orders, POST /orders/{id}/approve, POST /orders/{id}/complete, POST /orders/{id}/serve. */
 export interface OnceOrder {
   readonly id: string;
   readonly status: 'placed' | 'held' | 'served' | 'completed';
@@ -117,6 +117,12 @@ export interface OnceCommandRoutes {
       }[];
       readonly expectedTotal?: number;
     };
+    readonly response: OnceOrder;
+  };
+  /** Accept the current total of an order held for review */
+  'POST /orders/{id}/approve': {
+    readonly params: { readonly id: string };
+    readonly body: Record<string, never>;
     readonly response: OnceOrder;
   };
   /** Complete a served order: it becomes a sale, exactly once */

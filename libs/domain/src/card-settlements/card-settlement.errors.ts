@@ -1,39 +1,20 @@
-import { DomainError } from '../errors/index.js';
+import { domainError } from '../errors/index.js';
 import type { PaymentId } from '../shared/index.js';
 
-export class CardSettlementNotFound extends DomainError<
-  'card-settlement-not-found',
-  { paymentId: PaymentId }
-> {
-  constructor(data: { paymentId: PaymentId }, options?: ErrorOptions) {
-    super('card-settlement-not-found', data, `no card settlement for payment ${data.paymentId}`, options);
-  }
+/** One card payment's settlement. */
+interface SettlementRef {
+  readonly paymentId: PaymentId;
 }
 
-export class CardSettlementAlreadySettled extends DomainError<
+/** A settlement that already ended. */
+interface SettledPayment extends SettlementRef {
+  readonly outcome: 'approved' | 'declined';
+}
+
+export class CardSettlementNotFound extends domainError('card-settlement-not-found')<SettlementRef> {}
+export class CardSettlementAlreadySettled extends domainError(
   'card-settlement-already-settled',
-  { paymentId: PaymentId; outcome: 'approved' | 'declined' }
-> {
-  constructor(data: { paymentId: PaymentId; outcome: 'approved' | 'declined' }, options?: ErrorOptions) {
-    super(
-      'card-settlement-already-settled',
-      data,
-      `card payment ${data.paymentId} is already settled (${data.outcome})`,
-      options,
-    );
-  }
-}
-
-export class CardSettlementNotAwaitingOperator extends DomainError<
+)<SettledPayment> {}
+export class CardSettlementNotAwaitingOperator extends domainError(
   'card-settlement-not-awaiting-operator',
-  { paymentId: PaymentId }
-> {
-  constructor(data: { paymentId: PaymentId }, options?: ErrorOptions) {
-    super(
-      'card-settlement-not-awaiting-operator',
-      data,
-      `card payment ${data.paymentId} does not need attention: the completer is still settling it`,
-      options,
-    );
-  }
-}
+)<SettlementRef> {}

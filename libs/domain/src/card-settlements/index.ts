@@ -7,7 +7,10 @@ export type {
   SettlementRetryPolicy,
   StartCardSettlement,
 } from './card-settlement.commands.js';
-export { decider, evolve, initialState, retryDelayMs } from './card-settlement.decider.js';
+export {
+  decider as cardSettlementDecider,
+  retryDelayMs as settlementRetryDelayMs,
+} from './card-settlement.decider.js';
 export type { CardSettlementState } from './card-settlement.decider.js';
 export {
   CardSettlementAlreadySettled,

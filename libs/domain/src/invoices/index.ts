@@ -1,4 +1,4 @@
-export { decide, decider, evolve, initialState, outstandingBalance } from './invoice.decider.js';
+export { decider as invoiceDecider, outstandingBalance } from './invoice.decider.js';
 export type { InvoicePayment, InvoiceState, IssuedInvoice } from './invoice.decider.js';
 export type {
   CardChargeOutcome,

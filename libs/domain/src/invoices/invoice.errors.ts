@@ -1,87 +1,28 @@
-import { DomainError } from '../errors/index.js';
+import { domainError } from '../errors/index.js';
 import type { InvoiceId, Money, PaymentId } from '../shared/index.js';
 
-export class InvoiceNotFound extends DomainError<'invoice-not-found', { invoiceId: InvoiceId }> {
-  constructor(data: { invoiceId: InvoiceId }, options?: ErrorOptions) {
-    super('invoice-not-found', data, `invoice ${data.invoiceId} does not exist`, options);
-  }
+/** One payment on one invoice. */
+interface InvoicePaymentRef {
+  readonly invoiceId: InvoiceId;
+  readonly paymentId: PaymentId;
 }
 
-export class InvoiceAlreadyIssued extends DomainError<'invoice-already-issued', { invoiceId: InvoiceId }> {
-  constructor(data: { invoiceId: InvoiceId }, options?: ErrorOptions) {
-    super('invoice-already-issued', data, `invoice ${data.invoiceId} is already issued`, options);
-  }
+/** A payment above what is still outstanding. */
+interface Overpayment extends InvoicePaymentRef {
+  readonly amount: Money;
+  readonly outstanding: Money;
 }
 
-export class EmptyInvoice extends DomainError<'empty-invoice', { invoiceId: InvoiceId }> {
-  constructor(data: { invoiceId: InvoiceId }, options?: ErrorOptions) {
-    super('empty-invoice', data, `invoice ${data.invoiceId} has no lines`, options);
-  }
+/** A card charge whose outcome is already recorded. */
+interface RecordedCharge extends InvoicePaymentRef {
+  readonly recorded: 'captured' | 'declined';
+  readonly gatewayReference: string;
 }
 
-export class PaymentExceedsBalance extends DomainError<
-  'payment-exceeds-balance',
-  { invoiceId: InvoiceId; paymentId: PaymentId; amount: Money; outstanding: Money }
-> {
-  constructor(
-    data: { invoiceId: InvoiceId; paymentId: PaymentId; amount: Money; outstanding: Money },
-    options?: ErrorOptions,
-  ) {
-    super(
-      'payment-exceeds-balance',
-      data,
-      `payment of ${data.amount.amount} exceeds the outstanding ${data.outstanding.amount} ${data.outstanding.currency} on invoice ${data.invoiceId}`,
-      options,
-    );
-  }
-}
-
-export class PaymentAlreadyRecorded extends DomainError<
-  'payment-already-recorded',
-  { invoiceId: InvoiceId; paymentId: PaymentId }
-> {
-  constructor(data: { invoiceId: InvoiceId; paymentId: PaymentId }, options?: ErrorOptions) {
-    super(
-      'payment-already-recorded',
-      data,
-      `payment ${data.paymentId} is already recorded on invoice ${data.invoiceId}`,
-      options,
-    );
-  }
-}
-
-export class CardReservationNotFound extends DomainError<
-  'card-reservation-not-found',
-  { invoiceId: InvoiceId; paymentId: PaymentId }
-> {
-  constructor(data: { invoiceId: InvoiceId; paymentId: PaymentId }, options?: ErrorOptions) {
-    super(
-      'card-reservation-not-found',
-      data,
-      `no card reservation ${data.paymentId} on invoice ${data.invoiceId}`,
-      options,
-    );
-  }
-}
-
-export class CardChargeAlreadyRecorded extends DomainError<
-  'card-charge-already-recorded',
-  { invoiceId: InvoiceId; paymentId: PaymentId; recorded: 'captured' | 'declined'; gatewayReference: string }
-> {
-  constructor(
-    data: {
-      invoiceId: InvoiceId;
-      paymentId: PaymentId;
-      recorded: 'captured' | 'declined';
-      gatewayReference: string;
-    },
-    options?: ErrorOptions,
-  ) {
-    super(
-      'card-charge-already-recorded',
-      data,
-      `card payment ${data.paymentId} was already ${data.recorded}`,
-      options,
-    );
-  }
-}
+export class InvoiceNotFound extends domainError('invoice-not-found')<{ invoiceId: InvoiceId }> {}
+export class InvoiceAlreadyIssued extends domainError('invoice-already-issued')<{ invoiceId: InvoiceId }> {}
+export class EmptyInvoice extends domainError('empty-invoice')<{ invoiceId: InvoiceId }> {}
+export class PaymentExceedsBalance extends domainError('payment-exceeds-balance')<Overpayment> {}
+export class PaymentAlreadyRecorded extends domainError('payment-already-recorded')<InvoicePaymentRef> {}
+export class CardReservationNotFound extends domainError('card-reservation-not-found')<InvoicePaymentRef> {}
+export class CardChargeAlreadyRecorded extends domainError('card-charge-already-recorded')<RecordedCharge> {}

@@ -1,4 +1,4 @@
-export { decide, decider, evolve, initialState } from './order.decider.js';
+export { decider as orderDecider } from './order.decider.js';
 export type { OrderDetails, OrderState } from './order.decider.js';
 export type {
   ApproveOrder,

@@ -1,4 +1,4 @@
-export { decide, decider, evolve, initialState } from './stock-count.decider.js';
+export { decider as stockCountDecider } from './stock-count.decider.js';
 export type { StockCountState } from './stock-count.decider.js';
 export type {
   OpenStockCount,

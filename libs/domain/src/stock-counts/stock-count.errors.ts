@@ -1,32 +1,12 @@
-import { DomainError } from '../errors/index.js';
+import { domainError } from '../errors/index.js';
 import type { StockCountId } from '../shared/index.js';
 
-export class StockCountNotFound extends DomainError<'stock-count-not-found', { stockCountId: StockCountId }> {
-  constructor(data: { stockCountId: StockCountId }, options?: ErrorOptions) {
-    super('stock-count-not-found', data, `stock count ${data.stockCountId} does not exist`, options);
-  }
+/** One stock count. */
+interface StockCountRef {
+  readonly stockCountId: StockCountId;
 }
 
-export class StockCountAlreadyOpened extends DomainError<
-  'stock-count-already-opened',
-  { stockCountId: StockCountId }
-> {
-  constructor(data: { stockCountId: StockCountId }, options?: ErrorOptions) {
-    super('stock-count-already-opened', data, `stock count ${data.stockCountId} is already open`, options);
-  }
-}
-
-export class StockCountAlreadyPosted extends DomainError<
-  'stock-count-already-posted',
-  { stockCountId: StockCountId }
-> {
-  constructor(data: { stockCountId: StockCountId }, options?: ErrorOptions) {
-    super('stock-count-already-posted', data, `stock count ${data.stockCountId} is already posted`, options);
-  }
-}
-
-export class EmptyStockCount extends DomainError<'empty-stock-count', { stockCountId: StockCountId }> {
-  constructor(data: { stockCountId: StockCountId }, options?: ErrorOptions) {
-    super('empty-stock-count', data, `stock count ${data.stockCountId} has no lines`, options);
-  }
-}
+export class StockCountNotFound extends domainError('stock-count-not-found')<StockCountRef> {}
+export class StockCountAlreadyOpened extends domainError('stock-count-already-opened')<StockCountRef> {}
+export class StockCountAlreadyPosted extends domainError('stock-count-already-posted')<StockCountRef> {}
+export class EmptyStockCount extends domainError('empty-stock-count')<StockCountRef> {}

@@ -1,4 +1,4 @@
-export { decide, decider, evolve, initialState } from './webhook-endpoint.decider.js';
+export { decider as webhookEndpointDecider } from './webhook-endpoint.decider.js';
 export type {
   PreviousWebhookSecret,
   RegisteredWebhookEndpoint,

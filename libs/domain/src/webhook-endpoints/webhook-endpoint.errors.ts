@@ -1,41 +1,15 @@
-import { DomainError } from '../errors/index.js';
+import { domainError } from '../errors/index.js';
 import type { WebhookEndpointId } from '../shared/index.js';
 
-export class WebhookEndpointNotFound extends DomainError<
-  'webhook-endpoint-not-found',
-  { endpointId: WebhookEndpointId }
-> {
-  constructor(data: { endpointId: WebhookEndpointId }, options?: ErrorOptions) {
-    super('webhook-endpoint-not-found', data, `webhook endpoint ${data.endpointId} does not exist`, options);
-  }
+/** One webhook endpoint. */
+interface EndpointRef {
+  readonly endpointId: WebhookEndpointId;
 }
 
-export class WebhookEndpointAlreadyRegistered extends DomainError<
+export class WebhookEndpointNotFound extends domainError('webhook-endpoint-not-found')<EndpointRef> {}
+export class WebhookEndpointAlreadyRegistered extends domainError(
   'webhook-endpoint-already-registered',
-  { endpointId: WebhookEndpointId }
-> {
-  constructor(data: { endpointId: WebhookEndpointId }, options?: ErrorOptions) {
-    super(
-      'webhook-endpoint-already-registered',
-      data,
-      `webhook endpoint ${data.endpointId} is already registered`,
-      options,
-    );
-  }
-}
-
-export class InvalidWebhookEventTypes extends DomainError<
-  'invalid-webhook-event-types',
-  { unknown: readonly string[] }
-> {
-  constructor(data: { unknown: readonly string[] }, options?: ErrorOptions) {
-    super(
-      'invalid-webhook-event-types',
-      data,
-      data.unknown.length === 0
-        ? 'an endpoint subscribes to at least one event type'
-        : `unknown event types: ${data.unknown.join(', ')}`,
-      options,
-    );
-  }
-}
+)<EndpointRef> {}
+export class InvalidWebhookEventTypes extends domainError('invalid-webhook-event-types')<{
+  unknown: readonly string[];
+}> {}

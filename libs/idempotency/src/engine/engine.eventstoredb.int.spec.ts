@@ -1,4 +1,4 @@
-import { createEventStoreDbEventStore } from '@once/event-store';
+import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
 import { startEventStoreDb } from '@once/event-store/testing';
 import { describeEngineSuite } from '../testing/engine-suite.js';
 

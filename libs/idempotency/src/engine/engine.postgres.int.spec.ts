@@ -1,4 +1,4 @@
-import { createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import { createTestDatabase } from '@once/testing';
 import { describeEngineSuite } from '../testing/engine-suite.js';
 

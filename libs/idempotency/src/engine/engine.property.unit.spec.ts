@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createInMemoryEventStore } from '@once/event-store';
+import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import type { EventStore } from '@once/event-store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -13,8 +13,8 @@ import type { ExecuteOutcome, IdempotencyEngine } from '../engine/index.js';
 import { parseIdempotencyKeyHeader } from '../header/index.js';
 import type { IdempotencyScope } from '../ids/index.js';
 import type { StoredResponse } from '../key-log/index.js';
-import { idempotencyProblems } from './idempotency-problems.js';
-import type { IdempotencyProblemType, ProblemDocument } from './idempotency-problems.js';
+import { idempotencyProblems, Problem } from '../problems/index.js';
+import type { IdempotencyProblemType, ProblemAnswer } from '../problems/index.js';
 
 export interface IdempotencyPluginOptions {
   readonly engine: IdempotencyEngine;
@@ -25,10 +25,16 @@ export interface IdempotencyPluginOptions {
    * (`{ tenantId, actorId }`), as the app's auth plugin decorates it. Undefined → 401.
    */
   readonly getScope?: (request: FastifyRequest) => IdempotencyScope | undefined;
-  /** Problem `type` URIs are this base plus the problem name. Default `https://once.dev/problems/`. */
-  readonly problemTypeBase?: string;
-  /** Where the Idempotency-Key contract is documented (`Link: <…>; rel="describedby"`). */
-  readonly docsUrl?: string;
+  /**
+   * The problems the plugin answers with: `idempotencyProblems`, or an app's catalogue extended from it (its own
+   * URIs and words, one catalogue for every problem of the app). Default `idempotencyProblems`.
+   */
+  readonly problems?: IdempotencyProblemCatalog;
+  /**
+   * Throw each problem (a `Problem` of `problems`) and each failed command's error to the app's root error handler
+   * instead of answering it here, so the app answers every error in one place. Default false.
+   */
+  readonly throwProblems?: boolean;
   /** Called with errors the client only sees as a 500/503 (to log them once). */
   readonly onError?: (error: unknown, request: FastifyRequest) => void;
   /**
@@ -36,26 +42,12 @@ export interface IdempotencyPluginOptions {
    * headers from the outcome (a replay's `position`). Not called when the request is refused before the engine runs.
    */
   readonly onOutcome?: (request: FastifyRequest, outcome: ExecuteOutcome) => void | Promise<void>;
-  /**
-   * Answers a problem instead of the plugin's own problem+json, so an app keeps one problem catalogue: send it on
-   * `reply`, or throw (e.g. the app's problem error) to let the app's error handler answer it. Awaited.
-   */
-  readonly onProblem?: (problem: IdempotencyProblem, request: FastifyRequest, reply: FastifyReply) => unknown;
 }
 
-/** A problem the plugin would answer, with what an app needs to render it its own way. */
-export interface IdempotencyProblem {
-  readonly type: IdempotencyProblemType;
-  readonly status: number;
-  readonly title: string;
-  /** Why the key header was refused (`idempotency-key-missing`/`-invalid`), or why the engine is unavailable. */
-  readonly reason?: string;
-  /** `idempotency-key-in-flight` and `service-unavailable`: when to retry. */
-  readonly retryAfterSeconds?: number;
-  /** `idempotency-key-reused`: the request the key was first used for. */
-  readonly original?: { readonly method: string; readonly route: string };
-  /** `internal-error` and `service-unavailable`: the failure behind it, when there is one. */
-  readonly error?: unknown;
+/** What the plugin needs of a problem catalogue: `idempotencyProblems` or one extended from it. */
+export interface IdempotencyProblemCatalog {
+  has(type: string): boolean;
+  answer(problem: Problem): ProblemAnswer;
 }
 
 /** Per-route settings of a command. */
@@ -77,8 +69,6 @@ export interface IdempotencyDecorator {
   readonly engine: IdempotencyEngine;
   /** A route handler that runs the route's command under the request's Idempotency-Key. */
   command(settings: CommandRouteSettings): RouteHandlerMethod;
-  /** The problem `type` URI of a problem name. */
-  problemType(name: IdempotencyProblemType): string;
 }
 
 declare module 'fastify' {
@@ -116,39 +106,46 @@ const idempotencyKeyLines = (request: FastifyRequest): string | string[] | undef
 const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (fastify, options) => {
   const { engine } = options;
   const getScope = options.getScope ?? principalScope;
-  const problemTypeBase = options.problemTypeBase ?? 'https://once.dev/problems/';
-  const docsUrl = options.docsUrl ?? `${problemTypeBase}idempotency-key`;
-  const problemType = (name: IdempotencyProblemType): string => `${problemTypeBase}${name}`;
+  const problems = options.problems ?? idempotencyProblems;
+  const missing = idempotencyProblems
+    .entries()
+    .map(([type]) => type)
+    .filter((type) => !problems.has(type));
+  if (missing.length > 0) throw new Error(`the problem catalogue lacks ${missing.join(', ')}`);
 
-  const sendProblem = async (
+  const refuse = (reply: FastifyReply, problem: Problem): FastifyReply => {
+    if (options.throwProblems) throw problem;
+    const { status, headers, body } = problems.answer(problem);
+    reply.removeHeader(REPLAYED_HEADER);
+    return reply.code(status).headers(headers).type('application/problem+json').send(JSON.stringify(body));
+  };
+
+  const fail = (request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply => {
+    if (options.throwProblems) {
+      throw error instanceof Error ? error : new Error('the command failed', { cause: error });
+    }
+    options.onError?.(error, request);
+    return refuse(reply, new Problem<IdempotencyProblemType>('internal'));
+  };
+
+  const unavailable = (
     request: FastifyRequest,
     reply: FastifyReply,
-    name: IdempotencyProblemType,
-    extra: { retryAfterSeconds?: number; reason?: string } = {},
-    context: Pick<IdempotencyProblem, 'original' | 'error' | 'reason'> = {},
-  ): Promise<FastifyReply> => {
-    const definition = idempotencyProblems[name];
-    if (options.onProblem) {
-      await options.onProblem(
-        { type: name, status: definition.status, title: definition.title, ...extra, ...context },
-        request,
-        reply,
-      );
-      return reply;
+    outcome: Extract<ExecuteOutcome, { kind: 'unavailable' }>,
+  ): FastifyReply => {
+    const { error, reason, retryAfterSeconds } = outcome;
+    // A handler's own problem (its gateway is down) keeps its type, with the engine's Retry-After.
+    if (error instanceof Problem && problems.has(error.type)) {
+      return refuse(reply, new Problem(error.type, { ...error.options, retryAfterSeconds }));
     }
-    const { retryAfterSeconds, ...rest } = extra;
-    const problem: ProblemDocument = {
-      type: problemType(name),
-      title: definition.title,
-      status: definition.status,
-      ...rest,
-    };
-    reply.removeHeader(REPLAYED_HEADER);
-    if (definition.status === 400 || definition.status === 409 || definition.status === 422) {
-      reply.header('link', `<${docsUrl}>; rel="describedby"`);
-    }
-    if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
-    return reply.code(definition.status).type('application/problem+json').send(JSON.stringify(problem));
+    if (error !== undefined) options.onError?.(error, request);
+    return refuse(
+      reply,
+      new Problem<IdempotencyProblemType>('service-unavailable', {
+        detail: `retry with the same key (${reason ?? 'store-error'})`,
+        retryAfterSeconds,
+      }),
+    );
   };
 
   const sendStored = (reply: FastifyReply, response: StoredResponse, replayed: boolean): FastifyReply => {
@@ -170,32 +167,25 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
       case 'replay':
         return sendStored(reply, outcome.response, true);
       case 'in-flight':
-        return sendProblem(request, reply, 'idempotency-key-in-flight', {
-          retryAfterSeconds: outcome.retryAfterSeconds,
-        });
-      case 'reused':
-        return sendProblem(
-          request,
+        return refuse(
           reply,
-          'idempotency-key-reused',
-          {},
-          {
-            original: { method: outcome.original.method, route: outcome.original.route },
-          },
+          new Problem<IdempotencyProblemType>('idempotency-key-in-flight', {
+            extensions: { retryAfterSeconds: outcome.retryAfterSeconds },
+            retryAfterSeconds: outcome.retryAfterSeconds,
+          }),
+        );
+      case 'reused':
+        return refuse(
+          reply,
+          new Problem<IdempotencyProblemType>('idempotency-key-reused', {
+            detail: `the key was first used for ${outcome.original.method} ${outcome.original.route} with another body`,
+          }),
         );
       case 'released':
         if (outcome.response !== undefined) return sendStored(reply, outcome.response, false);
-        options.onError?.(outcome.error, request);
-        return sendProblem(request, reply, 'internal-error', {}, { error: outcome.error });
+        return fail(request, reply, outcome.error);
       case 'unavailable':
-        if (outcome.error !== undefined) options.onError?.(outcome.error, request);
-        return sendProblem(
-          request,
-          reply,
-          'service-unavailable',
-          { retryAfterSeconds: outcome.retryAfterSeconds },
-          { reason: outcome.reason, error: outcome.error },
-        );
+        return unavailable(request, reply, outcome);
       default: {
         const _exhaustive: never = outcome;
         return _exhaustive;
@@ -210,9 +200,17 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
     for (const definition of definitions) options.handlers.handlerOf(definition);
     return async function idempotentCommand(request, reply) {
       const header = parseIdempotencyKeyHeader(idempotencyKeyLines(request));
-      if (!header.ok) return sendProblem(request, reply, header.problem, { reason: header.reason });
+      if (!header.ok) {
+        return refuse(
+          reply,
+          new Problem<IdempotencyProblemType>(header.problem, {
+            detail: `Idempotency-Key: ${header.reason}`,
+            extensions: { reason: header.reason },
+          }),
+        );
+      }
       const scope = getScope(request);
-      if (scope === undefined) return sendProblem(request, reply, 'unauthenticated');
+      if (scope === undefined) return refuse(reply, new Problem<IdempotencyProblemType>('unauthorized'));
       // Fastify's params object has no prototype; the fingerprint wants a plain JSON object.
       const params: Record<string, unknown> =
         typeof request.params === 'object' && request.params !== null
@@ -224,8 +222,7 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
         const error = new Error(
           `no command of ${request.routeOptions.url ?? request.url} accepts this input`,
         );
-        options.onError?.(error, request);
-        return sendProblem(request, reply, 'internal-error', {}, { error });
+        return fail(request, reply, error);
       }
       const outcome = await engine.execute({
         scope,
@@ -239,7 +236,7 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
     };
   };
 
-  fastify.decorate('idempotency', { engine, command, problemType } satisfies IdempotencyDecorator);
+  fastify.decorate('idempotency', { engine, command } satisfies IdempotencyDecorator);
   fastify.decorate('command', function declareCommand(this: FastifyInstance, route: CommandRouteOptions) {
     const { command: commands, retentionSeconds, method, ...rest } = route;
     return this.route({

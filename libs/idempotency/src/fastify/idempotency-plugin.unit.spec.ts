@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createInMemoryEventStore } from '@once/event-store';
+import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import type { EventStore } from '@once/event-store';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
@@ -111,7 +111,9 @@ describe('idempotency Fastify plugin', () => {
     const response = await post({});
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.headers['link']).toBe('<https://once.dev/problems/idempotency-key>; rel="describedby"');
+    expect(response.headers['link']).toBe(
+      '<https://once.dev/problems/idempotency-key-missing>; rel="describedby"',
+    );
     expect(response.json()).toMatchObject({
       type: 'https://once.dev/problems/idempotency-key-missing',
       status: 400,
@@ -187,6 +189,7 @@ describe('idempotency Fastify plugin', () => {
       payload: '{"by":1}',
     });
     expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ type: 'https://once.dev/problems/unauthorized' });
     expect((await store.readAll()).events).toEqual([]);
   });
 
@@ -199,7 +202,7 @@ describe('idempotency Fastify plugin', () => {
       payload: '{}',
     });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toMatchObject({ type: 'https://once.dev/problems/internal-error' });
+    expect(response.json()).toMatchObject({ type: 'https://once.dev/problems/internal', status: 500 });
     expect((await store.readAll()).events).toEqual([]);
   });
 });

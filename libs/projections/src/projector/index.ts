@@ -1,4 +1,4 @@
 export { startProjector } from './start-projector.js';
 export type { Projector, ProjectorOptions } from './start-projector.js';
-export { completeAbandonedKeysOnce } from './abandoned-key-completer.js';
-export type { CompleterOptions } from './abandoned-key-completer.js';
+export { startTask } from './projector-task.js';
+export type { ProjectorTask, RunningTask } from './projector-task.js';

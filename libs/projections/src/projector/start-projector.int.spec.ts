@@ -1,122 +1,55 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
-import { createInMemoryEventStore, createPostgresEventStore } from '@once/event-store';
-import type { EventStore } from '@once/event-store';
-import { bindCommand, commandHandlers, createIdempotencyEngine, keyStreamName } from '@once/idempotency';
-import {
-  countIncrementsByKey,
-  createFaultInjector,
-  createManualClock,
-  incrementCounter,
-  incrementCounterHandler,
-  incrementInput,
-  InjectedCrash,
-} from '@once/idempotency/testing';
-import { createTestDatabase, freshTenantId } from '@once/testing';
+import { createInMemoryEventStore } from '@once/event-store/in-memory';
+import { createTestDatabase, freshTenantId, waitFor } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { waitForPosition } from '../consistency/index.js';
-import { getIdempotencyKey, idempotencyKeysProjection } from '../read-models/idempotency-keys/index.js';
-import { rebuildProjection } from '../rebuild/index.js';
-import { getLiveVersion, listVersions } from '../versions/index.js';
+import { listVersions } from '../versions/index.js';
+import { silentLogger } from '../runner/index.js';
+import type { ProjectionLogger } from '../runner/index.js';
 import { appendLedgerWorkload, ledgerProjection } from '../testing/index.js';
 import { startProjector } from './index.js';
 
 let db: TestDatabase;
-let store: EventStore;
 
 beforeAll(async () => {
   db = await createTestDatabase({ poolSize: 16 });
-  store = createPostgresEventStore(db.pool);
 });
 
 afterAll(async () => {
-  await store.close();
   await db.release();
 });
 
-const waitFor = async (condition: () => Promise<boolean>, what: string): Promise<void> => {
-  const deadline = Date.now() + 30_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
-
 describe('projector', () => {
-  it('finishes a key its client abandoned once the key table shows the lease expired, and follows a blue/green switch', async () => {
-    const clock = createManualClock();
-    const faults = createFaultInjector();
-    const engine = createIdempotencyEngine({
-      store,
-      clock: clock.now,
-      leaseMs: 10_000,
-      faults: faults.hook,
-      protocol: 'phased',
-    });
-    const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+  it('repeats its tasks beside the projections, goes on after a failed round, and stops them with itself', async () => {
+    const logged: string[] = [];
+    const logger: ProjectionLogger = {
+      ...silentLogger,
+      error: (data, message) =>
+        logged.push(`${String((data as { task?: string }).task)}: ${String(message)}`),
+    };
+    let rounds = 0;
     const projector = await startProjector({
       pool: db.pool,
-      store,
-      projections: [idempotencyKeysProjection],
-      pollIntervalMs: 10,
-      leaseRetryMs: 100,
-      completer: { engine, handlers, intervalMs: 50, now: clock.now },
+      store: createInMemoryEventStore(),
+      logger,
+      projections: [],
+      tasks: [
+        {
+          name: 'flaky',
+          intervalMs: 5,
+          run: async () => {
+            rounds += 1;
+            if (rounds === 1) throw new Error('first round fails');
+          },
+        },
+      ],
     });
-    try {
-      const scope = { tenantId: randomUUID(), actorId: randomUUID() };
-      const counterId = randomUUID();
-      const key = `abandoned-${randomUUID()}`;
-      faults.arm('after-plan');
-      await expect(
-        engine.execute({
-          scope,
-          key,
-          ...incrementInput(counterId, 1),
-          handler: incrementCounterHandler(),
-        }),
-      ).rejects.toBeInstanceOf(InjectedCrash);
-      faults.disarm();
-      const [last] = await store.readStream(keyStreamName(scope, key), {
-        direction: 'backwards',
-        maxCount: 1,
-      });
-      if (!last) throw new Error('the crashed request left no key events');
-      expect(
-        (await waitForPosition(db.pool, 'idempotency_keys', last.position, { timeoutMs: 10_000 })).reached,
-      ).toBe(true);
-      expect(await getIdempotencyKey(db.pool, { ...scope, key })).toMatchObject({ status: 'inFlight' });
-
-      clock.advance(10_000);
-      await waitFor(
-        async () => (await getIdempotencyKey(db.pool, { ...scope, key }))?.status === 'completed',
-        'the completer to finish the key and the projector to show it',
-      );
-      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
-      expect(await getIdempotencyKey(db.pool, { ...scope, key })).toMatchObject({ response_status: 201 });
-
-      const before = await getLiveVersion(db.pool, 'idempotency_keys');
-      const rebuilt = await rebuildProjection({
-        pool: db.pool,
-        store,
-        projection: idempotencyKeysProjection,
-      });
-      expect(rebuilt).toMatchObject({ status: 'live', previous: before?.version });
-      const laterKey = `later-${randomUUID()}`;
-      await engine.execute({
-        scope,
-        key: laterKey,
-        ...incrementInput(counterId, 2),
-        handler: incrementCounterHandler(),
-      });
-      await waitFor(
-        async () => (await getIdempotencyKey(db.pool, { ...scope, key: laterKey }))?.status === 'completed',
-        'the projector to follow the new live version',
-      );
-      expect(projector.states()).toEqual({ idempotency_keys: 'leading' });
-    } finally {
-      await projector.stop();
-    }
-    expect(projector.states()).toEqual({ idempotency_keys: 'stopped' });
+    await waitFor(async () => rounds >= 3, 'three rounds of the task');
+    await projector.stop();
+    const roundsAtStop = rounds;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(rounds).toBe(roundsAtStop);
+    expect(logged).toEqual(['flaky: projector task failed']);
   });
 
   it('rebuilds blue/green on its own when the code brings a new definition revision', async () => {
@@ -129,7 +62,6 @@ describe('projector', () => {
           tenantId,
         ])
       ).rows;
-    const until = async (condition: () => Promise<boolean>, what: string) => waitFor(condition, what);
 
     const first = await startProjector({
       pool: db.pool,
@@ -138,14 +70,14 @@ describe('projector', () => {
       pollIntervalMs: 10,
       leaseRetryMs: 50,
     });
-    await until(
+    await waitFor(
       async () =>
         (await db.pool.query(`SELECT to_regclass('ledger_accounts') IS NOT NULL AS ok`)).rows[0]?.ok === true,
       'the view',
     );
     const end = (await memory.readAll({ maxCount: 1_000_000 })).checkpoint;
     if (!end) throw new Error('the workload wrote nothing');
-    await until(
+    await waitFor(
       async () => (await waitForPosition(db.pool, 'ledger', end, { timeoutMs: 100 })).reached,
       'version 1 to catch up',
     );
@@ -161,7 +93,7 @@ describe('projector', () => {
       leaseRetryMs: 50,
     });
     try {
-      await until(
+      await waitFor(
         async () =>
           (await listVersions(db.pool, 'ledger')).some(
             (version) => version.state === 'live' && version.definitionVersion === 2,

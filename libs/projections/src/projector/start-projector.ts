@@ -7,11 +7,9 @@ import { startProjectionGroupRunner } from '../runner/projection-runner.js';
 import { rebuildProjection } from '../rebuild/rebuild-projection.js';
 import { migrateProjectionsSchema } from '../schema/projections-schema.js';
 import { ensureLiveVersion, getLiveVersion } from '../versions/projection-versions.js';
-import { sweepExpiredKeys } from '../read-models/idempotency-keys/index.js';
-import type { KeySweepCursor } from '../read-models/idempotency-keys/index.js';
-import { completeAbandonedKeysOnce } from './abandoned-key-completer.js';
-import type { CompleterOptions } from './abandoned-key-completer.js';
 import { abortableSleep } from '../runner/abortable-sleep.js';
+import { startTask } from './projector-task.js';
+import type { ProjectorTask } from './projector-task.js';
 
 export interface ProjectorOptions {
   readonly pool: Pool;
@@ -25,16 +23,8 @@ export interface ProjectorOptions {
   readonly leaseRetryMs?: number;
   /** Pause before restarting a projection whose batch failed. Default 2,000 ms. */
   readonly restartDelayMs?: number;
-  /**
-   * Finish keys left in flight by clients that went away (the engine and handlers come from the api). Without it,
-   * abandoned keys wait for their client's retry.
-   */
-  readonly completer?: CompleterOptions;
-  /**
-   * Removing key-table rows whose key stream has expired, so the table keeps matching the log. On by default when the
-   * `idempotency_keys` projection runs: every 60 s, rows idle for 24 h (the shortest key retention).
-   */
-  readonly keySweep?: false | { readonly intervalMs?: number; readonly minimumRetentionSeconds?: number };
+  /** Work repeated beside the projections until the projector stops (e.g. finishing abandoned keys). */
+  readonly tasks?: readonly ProjectorTask[];
 }
 
 /** The projections of one process: each a leader or a standby. */
@@ -51,7 +41,7 @@ export interface Projector {
  * blue/green when the code's definition revision differs from the live version's, and restarts after failures.
  *
  * @example
- * const projector = await startProjector({ pool, store, projections: allProjections });
+ * const projector = await startProjector({ pool, store, projections: [notesProjection] });
  * await projector.stop();
  */
 export const startProjector = async (options: ProjectorOptions): Promise<Projector> => {
@@ -157,47 +147,13 @@ export const startProjector = async (options: ProjectorOptions): Promise<Project
     }
   };
 
-  const complete = async (completer: CompleterOptions): Promise<void> => {
-    while (!stopController.signal.aborted) {
-      await abortableSleep(completer.intervalMs ?? 5000, stopController.signal);
-      if (stopController.signal.aborted) break;
-      await completeAbandonedKeysOnce(pool, completer, logger).catch((error: unknown) =>
-        logger.error({ err: error }, 'completer round failed'),
-      );
-    }
-  };
-
-  const sweep = async (settings: {
-    readonly intervalMs?: number;
-    readonly minimumRetentionSeconds?: number;
-  }): Promise<void> => {
-    let after: KeySweepCursor | undefined;
-    while (!stopController.signal.aborted) {
-      await abortableSleep(settings.intervalMs ?? 60_000, stopController.signal);
-      if (stopController.signal.aborted) break;
-      const notUpdatedSince = new Date(Date.now() - (settings.minimumRetentionSeconds ?? 24 * 3600) * 1000);
-      await sweepExpiredKeys(pool, store, { notUpdatedSince, ...(after ? { after } : {}) })
-        .then(({ removed, next }) => {
-          after = next;
-          if (removed > 0) logger.info({ removed }, 'removed expired idempotency keys from the key table');
-        })
-        .catch((error: unknown) => logger.error({ err: error }, 'key sweep failed'));
-    }
-  };
-  const sweepsKeys =
-    options.keySweep !== false &&
-    options.projections.some((projection) => projection.name === 'idempotency_keys');
-
-  const supervisors = [
-    supervise(),
-    ...(options.completer ? [complete(options.completer)] : []),
-    ...(sweepsKeys ? [sweep(options.keySweep || {})] : []),
-  ];
+  const supervisor = supervise();
+  const tasks = (options.tasks ?? []).map((task) => startTask(task, logger));
   return {
     states: () => ({ ...states }),
     stop: async () => {
       stopController.abort();
-      await Promise.all(supervisors);
+      await Promise.all([supervisor, ...tasks.map((task) => task.stop())]);
     },
   };
 };

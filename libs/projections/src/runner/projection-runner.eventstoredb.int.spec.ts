@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventStoreDbEventStore } from '@once/event-store';
+import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
 import type { EventStore } from '@once/event-store';
 import { startEventStoreDb } from '@once/event-store/testing';
 import type { EventStoreTarget } from '@once/event-store/testing';

@@ -7,11 +7,11 @@ const env = z
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//),
     PORT: z.coerce.number().int().min(0).max(65_535),
     HOST: z.string().min(1).default('127.0.0.1'),
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200),
+    ONCE_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200),
   })
   .parse(process.env);
 
-const app = await buildArticleApp({ databaseUrl: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE });
+const app = await buildArticleApp({ databaseUrl: env.DATABASE_URL, poolSize: env.ONCE_DATABASE_POOL_SIZE });
 app.get('/health', async () => ({ status: 'ok' }));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.removeAllListeners(signal);

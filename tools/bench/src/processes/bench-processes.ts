@@ -36,15 +36,15 @@ export const serviceEnvironment = (settings: ServiceSettings, port?: number): Re
   DATABASE_URL: settings.databaseUrl,
   HOST: '127.0.0.1',
   ...(port === undefined ? {} : { PORT: String(port) }),
-  LOG_LEVEL: 'warn',
-  GATEWAY_URL: 'http://127.0.0.1:9',
-  DATABASE_POOL_SIZE: String(POOL_SIZE),
+  ONCE_LOG_LEVEL: 'warn',
+  ONCE_GATEWAY_URL: 'http://127.0.0.1:9',
+  ONCE_DATABASE_POOL_SIZE: String(POOL_SIZE),
   // The load comes from one address and one tenant on purpose; several apis run side by side.
   ONCE_RATE_LIMIT_ADDRESS_MAX: '0',
   ONCE_RATE_LIMIT_TENANT_MAX: '0',
   ONCE_METRICS_PORT: '0',
   ...(settings.externalProjector ? { ONCE_PROJECTOR: 'external' } : {}),
-  PROJECTOR_POLL_MS: '50',
+  ONCE_PROJECTOR_POLL_MS: '50',
   ...settings.environment,
 });
 

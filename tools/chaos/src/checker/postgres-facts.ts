@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { streamPrefixes } from '@once/domain';
-import { createPostgresEventStore, parsePosition } from '@once/event-store';
-import { allProjections, physicalTableName, readLiveCheckpoint, rebuildProjections } from '@once/projections';
+import { parsePosition } from '@once/event-store';
+import { createPostgresEventStore } from '@once/event-store/postgres';
+import { physicalTableName, readLiveCheckpoint, rebuildProjections } from '@once/projections';
+import { allProjections } from '@once/read-models';
 import type { GatewayCharge, LoggedEvent, ReadModelDifference } from './system-facts.js';
 
 /** The tenant's domain events, in the global order. */

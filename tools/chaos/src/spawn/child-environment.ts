@@ -17,8 +17,8 @@ export interface ChildSettings {
 }
 
 /**
- * The environment of one child process, in one place: the setting names the apps' mains read today
- * (`ONCE_PROJECTOR`, `IDEMPOTENCY_LEASE_MS`, `GATEWAY_URL`, …), so a rename of those settings is one edit here.
+ * The environment of one child process, in one place: the settings of `@once/settings` the apps' mains read
+ * (`ONCE_PROJECTOR`, `ONCE_LEASE_MS`, `ONCE_GATEWAY_URL`, …).
  *
  * @example
  * spawn(node, args, { env: childEnvironment('api', settings, 4001) });
@@ -33,13 +33,13 @@ export const childEnvironment = (
     case 'api':
       return {
         ...common,
-        LOG_LEVEL: 'warn',
+        ONCE_LOG_LEVEL: 'warn',
         DATABASE_URL: settings.databaseUrl,
-        GATEWAY_URL: settings.gatewayUrl,
-        GATEWAY_WEBHOOK_SECRET: settings.webhookSecret,
+        ONCE_GATEWAY_URL: settings.gatewayUrl,
+        ONCE_GATEWAY_WEBHOOK_SECRET: settings.webhookSecret,
         ONCE_PROJECTOR: 'external',
-        IDEMPOTENCY_LEASE_MS: String(settings.leaseMs),
-        DATABASE_POOL_SIZE: String(settings.poolSize),
+        ONCE_LEASE_MS: String(settings.leaseMs),
+        ONCE_DATABASE_POOL_SIZE: String(settings.poolSize),
         // The workload comes from one address and one tenant on purpose; replicas run side by side.
         ONCE_RATE_LIMIT_ADDRESS_MAX: '0',
         ONCE_RATE_LIMIT_TENANT_MAX: '0',
@@ -48,18 +48,21 @@ export const childEnvironment = (
     case 'projector':
       return {
         ...common,
-        LOG_LEVEL: 'info',
+        ONCE_LOG_LEVEL: 'info',
         DATABASE_URL: settings.databaseUrl,
-        PROJECTOR_POLL_MS: '50',
-        PROJECTOR_LEASE_RETRY_MS: '250',
+        ONCE_PROJECTOR_POLL_MS: '50',
+        ONCE_PROJECTOR_LEASE_RETRY_MS: '250',
+        // The completer runs here (the api replicas run none): the gateway and the lease of a key it takes over.
+        ONCE_GATEWAY_URL: settings.gatewayUrl,
+        ONCE_LEASE_MS: String(settings.leaseMs),
       };
     case 'gateway':
       return {
         ...common,
-        LOG_LEVEL: 'warn',
-        GATEWAY_DATABASE_URL: settings.gatewayDatabaseUrl,
-        WEBHOOK_URL: settings.webhookUrl,
-        WEBHOOK_SECRET: settings.webhookSecret,
+        ONCE_LOG_LEVEL: 'warn',
+        ONCE_GATEWAY_DATABASE_URL: settings.gatewayDatabaseUrl,
+        ONCE_GATEWAY_WEBHOOK_URL: settings.webhookUrl,
+        ONCE_GATEWAY_WEBHOOK_SECRET: settings.webhookSecret,
       };
     default: {
       const _exhaustive: never = role;

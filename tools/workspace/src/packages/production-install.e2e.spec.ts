@@ -134,7 +134,7 @@ describe('the runtime install (npm ci --omit=dev) with the build', () => {
       'apps/api/dist/main.js',
       {
         DATABASE_URL: database.connectionString,
-        GATEWAY_URL: 'http://127.0.0.1:9',
+        ONCE_GATEWAY_URL: 'http://127.0.0.1:9',
         PORT: '0',
         ONCE_PROJECTOR: 'external',
       },

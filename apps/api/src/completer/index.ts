@@ -1,0 +1,2 @@
+export { startApiCompleter, startCommandCompleter } from './api-completer.js';
+export type { ApiCompleterOptions, CommandCompleterOptions } from './api-completer.js';

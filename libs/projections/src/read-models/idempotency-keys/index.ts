@@ -1,5 +1,0 @@
-export { idempotencyKeysProjection, idempotencyKeysTable } from './idempotency-keys.projection.js';
-export type { IdempotencyKeyRow, IdempotencyKeyStatus } from './idempotency-keys.projection.js';
-export { getIdempotencyKey, listAbandonedKeys } from './idempotency-keys.queries.js';
-export { removeKeyRowsOfStreams, sweepExpiredKeys } from './sweep-expired-keys.js';
-export type { KeySweep, KeySweepCursor, SweepExpiredKeysOptions } from './sweep-expired-keys.js';

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { eventStoreDbConnectionStringProblem } from '@once/event-store/eventstoredb';
+import { isWebhookSecret } from '@once/webhooks';
+
+/** `0`, `1`, `true` or `false`; unset stays undefined, so each process picks its own default. */
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value === '1' || value === 'true'));
+const milliseconds = (max: number) => z.coerce.number().int().min(0).max(max);
+const postgresUrl = z
+  .string()
+  .regex(/^postgres(ql)?:\/\//)
+  .optional();
+const webhookSecret = z.string().refine(isWebhookSecret, 'a whsec_ secret (base64 of 24 to 64 bytes)');
+
+/**
+ * Every setting a Once process reads from its environment, in one place: `DATABASE_URL`, `EVENTSTORE_URL`, `PORT`
+ * and `HOST` keep their usual names; the project's own settings start with `ONCE_`. Each main picks the settings it
+ * reads (`onceEnvironment.pick({ … })`) and reads them with `readEnvironment`. `PORT` and `HOST` have no default
+ * here: each service has its own.
+ */
+export const onceEnvironment = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  HOST: z.string().min(1).optional(),
+  /** PostgreSQL: api keys, read models, the key table, and the event streams unless `EVENTSTORE_URL` is set. */
+  DATABASE_URL: postgresUrl,
+  // Validated by the client's own parser: `esdb://` or `esdb+discover://` (client 6.x reads no `kurrentdb://`).
+  EVENTSTORE_URL: z
+    .string()
+    .refine((url) => eventStoreDbConnectionStringProblem(url) === undefined, {
+      error: (issue) => eventStoreDbConnectionStringProblem(String(issue.input)),
+    })
+    .optional(),
+  /** Where the embedded default keeps PostgreSQL's data (default `.once/postgres`). */
+  ONCE_DATA_DIR: z.string().min(1).optional(),
+  ONCE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Connections in the api's PostgreSQL pool (a keyed command may use two at once: its append and the key's retention). */
+  ONCE_DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(40),
+
+  /** The card gateway (apps/gateway-sim or a real one with the same contract). */
+  ONCE_GATEWAY_URL: z.url().optional(),
+  /** The Standard Webhooks secret the gateway signs its webhooks with (`whsec_` + base64 of 24 to 64 bytes). */
+  ONCE_GATEWAY_WEBHOOK_SECRET: webhookSecret.optional(),
+  /** The gateway simulator: where it sends its signed webhooks (the api's `/webhooks/gateway`). */
+  ONCE_GATEWAY_WEBHOOK_URL: z.url().optional(),
+  /** The gateway simulator keeps charges and keys in this database of its own; in memory when omitted. */
+  ONCE_GATEWAY_DATABASE_URL: postgresUrl,
+  /** The token the gateway simulator's fault controls need. Without it they are open on loopback only. */
+  ONCE_GATEWAY_FAULT_TOKEN: z.string().min(16).optional(),
+
+  /** `external` when apps/projector runs as its own service (docker compose); in-process otherwise. */
+  ONCE_PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
+  /** How long a crashed request holds its key before a retry or the completer may take it over (ms). */
+  ONCE_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+  /** Pause between rounds of the completer, which finishes keys whose client went quiet (ms). */
+  ONCE_COMPLETER_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+  ONCE_PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
+  ONCE_PROJECTOR_POLL_MS: z.coerce.number().int().min(1).max(60_000).default(100),
+  ONCE_PROJECTOR_LEASE_RETRY_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Events per batch of `npm run replay`. */
+  ONCE_REPLAY_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
+  /** The longest a read waits for its `Once-Min-Position` (ms). */
+  ONCE_READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+
+  /** Webhook endpoints may use http to loopback hosts (development). On by default for the embedded default only. */
+  ONCE_WEBHOOK_ALLOW_HTTP: flag,
+  /** Webhook endpoints may resolve to loopback, private and link-local addresses (a private network deployment). */
+  ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
+
+  /** `1` seeds the demo tenant's fixed keys even off loopback; `0` never. Default: embedded default on loopback. */
+  ONCE_DEMO: flag,
+  /** The internal port `/metrics` is served on, apart from the api's; 0 (default) picks a free one and logs it. */
+  ONCE_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
+  ONCE_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Requests per window per client address (before authentication); 0 turns the limits off. */
+  ONCE_RATE_LIMIT_ADDRESS_MAX: z.coerce.number().int().min(0).default(12_000),
+  /** Requests per window per tenant (after authentication). */
+  ONCE_RATE_LIMIT_TENANT_MAX: z.coerce.number().int().min(0).default(6_000),
+  ONCE_RATE_LIMIT_WINDOW_MS: milliseconds(3_600_000).default(60_000),
+  /** Comma-separated origins allowed by CORS (`https://till.example`); none: CORS off. */
+  ONCE_CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((text) =>
+      (text ?? '')
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== ''),
+    )
+    .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+  ONCE_REQUEST_TIMEOUT_MS: milliseconds(600_000).default(30_000),
+  ONCE_CONNECTION_TIMEOUT_MS: milliseconds(600_000).default(60_000),
+  ONCE_STATEMENT_TIMEOUT_MS: milliseconds(600_000).default(30_000),
+  ONCE_POOL_CONNECTION_TIMEOUT_MS: milliseconds(600_000).default(5_000),
+  ONCE_MAX_WAITING_READS: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  ONCE_API_KEY_CACHE_TTL_MS: milliseconds(600_000).default(5_000),
+  /** `0` turns the retention scavenger off (it runs only with PostgreSQL streams). */
+  ONCE_SCAVENGER: flag,
+  ONCE_SCAVENGER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  /** Key retention when a route sets none (seconds); 24 h by default. Short values are for soak tests. */
+  ONCE_KEY_RETENTION_SECONDS: z.coerce.number().int().min(1).max(31_536_000).optional(),
+
+  /** The kitchen display: the api it registers its webhook endpoint with, and an API key of the tenant to show. */
+  ONCE_API_URL: z.url().default('http://127.0.0.1:3000'),
+  ONCE_API_KEY: z.string().min(1).optional(),
+  /** The kitchen display's endpoint registered by hand: its secret (then no API key is needed). */
+  ONCE_KITCHEN_WEBHOOK_SECRET: webhookSecret.optional(),
+  /** Where the api reaches the kitchen display; `http://HOST:PORT/webhooks` by default. */
+  ONCE_KITCHEN_WEBHOOK_URL: z.url().optional(),
+});
+
+/** Every setting, parsed. */
+export type OnceEnvironment = z.infer<typeof onceEnvironment>;

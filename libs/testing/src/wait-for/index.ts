@@ -1,0 +1,1 @@
+export { waitFor } from './wait-for.js';

@@ -119,6 +119,24 @@ export interface Subscription {
 export type StreamRetention =
   { readonly maxAgeSeconds: number } | { readonly truncateBefore: StreamRevision };
 
+/** One stream of a `readStreamTails` call: its events from `fromRevision` on. */
+export interface StreamTailRead {
+  readonly stream: string;
+  readonly fromRevision: StreamRevision;
+}
+
+/**
+ * A stream's events from the revision asked for (only those retention lets through), with its head: the last
+ * revision ever written (undefined when the stream has no head, or only a retention before its first event), and
+ * whether a retention is set on it. A stream with no retention never loses an event, so its events are exactly the
+ * revisions 0 to `head`.
+ */
+export interface StreamTail {
+  readonly events: readonly RecordedEvent[];
+  readonly head: StreamRevision | undefined;
+  readonly retained: boolean;
+}
+
 export interface EventStoreCapabilities {
   /** `appendMulti` is offered and atomic. */
   readonly atomicMultiStreamAppend: boolean;
@@ -160,6 +178,13 @@ export interface EventStore {
    * empty, exactly as `readStream` would. PostgreSQL: one statement.
    */
   readStreams?(streams: readonly string[]): Promise<readonly (readonly RecordedEvent[])[]>;
+
+  /**
+   * Reads several streams forwards, each from a revision of its own, in one round trip (optional, like
+   * `readStreams`): what a caller that kept the events below `fromRevision` needs to read next, with what it needs to
+   * know whether those kept events still stand (see `StreamTail`). PostgreSQL: one statement.
+   */
+  readStreamTails?(reads: readonly StreamTailRead[]): Promise<readonly StreamTail[]>;
 
   /**
    * Reads the global order after a checkpoint, never skipping an event that commits late, and never ending a page

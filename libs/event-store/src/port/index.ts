@@ -14,6 +14,8 @@ export type {
   StreamAppend,
   StreamRetention,
   StreamRevision,
+  StreamTail,
+  StreamTailRead,
   SubscribeOptions,
   Subscription,
 } from './event-store.js';

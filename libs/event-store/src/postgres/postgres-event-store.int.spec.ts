@@ -217,6 +217,54 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     expect(wideRead?.map((events) => events.length)).toEqual([3, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
   });
 
+  it('readStreamTails reads each stream from its own revision, with its head and whether it has a retention', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const [plain, kept, early, absent] = [
+      freshStream('tail'),
+      freshStream('tail'),
+      freshStream('tail'),
+      freshStream('tail'),
+    ];
+    await store.appendMulti([
+      { stream: plain, events: someEvents(4), expectedRevision: 'no_stream' },
+      {
+        stream: kept,
+        events: someEvents(3),
+        expectedRevision: 'no_stream',
+        retention: { truncateBefore: 1n },
+      },
+    ]);
+    await store.setStreamRetention(early, { maxAgeSeconds: 60 });
+    const reads = [
+      { stream: plain, fromRevision: 2n },
+      { stream: kept, fromRevision: 0n },
+      { stream: plain, fromRevision: 4n },
+      { stream: early, fromRevision: 0n },
+      { stream: absent, fromRevision: 0n },
+    ];
+    const tails = await store.readStreamTails?.(reads);
+    expect(
+      tails?.map((tail) => ({
+        revisions: tail.events.map((event) => event.revision),
+        head: tail.head,
+        retained: tail.retained,
+      })),
+    ).toEqual([
+      { revisions: [2n, 3n], head: 3n, retained: false },
+      { revisions: [1n, 2n], head: 2n, retained: true },
+      { revisions: [], head: 3n, retained: false },
+      { revisions: [], head: undefined, retained: true },
+      { revisions: [], head: undefined, retained: false },
+    ]);
+    expect(tails?.[0]?.events).toEqual((await store.readStream(plain)).slice(2));
+    // More streams than the prepared lists cover: the same answers through the array form.
+    const wide = [
+      ...reads,
+      ...Array.from({ length: 8 }, () => ({ stream: freshStream('tail'), fromRevision: 0n })),
+    ];
+    expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
+  });
+
   it('a retention set before the first append rides on the stream row; the stream still reads and appends as absent', async () => {
     const store = createPostgresEventStore(db.pool);
     const stream = freshStream('kept-early');

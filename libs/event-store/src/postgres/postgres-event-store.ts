@@ -10,6 +10,8 @@ import type {
   RoundTripOperation,
   StreamAppend,
   StreamRetention,
+  StreamTail,
+  StreamTailRead,
   SubscribeOptions,
   Subscription,
 } from '../port/index.js';
@@ -19,7 +21,7 @@ import { createSubscriptionRegistry, subscribeByPolling } from '../subscription/
 import { migrateEventStore } from './event-store-migrations.js';
 import type { AppendOutcome } from './postgres-append.js';
 import { appendMultiOnPool, appendOnClient } from './postgres-append.js';
-import { readAllRows, readStreamRows, readStreamsRows } from './postgres-read.js';
+import { readAllRows, readStreamRows, readStreamsRows, readStreamTailsRows } from './postgres-read.js';
 
 export interface PostgresEventStoreOptions {
   /** Apply the schema migrations before the first operation. Default true. */
@@ -122,6 +124,11 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     return readStreamsRows(poolFor('readStreams'), streams, now());
   };
 
+  const readStreamTails = async (reads: readonly StreamTailRead[]): Promise<readonly StreamTail[]> => {
+    await whenReady();
+    return readStreamTailsRows(poolFor('readStreamTails'), reads, now());
+  };
+
   const readAll = async (readOptions: ReadAllOptions = {}): Promise<ReadAllBatch> => {
     await whenReady();
     return readAllRows(poolFor('readAll'), readOptions, readBatchSize, now());
@@ -174,6 +181,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     appendMulti,
     readStream,
     readStreams,
+    readStreamTails,
     readAll,
     subscribeToAll,
     setStreamRetention,

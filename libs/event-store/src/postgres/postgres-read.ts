@@ -5,6 +5,9 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamRevision,
+  StreamTail,
+  StreamTailRead,
 } from '../port/index.js';
 
 interface EventRow {
@@ -137,6 +140,84 @@ export const readStreamsRows = async (
   );
   for (const row of rows) byStream.get(row.stream)?.push(toRecordedEvent(row));
   return streams.map((stream) => byStream.get(stream) ?? []);
+};
+
+// Each stream's events from a revision of its own, and its head row (revision and retention) found through the
+// primary key: one row per stream at least (event columns NULL when nothing is new), so the caller learns the head of
+// a stream that has nothing new. Listed as a VALUES list for the same reason as readManyText.
+const readTailsText = (streams: string, now: string): string =>
+  `SELECT s.ord, h.revision AS head,
+          coalesce(h.max_age_seconds IS NOT NULL OR h.truncate_before IS NOT NULL, false) AS retained,
+          ${eventColumns}
+     FROM ${streams}
+     LEFT JOIN streams h ON h.stream = s.stream
+     LEFT JOIN LATERAL (
+       SELECT e.* FROM events e
+        WHERE e.stream = s.stream AND e.revision >= s.from_revision
+          AND NOT coalesce(e.revision < h.truncate_before, false)
+          AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => h.max_age_seconds), false)
+        ORDER BY e.revision ASC) e ON true
+    ORDER BY s.ord, e.revision ASC`;
+const readTailsStatements = Array.from({ length: maxListedStreams }, (_, index) => {
+  const count = index + 1;
+  const list = Array.from(
+    { length: count },
+    (_, item) => `(${item + 1}, $${2 * item + 1}::text, $${2 * item + 2}::bigint)`,
+  ).join(', ');
+  return {
+    name: `once_event_store_read_tails_${count}`,
+    text: readTailsText(
+      `(VALUES ${list}) AS s(ord, stream, from_revision)`,
+      `$${2 * count + 1}::timestamptz`,
+    ),
+  };
+});
+const readTailsByArray = {
+  name: 'once_event_store_read_tails',
+  text: readTailsText(
+    'unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS s(stream, from_revision, ord)',
+    '$3::timestamptz',
+  ),
+};
+
+interface TailRow extends EventRow {
+  ord: number;
+  head: string | null;
+  retained: boolean;
+}
+
+/** Reads each stream given from its own revision, with its head, in one statement (see `EventStore.readStreamTails`). */
+export const readStreamTailsRows = async (
+  pool: Pool,
+  reads: readonly StreamTailRead[],
+  now: Date | null,
+): Promise<readonly StreamTail[]> => {
+  if (reads.length === 0) return [];
+  const statement = readTailsStatements[reads.length - 1];
+  const { rows } = await pool.query<TailRow>(
+    statement === undefined
+      ? {
+          ...readTailsByArray,
+          values: [reads.map((read) => read.stream), reads.map((read) => read.fromRevision.toString()), now],
+        }
+      : {
+          ...statement,
+          values: [...reads.flatMap((read) => [read.stream, read.fromRevision.toString()]), now],
+        },
+  );
+  const tails = reads.map(() => ({
+    events: [] as RecordedEvent[],
+    head: undefined as StreamRevision | undefined,
+    retained: false,
+  }));
+  for (const row of rows) {
+    const tail = tails[row.ord - 1];
+    if (tail === undefined) continue;
+    tail.head = row.head === null || row.head === '-1' ? undefined : BigInt(row.head);
+    tail.retained = row.retained;
+    if (row.event_id !== null) tail.events.push(toRecordedEvent(row));
+  }
+  return tails;
 };
 
 // Only transactions below the snapshot's xmin are final: none of them can still commit an earlier event. Scanning

@@ -20,7 +20,7 @@ export const runAtomic = async (
   takeOver: (execution: Execution) => Promise<ExecuteOutcome>,
 ): Promise<ExecuteOutcome> => {
   const { settings, store } = runtime;
-  const { keyStream, input, request } = execution;
+  const { input, request } = execution;
   let aggregateConflicts = 0;
   const keyConflicts = new KeyConflicts(settings.maxConflictRetries);
   for (;;) {
@@ -37,7 +37,9 @@ export const runAtomic = async (
     } catch (error) {
       streamsError = error;
     }
-    const { key, snapshots: read } = await runtime.readKeyAndSnapshots(keyStream, streams);
+    const { key, snapshots: read } = await runtime.readKeyAndSnapshots(execution, streams);
+    // Read with it: a key claimed before short stream names stays on its legacy stream.
+    const { keyStream } = execution;
     const arrival = decideArrival(key.state, request, now);
     if (arrival.kind === 'take-over') return takeOver(execution);
     if (arrival.kind !== 'claim') return runtime.arrivalOutcome(arrival, key.completedAt);

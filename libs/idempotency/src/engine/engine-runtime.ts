@@ -32,6 +32,7 @@ import type {
 } from './command-handler.js';
 import type { EngineProtocol, ExecuteOutcome } from './execute-outcome.js';
 import type { FaultHook, FaultPoint } from './fault-points.js';
+import { StreamCache } from './stream-cache.js';
 import { toStoredResponse } from './stored-response.js';
 
 export interface ExecuteInput<Command = unknown> {
@@ -85,12 +86,15 @@ export type Decided =
  */
 export class Execution {
   readonly request: RequestFingerprint;
-  readonly keyStream: string;
+  /** The key's stream: its short name, or its legacy name once a read found the key there (see `readKey`). */
+  keyStream: string;
   position: GlobalPosition | undefined;
 
   constructor(
     readonly input: ExecuteInput,
     keyStream: string,
+    /** The name the key had before short names; read beside `keyStream` until the key is found in one of them. */
+    readonly legacyKeyStream: string = keyStream,
   ) {
     this.request = requestFingerprint(input.request);
     this.keyStream = keyStream;
@@ -213,8 +217,46 @@ export const createEngineRuntime = (settings: EngineSettings) => {
       }),
     );
 
+  const streamCache = new StreamCache();
+
+  /**
+   * Reads the `keyStreams` whole and each aggregate from where this process's kept events end, in one statement; an
+   * aggregate whose kept events no longer stand is read whole by a second one (rare: only after its retention
+   * changed). Undefined where the store cannot read tails.
+   */
+  const readTails = async (
+    keyStreams: readonly string[],
+    streams: readonly string[],
+  ): Promise<
+    { keys: (readonly RecordedEvent[])[]; aggregates: (readonly RecordedEvent[])[] } | undefined
+  > => {
+    if (store.readStreamTails === undefined) return undefined;
+    const plans = streams.map((stream) => streamCache.tailRead(stream));
+    const keyReads = keyStreams.map((stream) => ({ stream, fromRevision: 0n }));
+    const tails = await store.readStreamTails([...keyReads, ...plans.map((plan) => plan.read)]);
+    const aggregates: (readonly RecordedEvent[] | undefined)[] = streams.map((stream, index) => {
+      const tail = tails[keyReads.length + index];
+      const plan = plans[index];
+      return tail === undefined || plan === undefined ? [] : streamCache.merge(stream, plan.kept, tail);
+    });
+    const stale = streams.filter((_, index) => aggregates[index] === undefined);
+    if (stale.length > 0) {
+      const whole = await store.readStreamTails(stale.map((stream) => ({ stream, fromRevision: 0n })));
+      stale.forEach((stream, index) => {
+        const tail = whole[index];
+        aggregates[streams.indexOf(stream)] = tail === undefined ? [] : streamCache.merge(stream, [], tail);
+      });
+    }
+    return {
+      keys: keyReads.map((_, index) => tails[index]?.events ?? []),
+      aggregates: aggregates.map((events) => events ?? []),
+    };
+  };
+
   const readSnapshots = async (streams: readonly string[]): Promise<ReadonlyMap<string, StreamSnapshot>> => {
     const unique = [...new Set(streams)];
+    const tails = await readTails([], unique);
+    if (tails !== undefined) return toSnapshots(unique, tails.aggregates);
     return toSnapshots(unique, await Promise.all(unique.map((stream) => store.readStream(stream))));
   };
 
@@ -225,13 +267,55 @@ export const createEngineRuntime = (settings: EngineSettings) => {
    * small price next to a second round trip. Stores without `readStreams` read the key alone first.
    */
   const readKeyAndSnapshots = async (
-    keyStream: string,
+    execution: Execution,
     streams: readonly string[] | undefined,
   ): Promise<{ key: KeyLogRead; snapshots?: ReadonlyMap<string, StreamSnapshot> }> => {
-    if (streams === undefined || store.readStreams === undefined) return { key: await readKeyLog(keyStream) };
+    if (streams === undefined) return { key: await readKey(execution) };
     const unique = [...new Set(streams)];
-    const [recorded, ...read] = await store.readStreams([keyStream, ...unique]);
-    return { key: toKeyLog(recorded ?? []), snapshots: toSnapshots(unique, read) };
+    const names = keyStreamsOf(execution);
+    const tails = await readTails(names, unique);
+    if (tails !== undefined) {
+      return { key: resolveKey(execution, tails.keys), snapshots: toSnapshots(unique, tails.aggregates) };
+    }
+    if (store.readStreams === undefined) return { key: await readKey(execution) };
+    const read = await store.readStreams([...names, ...unique]);
+    return {
+      key: resolveKey(execution, read.slice(0, names.length)),
+      snapshots: toSnapshots(unique, read.slice(names.length)),
+    };
+  };
+
+  /** The key stream names an execution reads: the short one, and the legacy one while it may hold the key. */
+  const keyStreamsOf = (execution: Execution): readonly string[] =>
+    execution.keyStream === execution.legacyKeyStream
+      ? [execution.keyStream]
+      : [execution.keyStream, execution.legacyKeyStream];
+
+  /**
+   * The key log from the reads of `keyStreamsOf(execution)`: the short name's, unless only the legacy name holds
+   * events, a key claimed before short names; the execution then stays on the legacy stream.
+   */
+  const resolveKey = (
+    execution: Execution,
+    read: readonly (readonly RecordedEvent[] | undefined)[],
+  ): KeyLogRead => {
+    const [short = [], legacy = []] = read;
+    if (short.length === 0 && legacy.length > 0) {
+      execution.keyStream = execution.legacyKeyStream;
+      return toKeyLog(legacy);
+    }
+    return toKeyLog(short);
+  };
+
+  /** An execution's key log, under its short name or its legacy one (one statement where the store reads several). */
+  const readKey = async (execution: Execution): Promise<KeyLogRead> => {
+    const names = keyStreamsOf(execution);
+    if (names.length === 1) return readKeyLog(execution.keyStream);
+    const read =
+      store.readStreams === undefined
+        ? await Promise.all(names.map((name) => store.readStream(name)))
+        : await store.readStreams(names);
+    return resolveKey(execution, read);
   };
 
   const planWrites = (
@@ -329,7 +413,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
 
   /** After losing a race for the key: read it again and answer what it now says (normally in flight). */
   const follow = async (execution: Execution): Promise<ExecuteOutcome> => {
-    const { state, completedAt } = await readKeyLog(execution.keyStream);
+    const { state, completedAt } = await readKey(execution);
     const arrival = decideArrival(state, execution.request, settings.clock());
     if (arrival.kind === 'claim' || arrival.kind === 'take-over') {
       return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
@@ -345,6 +429,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     fault,
     backoff,
     readKeyLog,
+    readKey,
     readSnapshots,
     readKeyAndSnapshots,
     planWrites,

@@ -87,7 +87,7 @@ describe.each([
 });
 
 describe('store calls per execute (round trips on PostgreSQL)', () => {
-  const counting = (atomicMultiStreamAppend: boolean) => {
+  const counting = (atomicMultiStreamAppend: boolean, legacyKeyStreams = false) => {
     const base = createInMemoryEventStore({ atomicMultiStreamAppend });
     const calls: string[] = [];
     const store: EventStore = {
@@ -110,7 +110,7 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
         return base.setStreamRetention(...args);
       },
     };
-    return { engine: createIdempotencyEngine({ store }), calls };
+    return { engine: createIdempotencyEngine({ store, legacyKeyStreams }), calls };
   };
   const scope = { tenantId: randomUUID(), actorId: randomUUID() };
   const input = (key: string): ExecuteInput<IncrementCounter> => ({
@@ -127,6 +127,15 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
     expect(calls.splice(0)).toEqual(['readStream', 'readStream', 'appendMulti']);
     expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
     expect(calls.splice(0)).toEqual(['readStream']);
+  });
+
+  it('a store that reads one stream per call pays one more read for the legacy key stream name, while it is looked at', async () => {
+    const { engine, calls } = counting(true, true);
+    const key = randomUUID();
+    expect(await engine.execute(input(key))).toMatchObject({ kind: 'first', protocol: 'atomic' });
+    expect(calls.splice(0)).toEqual(['readStream', 'readStream', 'readStream', 'appendMulti']);
+    expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
+    expect(calls.splice(0)).toEqual(['readStream', 'readStream']);
   });
 
   it('phased: a first request reads key and aggregate, then claims with its plan, applies it and completes', async () => {

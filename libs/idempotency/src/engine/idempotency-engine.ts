@@ -1,5 +1,5 @@
 import type { EventStore } from '@once/event-store';
-import { keyStreamName } from '../key-log/index.js';
+import { keyStreamName, legacyKeyStreamName } from '../key-log/index.js';
 import type { KeyState } from '../key-log/index.js';
 import { runAtomic } from './atomic-protocol.js';
 import { createEngineRuntime, CrashSignal, Execution } from './engine-runtime.js';
@@ -38,6 +38,13 @@ export interface IdempotencyEngineOptions {
   ) => void;
   /** Response headers kept and replayed (lower-case). Default content-type, location, etag, last-modified, content-location. */
   readonly responseHeaderAllowList?: readonly string[];
+  /**
+   * Also look for each key under the stream name keys had before short names (`legacyKeyStreamName`), so keys claimed
+   * by an older build replay and resume where they are. Default true. It costs nothing more where the store reads
+   * several streams in one call (PostgreSQL), one more read where not (EventStoreDB): turn it off there once every
+   * key older than the upgrade has expired.
+   */
+  readonly legacyKeyStreams?: boolean;
 }
 
 export interface IdempotencyEngine {
@@ -87,7 +94,11 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
   const takeOver = (execution: Execution) => runPhased(runtime, execution);
 
   const run = async (input: ExecuteInput): Promise<ExecuteOutcome> => {
-    const execution = new Execution(input, keyStreamName(input.scope, input.key));
+    const execution = new Execution(
+      input,
+      keyStreamName(input.scope, input.key),
+      options.legacyKeyStreams === false ? undefined : legacyKeyStreamName(input.scope, input.key),
+    );
     let outcome: ExecuteOutcome;
     try {
       const { handler } = input;

@@ -20,7 +20,7 @@ const MAIN_EFFECT = 'effect';
  */
 export const runPhased = async (runtime: EngineRuntime, execution: Execution): Promise<ExecuteOutcome> => {
   const { settings, store } = runtime;
-  const { keyStream, input, request } = execution;
+  const { input, request } = execution;
   const { handler } = input;
   const keyConflicts = new KeyConflicts(settings.maxConflictRetries);
   for (;;) {
@@ -32,10 +32,11 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
     } catch (error) {
       return { kind: 'released', reason: 'handler-error', error };
     }
-    const [key, snapshots] = await Promise.all([
-      runtime.readKeyLog(keyStream),
-      streams === undefined ? undefined : runtime.readSnapshots(streams),
-    ]);
+    // The key and a decide handler's aggregates in one statement where the store can, as the atomic protocol reads.
+    const { key, snapshots: read } = await runtime.readKeyAndSnapshots(execution, streams);
+    const snapshots = streams === undefined ? undefined : (read ?? (await runtime.readSnapshots(streams)));
+    // Read with it: a key claimed before short stream names stays on its legacy stream.
+    const { keyStream } = execution;
     const arrival = decideArrival(key.state, request, now);
     if (arrival.kind !== 'claim' && arrival.kind !== 'take-over') {
       return runtime.arrivalOutcome(arrival, key.completedAt);

@@ -18,7 +18,7 @@ export { evolveKeyState, foldKeyLog, initialKeyState, KeyLogCorruptedError } fro
 export type { KeyInFlight, KeyState } from './key-log.state.js';
 export { decideArrival, retryAfterSeconds } from './key-log.arrival.js';
 export type { ArrivalDecision } from './key-log.arrival.js';
-export { keyStreamName, KEY_STREAM_PREFIX } from './key-stream-name.js';
+export { keyStreamName, legacyKeyStreamName, KEY_STREAM_PREFIX } from './key-stream-name.js';
 export { claimedCommand } from './claimed-command.js';
 export type { ClaimUpcaster, LegacyClaimedRequest } from './claimed-command.js';
 export { decideKeyLog } from './key-log.decider.js';

@@ -4,7 +4,7 @@ import { decideArrival } from './key-log.arrival.js';
 import type { KeyLogEvent, RequestFingerprint, StoredResponse } from './key-log.events.js';
 import { evolveKeyState, foldKeyLog, KeyLogCorruptedError } from './key-log.state.js';
 import type { KeyState } from './key-log.state.js';
-import { keyStreamName } from './key-stream-name.js';
+import { keyStreamName, legacyKeyStreamName } from './key-stream-name.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -253,11 +253,20 @@ describe('arrival decision', () => {
 });
 
 describe('keyStreamName', () => {
-  it('is scoped by tenant and actor and never contains the raw key', () => {
+  it('is scoped by tenant and actor, short, and never contains the raw key', () => {
     const name = keyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123');
-    expect(name).toMatch(/^idem-t1-[0-9a-f]{64}$/);
+    expect(name).toMatch(/^idem-[A-Za-z0-9_-]{22}$/);
     expect(name).not.toContain('secret');
     expect(keyStreamName({ tenantId: 't1', actorId: 'a2' }, 'secret-key-123')).not.toBe(name);
-    expect(keyStreamName({ tenantId: 't2', actorId: 'a1' }, 'secret-key-123')).toMatch(/^idem-t2-/);
+    expect(keyStreamName({ tenantId: 't2', actorId: 'a1' }, 'secret-key-123')).not.toBe(name);
+    // The parts are kept apart: moving text between tenant, actor and key names another stream.
+    expect(keyStreamName({ tenantId: 't1', actorId: 'a1s' }, 'ecret-key-123')).not.toBe(name);
+  });
+
+  it('keeps the legacy name keys had before short names: tenant, then the hex hash of actor and key', () => {
+    const name = legacyKeyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123');
+    expect(name).toMatch(/^idem-t1-[0-9a-f]{64}$/);
+    expect(name).not.toContain('secret');
+    expect(legacyKeyStreamName({ tenantId: 't2', actorId: 'a1' }, 'secret-key-123')).toMatch(/^idem-t2-/);
   });
 });

@@ -5,13 +5,29 @@ import type { IdempotencyScope } from '../ids/index.js';
 export const KEY_STREAM_PREFIX = 'idem-';
 
 /**
- * The key stream of a scoped key: `idem-<tenantId>-<sha256(actorId, key)>`. The raw key lives in the events, not
- * the name, so stream names stay short and never carry client text.
+ * The key stream of a scoped key: `idem-<base64url of the first 128 bits of sha256(tenantId, actorId, key)>`, 27
+ * characters. The raw key lives in the events, not the name, so names never carry client text; and a name is short
+ * because it is written many times over (the events' stream column and two of their indexes, the stream head and two
+ * of its indexes, the key table's row and two of its indexes).
  *
  * @example
- * keyStreamName({ tenantId: 't1', actorId: 'a1' }, 'key-12345678'); // 'idem-t1-3f0c…'
+ * keyStreamName({ tenantId: 't1', actorId: 'a1' }, 'key-12345678'); // 'idem-Xq3…' (22 characters after the prefix)
  */
 export const keyStreamName = (scope: IdempotencyScope, key: string): string =>
+  `${KEY_STREAM_PREFIX}${createHash('sha256')
+    .update(JSON.stringify([scope.tenantId, scope.actorId, key]))
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url')}`;
+
+/**
+ * The name keys claimed before the short names had, `idem-<tenantId>-<hex sha256(actorId, key)>` (106 characters for
+ * a UUID tenant): the engine still reads it beside the short name, so such a key replays, and is resumed, where it is.
+ *
+ * @example
+ * legacyKeyStreamName({ tenantId: 't1', actorId: 'a1' }, 'key-12345678'); // 'idem-t1-3f0c…'
+ */
+export const legacyKeyStreamName = (scope: IdempotencyScope, key: string): string =>
   `${KEY_STREAM_PREFIX}${scope.tenantId}-${createHash('sha256')
     .update(JSON.stringify([scope.actorId, key]))
     .digest('hex')}`;

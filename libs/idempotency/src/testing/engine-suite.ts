@@ -10,7 +10,7 @@ import type {
   IdempotencyEngine,
   IdempotencyEngineOptions,
 } from '../engine/index.js';
-import { keyStreamName } from '../key-log/index.js';
+import { keyStreamName, legacyKeyStreamName } from '../key-log/index.js';
 import {
   chargedIncrementHandler,
   COUNTER_ROUTE,
@@ -117,6 +117,29 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
         expect(log.at(-1)?.type).toBe('IdempotencyKeyCompleted');
         expect(log.at(-1)?.data).not.toHaveProperty('claim');
       }
+    });
+
+    it('a key claimed under its legacy stream name replays there, and nothing is written under the short name', async () => {
+      const engine = engineWith();
+      const { input, counterId, key, scope } = fresh();
+      const first = await engine.execute(input());
+      // The key's log as a build before short names kept it: under the legacy name, the short one empty.
+      const short = keyStreamName(scope, key);
+      const log = await store.readStream(short);
+      await store.appendToStream(
+        legacyKeyStreamName(scope, key),
+        log.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
+        { expectedRevision: 'no_stream' },
+      );
+      await store.setStreamRetention(short, { truncateBefore: 1_000_000n });
+      expect(await store.readStream(short)).toEqual([]);
+
+      const replay = await engine.execute(input());
+      expect(replay.kind).toBe('replay');
+      expect(body(replay)).toBe(body(first));
+      expect((await engine.execute(input(2))).kind).toBe('reused');
+      expect(await store.readStream(short)).toEqual([]);
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
 
     it("a replay carries where its key completed: a global reader that reached it has read the key's effect", async () => {

@@ -3,6 +3,7 @@ export type {
   ColumnDefinition,
   ColumnType,
   ColumnValue,
+  IndexDefinition,
   RowKey,
   TableDefinition,
 } from './table-definition.js';

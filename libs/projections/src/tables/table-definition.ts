@@ -22,9 +22,17 @@ export interface TableDefinition<Row extends Record<string, ColumnValue> = Recor
   readonly primaryKey: readonly (keyof Row & string)[];
   /** Extra unique constraints, each a list of columns. */
   readonly unique?: readonly (readonly (keyof Row & string)[])[];
-  /** Secondary indexes, each a list of columns. */
-  readonly indexes?: readonly (readonly (keyof Row & string)[])[];
+  /** Secondary indexes, each a list of columns, or columns and the rows a partial index covers. */
+  readonly indexes?: readonly IndexDefinition<Row>[];
 }
+
+/**
+ * A secondary index: its columns, or its columns and `where`, an SQL condition on the row's columns naming the rows
+ * it covers (a row outside it costs the index nothing on write).
+ */
+export type IndexDefinition<Row extends Record<string, ColumnValue> = Record<string, ColumnValue>> =
+  | readonly (keyof Row & string)[]
+  | { readonly columns: readonly (keyof Row & string)[]; readonly where: string };
 
 /** The primary-key part of a row. */
 export type RowKey<Row> = Partial<Row>;
@@ -65,10 +73,11 @@ export const tableDdl = (table: TableDefinition, version: number): string => {
     `PRIMARY KEY (${table.primaryKey.map(quote).join(', ')})`,
     ...(table.unique ?? []).map((columns) => `UNIQUE (${columns.map(quote).join(', ')})`),
   ];
-  const indexes = (table.indexes ?? []).map(
-    (columns, index) =>
-      `CREATE INDEX IF NOT EXISTS ${quote(`${physical}_i${index}`)} ON ${quote(physical)} (${columns.map(quote).join(', ')});`,
-  );
+  const indexes = (table.indexes ?? []).map((definition, index) => {
+    const { columns, where } =
+      'columns' in definition ? definition : { columns: definition, where: undefined };
+    return `CREATE INDEX IF NOT EXISTS ${quote(`${physical}_i${index}`)} ON ${quote(physical)} (${columns.map(quote).join(', ')})${where === undefined ? '' : ` WHERE ${where}`};`;
+  });
   return [
     `CREATE TABLE IF NOT EXISTS ${quote(physical)} (\n  ${[...columns, ...constraints].join(',\n  ')}\n);`,
     ...indexes,

@@ -59,7 +59,9 @@ export const idempotencyKeysTable = defineTable<IdempotencyKeyRow>({
   },
   primaryKey: ['stream'],
   unique: [['tenant_id', 'actor_id', 'key']],
-  indexes: [['status', 'locked_until'], ['created_at'], ['updated_at', 'stream']],
+  // In-flight keys by lease end (the completer's work list) in a partial index: a key completed in its first commit,
+  // nearly every key, never enters it. No index on created_at: no query walks it.
+  indexes: [{ columns: ['locked_until'], where: `status = 'inFlight'` }, ['updated_at', 'stream']],
 });
 
 /** A key's first row, before its status columns are set by the event that created it. */
@@ -94,8 +96,8 @@ const newKeyRow = (
  */
 export const idempotencyKeysProjection: ProjectionDefinition = {
   name: 'idempotency_keys',
-  // 2: the (updated_at, stream) index the key sweep walks.
-  version: 2,
+  // 2: the (updated_at, stream) index the key sweep walks. 3: in-flight keys in a partial index, none by created_at.
+  version: 3,
   eventTypes: keyLogEventTypes,
   streamPrefixes: [KEY_STREAM_PREFIX],
   tables: [idempotencyKeysTable],

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { createDatabase } from '../processes/bench-processes.js';
 import { articleSchema } from './article-schema.js';
 
 /** The article peer's database, seeded: its api key, tenant and invoices. */
@@ -33,11 +34,7 @@ export const createArticleDatabase = async (
   serverUrl: string,
   seed: { readonly invoices: number; readonly total: number; readonly name?: string },
 ): Promise<ArticleDatabase> => {
-  const name = seed.name ?? 'article_peer';
-  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const databaseUrl = await createDatabase(serverUrl, seed.name ?? 'article_peer');
   const tenantId = randomUUID();
   const apiKey = `article_${randomBytes(24).toString('base64url')}`;
   const invoiceIds = Array.from({ length: seed.invoices }, () => randomUUID());
@@ -86,19 +83,26 @@ export const onceBalances = (databaseUrl: string, timeoutMs = 60_000): Promise<B
   withClient(databaseUrl, async (client) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const { rows } = await client.query<{ paid: string; payments: string; count: string }>(
-        `SELECT (SELECT coalesce(sum(paid), 0) FROM invoices) AS paid,
+      const { rows } = await client
+        .query<{ paid: string; payments: string; count: string }>(
+          `SELECT (SELECT coalesce(sum(paid), 0) FROM invoices) AS paid,
                 (SELECT coalesce(sum((data->'amount'->>'amount')::bigint), 0) FROM events
                   WHERE type = 'PaymentRecorded') AS payments,
                 (SELECT count(*) FROM events WHERE type = 'PaymentRecorded') AS count`,
-      );
+        )
+        // A projector just started may not have created the read model yet: wait for it like for a lag.
+        .catch((error: unknown) => {
+          if ((error as { code?: unknown }).code === '42P01' && Date.now() < deadline) return { rows: [] };
+          throw error;
+        });
       const row = rows[0];
       const balances = {
         paid: Number(row?.paid),
         payments: Number(row?.payments),
         count: Number(row?.count),
       };
-      if (balances.paid === balances.payments || Date.now() > deadline) return balances;
+      if (row !== undefined && (balances.paid === balances.payments || Date.now() > deadline))
+        return balances;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   });

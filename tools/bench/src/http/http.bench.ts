@@ -12,12 +12,14 @@ import {
 } from '../article/article-database.js';
 import type { Balances } from '../article/article-database.js';
 import {
+  createDatabase,
   createOnceApiKey,
   issueOnceInvoices,
   postCreated,
   repositoryRoot,
   startArticlePeer,
   startOnceApi,
+  startOnceProjector,
   startPlainApi,
   stopProcess,
   POOL_SIZE,
@@ -37,6 +39,10 @@ export interface HttpBenchResult {
   readonly replay_p50_ms: number;
   readonly replay_p99_ms: number;
   readonly keyed_vs_plain: number;
+  /** Once's keyed payments with no projector at all (its own database; the read models are caught up after the run). */
+  readonly keyed_projector_off_rps: number;
+  readonly keyed_projector_off_p99_ms: number;
+  readonly keyed_projector_off_vs_article: number;
   readonly replay_vs_keyed: number;
   /** The article peer (tools/bench/src/article): the single-table design, measured in the same rounds. */
   readonly article_rps: number;
@@ -47,13 +53,18 @@ export interface HttpBenchResult {
   /** Answers other than 2xx per phase (conflicts that outlasted the retries, 503s); 0 in a clean run. */
   readonly non_2xx: {
     readonly keyed: number;
+    readonly keyed_projector_off: number;
     readonly plain: number;
     readonly replay: number;
     readonly article: number;
     readonly article_replay: number;
   };
   /** Both sides checked after the run: paid amounts equal the sum of recorded payments, and those the confirmed ones. */
-  readonly balances: { readonly once: Balances; readonly article: Balances };
+  readonly balances: {
+    readonly once: Balances;
+    readonly once_projector_off: Balances;
+    readonly article: Balances;
+  };
   readonly connections: number;
   readonly pool_size: number;
   readonly seconds_per_phase: number;
@@ -131,7 +142,7 @@ const median = (values: readonly number[]): number =>
 
 /** One measured side: its phases, and whether its payments count towards Once's or the article's balances. */
 interface Side {
-  readonly name: 'plain' | 'keyed' | 'article' | 'replay' | 'article_replay';
+  readonly name: 'plain' | 'keyed' | 'keyed_projector_off' | 'article' | 'replay' | 'article_replay';
   readonly run: () => Promise<PhaseResult>;
   readonly results: PhaseResult[];
 }
@@ -176,12 +187,25 @@ export const runHttpBench = async (
     processes.push(plainApi);
     const articleApi = await startArticlePeer({ databaseUrl: article.databaseUrl });
     processes.push(articleApi);
+    // No projector at all: Once's api on a database of its own, so the in-process projector above never sees it.
+    const projectorOffUrl = await createDatabase(server.connectionString, 'once_projector_off');
+    const projectorOffApi = await startOnceApi({ databaseUrl: projectorOffUrl, externalProjector: true });
+    processes.push(projectorOffApi);
     const apiKey = await createOnceApiKey(server.connectionString);
     const invoiceIds = await issueOnceInvoices(keyedApi.url, apiKey, {
       count: INVOICES,
       total: INVOICE_TOTAL,
     });
     const keyed: Target = { service: keyedApi, apiKey, invoiceIds };
+    const projectorOffKey = await createOnceApiKey(projectorOffUrl);
+    const projectorOff: Target = {
+      service: projectorOffApi,
+      apiKey: projectorOffKey,
+      invoiceIds: await issueOnceInvoices(projectorOffApi.url, projectorOffKey, {
+        count: INVOICES,
+        total: INVOICE_TOTAL,
+      }),
+    };
     const plain: Target = { service: plainApi, apiKey, invoiceIds };
     const peer: Target = { service: articleApi, apiKey: article.apiKey, invoiceIds: article.invoiceIds };
     const replayOf = async (target: Target) => {
@@ -197,10 +221,11 @@ export const runHttpBench = async (
     const onceReplay = await replayOf(keyed);
     const articleReplay = await replayOf(peer);
 
-    const warmups = [await phase(keyed), await phase(plain), await phase(peer)];
+    const warmups = [await phase(keyed), await phase(plain), await phase(peer), await phase(projectorOff)];
     const fresh: Side[] = [
       { name: 'plain', run: () => phase(plain), results: [] },
       { name: 'keyed', run: () => phase(keyed), results: [] },
+      { name: 'keyed_projector_off', run: () => phase(projectorOff), results: [] },
       { name: 'article', run: () => phase(peer), results: [] },
     ];
     const replays: Side[] = [
@@ -230,6 +255,13 @@ export const runHttpBench = async (
       count: 1 + okOf([warmups[2] as PhaseResult, ...resultsOf('article')]),
       inFlight: CONNECTIONS * (1 + resultsOf('article').length),
     });
+    // The projector-off side's read models are caught up by a projector started now, then checked the same way.
+    processes.push({ url: '', child: await startOnceProjector({ databaseUrl: projectorOffUrl }) });
+    const projectorOffBalance = await onceBalances(projectorOffUrl);
+    assertBalanced('once without projector', projectorOffBalance, {
+      count: okOf([warmups[3] as PhaseResult, ...resultsOf('keyed_projector_off')]),
+      inFlight: CONNECTIONS * (1 + resultsOf('keyed_projector_off').length),
+    });
     log(
       `balanced: once paid ${onceBalance.paid} over ${onceBalance.count} payments, ` +
         `article paid ${articleBalance.paid} over ${articleBalance.count} payments`,
@@ -254,6 +286,9 @@ export const runHttpBench = async (
       replay_p50_ms: of('replay', (r) => r.p50),
       replay_p99_ms: of('replay', (r) => r.p99),
       keyed_vs_plain: ratio('keyed', 'plain'),
+      keyed_projector_off_rps: of('keyed_projector_off', (r) => r.rps),
+      keyed_projector_off_p99_ms: of('keyed_projector_off', (r) => r.p99),
+      keyed_projector_off_vs_article: ratio('keyed_projector_off', 'article'),
       replay_vs_keyed: ratio('replay', 'keyed'),
       article_rps: of('article', (r) => r.rps),
       article_replay_rps: of('article_replay', (r) => r.rps),
@@ -262,12 +297,13 @@ export const runHttpBench = async (
       replay_vs_article_replay: ratio('replay', 'article_replay'),
       non_2xx: {
         keyed: non2xx('keyed'),
+        keyed_projector_off: non2xx('keyed_projector_off'),
         plain: non2xx('plain'),
         replay: non2xx('replay'),
         article: non2xx('article'),
         article_replay: non2xx('article_replay'),
       },
-      balances: { once: onceBalance, article: articleBalance },
+      balances: { once: onceBalance, once_projector_off: projectorOffBalance, article: articleBalance },
       connections: CONNECTIONS,
       pool_size: POOL_SIZE,
       seconds_per_phase: SECONDS_PER_PHASE,
@@ -294,7 +330,8 @@ export const run = async (): Promise<void> => {
   console.log(JSON.stringify(result, null, 2));
   console.log(
     `keyed/plain ${result.keyed_vs_plain} (target >= 0.8), replay/keyed ${result.replay_vs_keyed} (target >= 2), ` +
-      `keyed/article ${result.keyed_vs_article} (target >= 0.75), replay/article replay ` +
+      `keyed/article ${result.keyed_vs_article} (target >= 0.75), without projector ` +
+      `${result.keyed_projector_off_vs_article} (target >= 0.9), replay/article replay ` +
       `${result.replay_vs_article_replay} (target >= 3)`,
   );
 };

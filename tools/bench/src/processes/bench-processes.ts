@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { findFreePort } from '@once/postgres';
 
 /** The repository's root folder. */
@@ -159,4 +160,18 @@ export const issueOnceInvoices = async (
     invoiceIds.push(...batch.map((invoice) => invoice.id));
   }
   return invoiceIds;
+};
+
+/** A new, empty database `name` in the server of `serverUrl`; answers its connection string. */
+export const createDatabase = async (serverUrl: string, name: string): Promise<string> => {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 };

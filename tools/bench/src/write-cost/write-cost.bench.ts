@@ -8,6 +8,7 @@ import { startEmbeddedPostgres } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
 import { createArticleDatabase } from '../article/article-database.js';
 import {
+  createDatabase,
   createOnceApiKey,
   issueOnceInvoices,
   repositoryRoot,
@@ -262,19 +263,6 @@ const medianWindow = (windows: readonly WindowCost[]): WindowCost => {
     wal_by_relation: byWal.wal_by_relation,
     statements: byWal.statements,
   };
-};
-
-const createDatabase = async (serverUrl: string, name: string): Promise<string> => {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 };
 
 /** What `npm run bench -- write-cost` writes to tools/bench/results/write-cost[.<label>].json. */

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordedEvent, StreamTail } from '@once/event-store';
+import { StreamCache } from './stream-cache.js';
+
+const event = (stream: string, revision: number): RecordedEvent => ({
+  id: `00000000-0000-4000-8000-${revision.toString().padStart(12, '0')}`,
+  stream,
+  revision: BigInt(revision),
+  type: 'Happened',
+  data: { revision },
+  metadata: {},
+  position: { commit: 1n, prepare: BigInt(revision) },
+  recordedAt: new Date(0),
+});
+const events = (stream: string, from: number, to: number) =>
+  Array.from({ length: to - from }, (_, index) => event(stream, from + index));
+const tail = (stream: string, from: number, to: number, retained = false): StreamTail => ({
+  events: events(stream, from, to),
+  head: to === 0 ? undefined : BigInt(to - 1),
+  retained,
+});
+
+describe('StreamCache', () => {
+  it('reads a stream whole once, then only what was appended since', () => {
+    const cache = new StreamCache();
+    const first = cache.tailRead('s');
+    expect(first.read).toEqual({ stream: 's', fromRevision: 0n });
+    expect(cache.merge('s', first.kept, tail('s', 0, 3))).toEqual(events('s', 0, 3));
+    const second = cache.tailRead('s');
+    expect(second.read.fromRevision).toBe(3n);
+    expect(cache.merge('s', second.kept, tail('s', 3, 5))).toEqual(events('s', 0, 5));
+    expect(cache.tailRead('s').read.fromRevision).toBe(5n);
+  });
+
+  it('keeps nothing of a stream with a retention, and asks for a whole read when kept events no longer stand', () => {
+    const cache = new StreamCache();
+    const kept = cache.tailRead('s');
+    cache.merge('s', kept.kept, tail('s', 0, 2));
+    const next = cache.tailRead('s');
+    // A retention set since: the kept events may be expired now.
+    expect(cache.merge('s', next.kept, { ...tail('s', 2, 3), retained: true })).toBeUndefined();
+    expect(cache.tailRead('s').read.fromRevision).toBe(0n);
+    // Read whole, a stream with a retention is answered as read and not kept.
+    const retained = { events: events('s', 1, 3), head: 2n, retained: true };
+    expect(cache.merge('s', [], retained)).toEqual(retained.events);
+    expect(cache.tailRead('s').read.fromRevision).toBe(0n);
+  });
+
+  it('asks for a whole read when the tail does not continue the kept events up to the head', () => {
+    const cache = new StreamCache();
+    cache.merge('s', [], tail('s', 0, 2));
+    const { kept } = cache.tailRead('s');
+    expect(cache.merge('s', kept, { events: [], head: 4n, retained: false })).toBeUndefined();
+    cache.merge('s', [], tail('s', 0, 2));
+    expect(cache.merge('s', cache.tailRead('s').kept, { events: [], head: undefined, retained: false })).toBe(
+      undefined,
+    );
+    cache.merge('s', [], tail('s', 0, 2));
+    expect(cache.merge('s', cache.tailRead('s').kept, tail('s', 3, 4))).toBeUndefined();
+  });
+
+  it('forgets the least recently read stream beyond its capacity', () => {
+    const cache = new StreamCache(2);
+    for (const stream of ['a', 'b']) cache.merge(stream, [], tail(stream, 0, 1));
+    cache.merge('a', cache.tailRead('a').kept, tail('a', 1, 1 + 1));
+    cache.merge('c', [], tail('c', 0, 1));
+    expect(cache.tailRead('b').read.fromRevision).toBe(0n);
+    expect(cache.tailRead('a').read.fromRevision).toBe(2n);
+    expect(cache.tailRead('c').read.fromRevision).toBe(1n);
+  });
+});

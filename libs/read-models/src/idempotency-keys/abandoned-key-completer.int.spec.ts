@@ -43,18 +43,24 @@ afterAll(async () => {
   await db.release();
 });
 
+/** An engine on a manual clock (leases of 10 s) whose fault points the test arms, with the counter's handlers. */
+const crashableEngine = () => {
+  const clock = createManualClock();
+  const faults = createFaultInjector();
+  const engine = createIdempotencyEngine({
+    store,
+    clock: clock.now,
+    leaseMs: 10_000,
+    faults: faults.hook,
+    protocol: 'phased',
+  });
+  const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+  return { clock, faults, engine, handlers };
+};
+
 describe('the abandoned-key completer, as a task of the projector', () => {
   it('finishes a key its client abandoned once the key table shows the lease expired, and follows a blue/green switch', async () => {
-    const clock = createManualClock();
-    const faults = createFaultInjector();
-    const engine = createIdempotencyEngine({
-      store,
-      clock: clock.now,
-      leaseMs: 10_000,
-      faults: faults.hook,
-      protocol: 'phased',
-    });
-    const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+    const { clock, faults, engine, handlers } = crashableEngine();
     const projector = await startProjector({
       pool: db.pool,
       store,
@@ -121,16 +127,7 @@ describe('the abandoned-key completer, as a task of the projector', () => {
   });
 
   it('completes one round at a time across processes: a second completer skips while the first holds the round', async () => {
-    const clock = createManualClock();
-    const faults = createFaultInjector();
-    const engine = createIdempotencyEngine({
-      store,
-      clock: clock.now,
-      leaseMs: 10_000,
-      faults: faults.hook,
-      protocol: 'phased',
-    });
-    const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+    const { clock, faults, engine, handlers } = crashableEngine();
     const projector = await startProjector({
       pool: db.pool,
       store,

@@ -1,4 +1,4 @@
-import { callApi } from '../shared/index.js';
+import { callApi } from '../common/index.js';
 import type { KeyLogEntry } from './key-log-entry.js';
 
 export interface KeySummary {

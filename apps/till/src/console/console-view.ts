@@ -1,4 +1,4 @@
-import { formatMoney, h, replaceChildren, signOutButton } from '../shared/index.js';
+import { formatMoney, h, replaceChildren, signOutButton } from '../common/index.js';
 import type { ConsoleOverview, KeyTimeline } from './console-api.js';
 import { entryFields, entryKind } from './key-log-entry.js';
 import type { KeyLogEntry } from './key-log-entry.js';

@@ -1,4 +1,4 @@
-import { withApiKey } from '../shared/index.js';
+import { withApiKey } from '../common/index.js';
 import { lookUp, readOverview } from './console-api.js';
 import { drawConsole } from './console-view.js';
 

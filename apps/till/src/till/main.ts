@@ -1,4 +1,4 @@
-import { withApiKey } from '../shared/index.js';
+import { withApiKey } from '../common/index.js';
 import { startTill } from './till-app.js';
 import { renderTill } from './till-view.js';
 

@@ -1,4 +1,4 @@
-import { formatMoney } from '../shared/index.js';
+import { formatMoney } from '../common/index.js';
 import type { InvoiceSummary, Ticket, TillOrder } from './till-model.js';
 
 /** The order view the api answers order commands with. */

@@ -1,6 +1,6 @@
 import { createIdempotentClient, createOfflineQueue, openBrowserIntentStorage, uuidV7 } from '@once/client';
 import type { Intent, IntentRequest, QueueEvent } from '@once/client';
-import { apiKeyFingerprint, callApi, problemText } from '../shared/index.js';
+import { apiKeyFingerprint, callApi, problemText } from '../common/index.js';
 import { addToCart, cartTotal, placeOrderBody } from './order-pricing.js';
 import { applyRefusal, applySuccess, ticketLabel, toInvoiceSummary } from './ticket-outcome.js';
 import type { MenuItem, Ticket, TillOrder, TillState } from './till-model.js';

@@ -1,4 +1,4 @@
-import { formatMoney, h, replaceChildren, signOutButton } from '../shared/index.js';
+import { formatMoney, h, replaceChildren, signOutButton } from '../common/index.js';
 import { cartTotal } from './order-pricing.js';
 import type { QueueItem, Till } from './till-app.js';
 import type { TillOrder } from './till-model.js';

@@ -121,8 +121,8 @@ export const startOnceProjector = (settings: ServiceSettings): Promise<ChildProc
 
 /** A new API key of Once's api, made by its CLI. */
 export const createOnceApiKey = async (databaseUrl: string): Promise<string> => {
-  const [command, args] = nodeScript('apps/api/src/cli/create-api-key.ts');
-  const { stdout } = await promisify(execFile)(command, [...args], {
+  const [command, args] = nodeScript('apps/api/src/cli/once-keys.ts');
+  const { stdout } = await promisify(execFile)(command, [...args, 'create'], {
     env: serviceEnvironment({ databaseUrl }),
   });
   return (JSON.parse(stdout) as { apiKey: string }).apiKey;

@@ -20,14 +20,14 @@ export interface IssuedApiKey {
 }
 
 /**
- * Creates an API key for a new tenant with `apps/api`'s `create-api-key` command.
+ * Creates an API key for a new tenant with `apps/api`'s keys command (`once-keys create`).
  *
  * @example
  * const { apiKey } = await createApiKey(postgres.connectionString);
  */
 export const createApiKey = async (databaseUrl: string): Promise<IssuedApiKey> => {
-  const { command, args } = nodeScript('apps/api/src/cli/create-api-key.ts');
-  const { stdout } = await promisify(execFile)(command, [...args, '--label', 'chaos'], {
+  const { command, args } = nodeScript('apps/api/src/cli/once-keys.ts');
+  const { stdout } = await promisify(execFile)(command, [...args, 'create', '--label', 'chaos'], {
     env: { ...process.env, DATABASE_URL: databaseUrl },
   });
   return JSON.parse(stdout) as IssuedApiKey;

@@ -163,7 +163,7 @@ const isFastPathMiss = (error: unknown): boolean => {
   return (
     (code === 'P0001' && message === 'event_store_fast_append_missed') ||
     code === '23505' || // a repeated event id (or a head created meanwhile)
-    code === '40P01' // a deadlock with another multi-stream append
+    isDeadlock(error) // a deadlock with another multi-stream append
   );
 };
 
@@ -227,16 +227,28 @@ export const appendMultiOnPool = async (
       ...(append.retention === undefined ? {} : { retention: toRetentionPayload(append.retention) }),
     })),
   );
-  try {
-    const { rows } = await pool.query<AppendRow & { ord: number }>({
-      ...appendMultiStatement,
-      values: [payload, now],
-    });
-    return toResults(rows, appends.length);
-  } catch (error) {
-    throw toWrongExpectedRevision(error, appends) ?? error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { rows } = await pool.query<AppendRow & { ord: number }>({
+        ...appendMultiStatement,
+        values: [payload, now],
+      });
+      return toResults(rows, appends.length);
+    } catch (error) {
+      // A deadlock victim kept nothing: after a pause that lets the other transaction take the row it waited for,
+      // the same append runs again (straight after its abort it could take that row first and deadlock again).
+      if (isDeadlock(error) && attempt < maxDeadlockAttempts) {
+        await pause(attempt * (5 + Math.random() * 20));
+        continue;
+      }
+      throw toWrongExpectedRevision(error, appends) ?? error;
+    }
   }
 };
+
+const maxDeadlockAttempts = 5;
+const isDeadlock = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === '40P01';
+const pause = (milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
 
 const toWrongExpectedRevision = (
   error: unknown,

@@ -62,6 +62,8 @@ export interface AppDeps {
   readonly faults?: ProcessFaultHook;
   /** How long a crashed request holds its key before a retry may take it over (ms); 30 s by default. */
   readonly leaseMs?: number;
+  /** How many completed keys are answered from memory (10,000 by default; 0: every arrival reads its key log). */
+  readonly completedKeys?: number;
   readonly logger?: FastifyServerOptions['logger'];
   /**
    * `in-process` (default) runs the read-model projections and the completer here; `external` leaves them to
@@ -148,6 +150,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     await app.register(idempotencyEnginePlugin, {
       faults: deps.faults,
       leaseMs: deps.leaseMs,
+      completedKeys: deps.completedKeys,
       createEngine: deps.createEngine,
       keyRetentionSeconds: operations.keyRetentionSeconds,
     });

@@ -18,6 +18,8 @@ export interface IdempotencyEnginePluginOptions {
   readonly faults?: ProcessFaultHook | undefined;
   /** How long a crashed request holds its key before a retry may take it over. Default 30 s. */
   readonly leaseMs?: number | undefined;
+  /** How many completed keys are answered from memory. Default 10,000. */
+  readonly completedKeys?: number | undefined;
   /** How the engine is made: `createIdempotencyEngine` by default. */
   readonly createEngine?: ((options: IdempotencyEngineOptions) => IdempotencyEngine) | undefined;
   /** How long a key is kept when its route and handler set no retention (seconds). Default 24 h. */
@@ -26,7 +28,10 @@ export interface IdempotencyEnginePluginOptions {
 
 /** The idempotency engine over the app's event store, with the api's fault points wired in. */
 export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
-  async (app, { faults, leaseMs, createEngine = createIdempotencyEngine, keyRetentionSeconds }) => {
+  async (
+    app,
+    { faults, leaseMs, completedKeys, createEngine = createIdempotencyEngine, keyRetentionSeconds },
+  ) => {
     const faultPoint: ProcessFaultHook = faults ?? (() => undefined);
     app.decorate('faultPoint', faultPoint);
     app.decorate(
@@ -35,6 +40,7 @@ export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
         store: app.eventStore,
         faults: (point) => faultPoint(point),
         ...(leaseMs === undefined ? {} : { leaseMs }),
+        ...(completedKeys === undefined ? {} : { completedKeys: { capacity: completedKeys } }),
         ...(keyRetentionSeconds === undefined ? {} : { retentionSeconds: keyRetentionSeconds }),
       }),
     );

@@ -42,7 +42,7 @@ export const runAtomic = async (
     const { keyStream } = execution;
     const arrival = decideArrival(key.state, request, now);
     if (arrival.kind === 'take-over') return takeOver(execution);
-    if (arrival.kind !== 'claim') return runtime.arrivalOutcome(arrival, key.completedAt);
+    if (arrival.kind !== 'claim') return runtime.arrivalOutcome(execution, arrival, key);
     if (streams === undefined) return { kind: 'released', reason: 'handler-error', error: streamsError };
     const snapshots = read ?? (await runtime.readSnapshots(streams));
 
@@ -63,21 +63,21 @@ export const runAtomic = async (
     const writes = decided.kind === 'accept' ? decided.writes : [];
     await runtime.fault('before-complete', keyStream, 'atomic');
     try {
-      execution.wrote(
-        await store.appendMulti([
-          {
-            stream: keyStream,
-            events: execution.keyEvents(keyLog.events, holder, expected),
-            expectedRevision: expected,
-            ...runtime.claimRetention(input, expected),
-          },
-          ...writes.map((write) => ({
-            stream: write.stream,
-            events: write.events,
-            expectedRevision: toExpected(write.expectedRevision),
-          })),
-        ]),
-      );
+      const [completion, ...effects] = await store.appendMulti([
+        {
+          stream: keyStream,
+          events: execution.keyEvents(keyLog.events, holder, expected),
+          expectedRevision: expected,
+          ...runtime.claimRetention(input, expected),
+        },
+        ...writes.map((write) => ({
+          stream: write.stream,
+          events: write.events,
+          expectedRevision: toExpected(write.expectedRevision),
+        })),
+      ]);
+      if (completion !== undefined) execution.wroteKeyLog(completion);
+      execution.wrote(effects);
     } catch (error) {
       if (!isConflict(error)) throw error;
       if (error.stream === keyStream) {

@@ -32,6 +32,7 @@ import type {
 } from './command-handler.js';
 import type { EngineProtocol, ExecuteOutcome } from './execute-outcome.js';
 import type { FaultHook, FaultPoint } from './fault-points.js';
+import type { CompletedKeys } from './completed-keys.js';
 import { StreamCache } from './stream-cache.js';
 import { toStoredResponse } from './stored-response.js';
 
@@ -65,6 +66,7 @@ export interface EngineSettings {
   readonly retryBaseMs: number;
   readonly faults: FaultHook | undefined;
   readonly allowList: readonly string[];
+  readonly completedKeys: CompletedKeys;
 }
 
 /** A key stream as read: its state, where to append next, and where it was completed (a replay's token). */
@@ -72,6 +74,8 @@ export interface KeyLogRead {
   readonly state: KeyState;
   readonly revision: StreamRevision | undefined;
   readonly completedAt: GlobalPosition | undefined;
+  /** When the completion was recorded: the key expires a retention after it. */
+  readonly completedRecordedAt: Date | undefined;
 }
 
 /** What came of a decision made before any key-log write: the events to plan, or an outcome to answer at once. */
@@ -89,15 +93,23 @@ export class Execution {
   /** The key's stream: its short name, or its legacy name once a read found the key there (see `readKey`). */
   keyStream: string;
   position: GlobalPosition | undefined;
+  keyLogPosition: GlobalPosition | undefined;
 
   constructor(
     readonly input: ExecuteInput,
-    keyStream: string,
+    /** The key's short stream name, where it is claimed from now on (and what `CompletedKeys` knows it by). */
+    readonly shortKeyStream: string,
     /** The name the key had before short names; read beside `keyStream` until the key is found in one of them. */
-    readonly legacyKeyStream: string = keyStream,
+    readonly legacyKeyStream: string = shortKeyStream,
   ) {
     this.request = requestFingerprint(input.request);
-    this.keyStream = keyStream;
+    this.keyStream = shortKeyStream;
+  }
+
+  /** Notes where this execution's latest append to the key stream landed (after a completion: where it completed). */
+  wroteKeyLog(result: AppendResult): void {
+    this.keyLogPosition = result.position;
+    this.wrote([result]);
   }
 
   /** Notes where an append of this execution landed. */
@@ -195,8 +207,13 @@ export const createEngineRuntime = (settings: EngineSettings) => {
       .filter(isKeyLogEvent)
       .map((event) => ({ type: event.type, data: event.data }) as KeyLogEvent);
     // Where the key was completed: the replay's read-your-writes token (see ExecuteOutcome).
-    const completedAt = recorded.findLast((event) => event.type === 'IdempotencyKeyCompleted')?.position;
-    return { state: foldKeyLog(events), revision: recorded.at(-1)?.revision, completedAt };
+    const completion = recorded.findLast((event) => event.type === 'IdempotencyKeyCompleted');
+    return {
+      state: foldKeyLog(events),
+      revision: recorded.at(-1)?.revision,
+      completedAt: completion?.position,
+      completedRecordedAt: completion?.recordedAt,
+    };
   };
 
   const readKeyLog = async (keyStream: string): Promise<KeyLogRead> =>
@@ -388,17 +405,59 @@ export const createEngineRuntime = (settings: EngineSettings) => {
   ): { readonly retention?: StreamRetention } =>
     expected === 'no_stream' ? { retention: { maxAgeSeconds: retentionOf(input) } } : {};
 
+  /** How long before its retention ends a completed key stops being answered from memory (clocks may differ). */
+  const expiryMarginMs = 60_000;
+
+  /** Remembers a key this execution saw completed, until shortly before it may expire (see `CompletedKeys`). */
+  const rememberCompleted = (
+    execution: Execution,
+    response: StoredResponse,
+    position: GlobalPosition | undefined,
+    completedAtMs: number,
+  ): void => {
+    const now = settings.clock();
+    const expiresAt = completedAtMs + retentionOf(execution.input) * 1000 - expiryMarginMs;
+    settings.completedKeys.remember(
+      execution.shortKeyStream,
+      { fingerprint: execution.request, response, position },
+      now,
+      expiresAt,
+    );
+  };
+
+  /** A key this process remembers completed, answered without a read: a replay, or a reuse for another request. */
+  const rememberedOutcome = (execution: Execution): ExecuteOutcome | undefined => {
+    const completed = settings.completedKeys.get(execution.shortKeyStream, settings.clock());
+    if (completed === undefined) return undefined;
+    const arrival = decideArrival(
+      { status: 'completed', fingerprint: completed.fingerprint, response: completed.response },
+      execution.request,
+      settings.clock(),
+    );
+    if (arrival.kind !== 'replay')
+      return arrival.kind === 'reused' ? arrivalOutcome(execution, arrival) : undefined;
+    return {
+      kind: 'replay',
+      response: arrival.response,
+      ...(completed.position === undefined ? {} : { position: completed.position }),
+    };
+  };
+
   /** The answer to an arrival that needs no write: a replay, a reuse, or a key in flight elsewhere. */
   const arrivalOutcome = (
+    execution: Execution,
     arrival: Exclude<ArrivalDecision, { kind: 'claim' | 'take-over' }>,
-    completedAt: GlobalPosition | undefined,
+    key?: KeyLogRead,
   ): ExecuteOutcome => {
     switch (arrival.kind) {
       case 'replay':
+        if (key?.completedRecordedAt !== undefined) {
+          rememberCompleted(execution, arrival.response, key.completedAt, key.completedRecordedAt.getTime());
+        }
         return {
           kind: 'replay',
           response: arrival.response,
-          ...(completedAt === undefined ? {} : { position: completedAt }),
+          ...(key?.completedAt === undefined ? {} : { position: key.completedAt }),
         };
       case 'reused':
         return { kind: 'reused', original: arrival.original };
@@ -413,12 +472,12 @@ export const createEngineRuntime = (settings: EngineSettings) => {
 
   /** After losing a race for the key: read it again and answer what it now says (normally in flight). */
   const follow = async (execution: Execution): Promise<ExecuteOutcome> => {
-    const { state, completedAt } = await readKey(execution);
-    const arrival = decideArrival(state, execution.request, settings.clock());
+    const key = await readKey(execution);
+    const arrival = decideArrival(key.state, execution.request, settings.clock());
     if (arrival.kind === 'claim' || arrival.kind === 'take-over') {
       return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
     }
-    return arrivalOutcome(arrival, completedAt);
+    return arrivalOutcome(execution, arrival, key);
   };
 
   const leaseExpiresAt = (now: number): string => new Date(now + settings.leaseMs).toISOString();
@@ -436,6 +495,8 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     decide,
     claimRetention,
     arrivalOutcome,
+    rememberCompleted,
+    rememberedOutcome,
     follow,
     leaseExpiresAt,
   };

@@ -6,7 +6,7 @@ import { describeEngineSuite } from '../testing/engine-suite.js';
 import { createManualClock, incrementCounterHandler, incrementInput } from '../testing/index.js';
 import type { IncrementCounter } from '../testing/index.js';
 import { createIdempotencyEngine } from './idempotency-engine.js';
-import type { ExecuteInput } from './idempotency-engine.js';
+import type { ExecuteInput, IdempotencyEngineOptions } from './idempotency-engine.js';
 
 const inMemory = (atomicMultiStreamAppend: boolean) => async (clock: { now(): number }) => ({
   store: createInMemoryEventStore({ atomicMultiStreamAppend, now: () => new Date(clock.now()) }),
@@ -87,7 +87,11 @@ describe.each([
 });
 
 describe('store calls per execute (round trips on PostgreSQL)', () => {
-  const counting = (atomicMultiStreamAppend: boolean, legacyKeyStreams = false) => {
+  const counting = (
+    atomicMultiStreamAppend: boolean,
+    legacyKeyStreams = false,
+    engineOptions: Partial<IdempotencyEngineOptions> = { completedKeys: { capacity: 0 } },
+  ) => {
     const base = createInMemoryEventStore({ atomicMultiStreamAppend });
     const calls: string[] = [];
     const store: EventStore = {
@@ -110,7 +114,7 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
         return base.setStreamRetention(...args);
       },
     };
-    return { engine: createIdempotencyEngine({ store, legacyKeyStreams }), calls };
+    return { engine: createIdempotencyEngine({ store, legacyKeyStreams, ...engineOptions }), calls };
   };
   const scope = { tenantId: randomUUID(), actorId: randomUUID() };
   const input = (key: string): ExecuteInput<IncrementCounter> => ({
@@ -136,6 +140,46 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
     expect(calls.splice(0)).toEqual(['readStream', 'readStream', 'readStream', 'appendMulti']);
     expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
     expect(calls.splice(0)).toEqual(['readStream', 'readStream']);
+  });
+
+  it('a key this engine completed is answered from memory: a replay or a reuse reads nothing', async () => {
+    const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
+    for (const atomic of [true, false]) {
+      const { engine, calls } = counting(atomic, false, { clock: () => clock.now });
+      const key = randomUUID();
+      const first = await engine.execute(input(key));
+      expect(first).toMatchObject({ kind: 'first' });
+      calls.splice(0);
+      const replay = await engine.execute(input(key));
+      expect(replay).toMatchObject({ kind: 'replay', response: first.kind === 'first' ? first.response : {} });
+      expect(replay.kind === 'replay' && replay.position).toBeTruthy();
+      expect(await engine.execute({ ...input(key), ...incrementInput(key, 2) })).toMatchObject({
+        kind: 'reused',
+      });
+      expect(calls.splice(0)).toEqual([]);
+      // After the time it is kept (5 minutes by default) the key log is read again, and remembered again.
+      clock.now += 5 * 60_000;
+      expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
+      // (the phased protocol reads the aggregate with the key)
+      expect(calls.splice(0)).toEqual(atomic ? ['readStream'] : ['readStream', 'readStream']);
+      expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
+      expect(calls.splice(0)).toEqual([]);
+    }
+  });
+
+  it('a completed key is never answered from memory past its own expiry', async () => {
+    const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
+    const { engine, calls } = counting(true, false, { clock: () => clock.now, retentionSeconds: 120 });
+    const key = randomUUID();
+    await engine.execute(input(key));
+    calls.splice(0);
+    // Kept until a minute before the retention ends (the store's and the engine's clocks may differ).
+    clock.now += 59_000;
+    expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
+    expect(calls.splice(0)).toEqual([]);
+    clock.now += 1_000;
+    await engine.execute(input(key));
+    expect(calls.splice(0)).toEqual(['readStream']);
   });
 
   it('phased: a first request reads key and aggregate, then claims with its plan, applies it and completes', async () => {

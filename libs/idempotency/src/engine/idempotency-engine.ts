@@ -2,6 +2,7 @@ import type { EventStore } from '@once/event-store';
 import { keyStreamName, legacyKeyStreamName } from '../key-log/index.js';
 import type { KeyState } from '../key-log/index.js';
 import { runAtomic } from './atomic-protocol.js';
+import { CompletedKeys } from './completed-keys.js';
 import { createEngineRuntime, CrashSignal, Execution } from './engine-runtime.js';
 import type { ExecuteInput } from './engine-runtime.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
@@ -45,6 +46,12 @@ export interface IdempotencyEngineOptions {
    * key older than the upgrade has expired.
    */
   readonly legacyKeyStreams?: boolean;
+  /**
+   * Completed keys answered from memory, without a read (a completed key log is final until it expires): how many
+   * are kept, least recently answered dropped first, and for how long. Default 10,000 keys for 5 minutes; a capacity
+   * of 0 reads every arrival from the key log.
+   */
+  readonly completedKeys?: { readonly capacity?: number; readonly ttlMs?: number };
 }
 
 export interface IdempotencyEngine {
@@ -89,6 +96,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     retryBaseMs: options.retryBaseMs ?? 5,
     faults: options.faults,
     allowList: options.responseHeaderAllowList ?? defaultResponseHeaderAllowList,
+    completedKeys: new CompletedKeys(options.completedKeys?.capacity, options.completedKeys?.ttlMs),
   });
   const forcePhased = options.protocol === 'phased';
   const takeOver = (execution: Execution) => runPhased(runtime, execution);
@@ -99,6 +107,8 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       keyStreamName(input.scope, input.key),
       options.legacyKeyStreams === false ? undefined : legacyKeyStreamName(input.scope, input.key),
     );
+    const remembered = runtime.rememberedOutcome(execution);
+    if (remembered !== undefined) return remembered;
     let outcome: ExecuteOutcome;
     try {
       const { handler } = input;
@@ -111,9 +121,19 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       outcome = { kind: 'unavailable', reason: 'store-error', retryAfterSeconds: 1, error };
     }
     // Where this execution's own appends reached: the token a read of the write waits for.
-    return outcome.kind === 'first' || outcome.kind === 'released' || outcome.kind === 'unavailable'
-      ? execution.withPosition(outcome)
-      : outcome;
+    const answered =
+      outcome.kind === 'first' || outcome.kind === 'released' || outcome.kind === 'unavailable'
+        ? execution.withPosition(outcome)
+        : outcome;
+    if (answered.kind === 'first') {
+      runtime.rememberCompleted(
+        execution,
+        answered.response,
+        execution.keyLogPosition,
+        runtime.settings.clock(),
+      );
+    }
+    return answered;
   };
 
   return {

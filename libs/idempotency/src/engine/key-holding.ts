@@ -46,7 +46,7 @@ export class KeyHolding {
         this.execution.keyEvents(decision.events, this.holder, this.revision),
         { expectedRevision: this.revision },
       );
-      this.execution.wrote([result]);
+      this.execution.wroteKeyLog(result);
       this.revision = result.nextExpectedRevision;
     } catch (error) {
       if (isConflict(error)) throw new LeaseLost(`lost the lease on ${this.execution.keyStream}`);

@@ -39,7 +39,7 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
     const { keyStream } = execution;
     const arrival = decideArrival(key.state, request, now);
     if (arrival.kind !== 'claim' && arrival.kind !== 'take-over') {
-      return runtime.arrivalOutcome(arrival, key.completedAt);
+      return runtime.arrivalOutcome(execution, arrival, key);
     }
     const holder = randomUUID();
     let keyLog: KeyLogInput;
@@ -85,7 +85,7 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
         expectedRevision: expected,
         ...(arrival.kind === 'claim' ? runtime.claimRetention(input, expected) : {}),
       });
-      execution.wrote([result]);
+      execution.wroteKeyLog(result);
       revision = result.nextExpectedRevision;
     } catch (error) {
       if (!isConflict(error)) throw error;

@@ -249,7 +249,14 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       });
       const first = await engine.execute(input());
       expect(first).toMatchObject({ kind: 'first' });
-      const replayed = await engine.execute(input(1, { handler: broken }));
+      // The engine that completed the key answers it from memory, before it asks the handler for anything.
+      const remembered = await engine.execute(input(1, { handler: broken }));
+      expect(remembered).toMatchObject({ kind: 'replay' });
+      expect(body(remembered)).toBe(body(first));
+      // Another engine (another process) reads the key log.
+      const replayed = await engineWith({ completedKeys: { capacity: 0 } }).execute(
+        input(1, { handler: broken }),
+      );
       if (setup.expectedProtocol === 'atomic') {
         // The atomic protocol reads the key before it needs streams: a stored answer replays.
         expect(replayed).toMatchObject({ kind: 'replay' });

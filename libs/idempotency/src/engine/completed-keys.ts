@@ -1,7 +1,7 @@
 import type { GlobalPosition } from '@once/event-store';
 import type { RequestFingerprint, StoredResponse } from '../key-log/index.js';
 
-/** How many completed keys an engine remembers by default, least recently answered dropped first. */
+/** How many completed keys an engine remembers by default, the longest remembered dropped first. */
 export const COMPLETED_KEYS_SIZE = 10_000;
 /** How long an engine answers a completed key from memory before it reads the key log again. Default 5 minutes. */
 export const COMPLETED_KEYS_TTL_MS = 5 * 60_000;
@@ -37,13 +37,16 @@ export class CompletedKeys {
   get(keyStream: string, now: number): CompletedKey | undefined {
     const entry = this.remembered.get(keyStream);
     if (entry === undefined) return undefined;
+    if (now < entry.until) return entry;
     this.remembered.delete(keyStream);
-    if (now >= entry.until) return undefined;
-    this.remembered.set(keyStream, entry);
-    return entry;
+    return undefined;
   }
 
-  /** Remembers a completed key at `now`, until the earlier of `now + ttlMs` and `expiresAt` (engine-clock ms). */
+  /**
+   * Remembers a completed key at `now`, until the earlier of `now + ttlMs` and `expiresAt` (engine-clock ms). Beyond
+   * the capacity the key remembered longest is dropped: an answer does not move a key up, since moving an entry of a
+   * large map on every replay (delete, then set) costs more than the occasional read of a key dropped early.
+   */
   remember(keyStream: string, key: CompletedKey, now: number, expiresAt: number): void {
     if (this.capacity <= 0) return;
     const until = Math.min(now + this.ttlMs, expiresAt);

@@ -19,11 +19,11 @@ describe('CompletedKeys', () => {
     expect(keys.get('idem-b', 500)).toBeUndefined();
   });
 
-  it('drops the least recently answered key beyond its capacity', () => {
+  it('drops the key remembered longest beyond its capacity', () => {
     const keys = new CompletedKeys(2, 1_000);
     keys.remember('idem-a', completed('a'), 0, 10_000);
     keys.remember('idem-b', completed('b'), 0, 10_000);
-    keys.get('idem-a', 1);
+    keys.remember('idem-a', completed('a'), 1, 10_000);
     keys.remember('idem-c', completed('c'), 1, 10_000);
     expect(keys.get('idem-b', 2)).toBeUndefined();
     expect(keys.get('idem-a', 2)?.response.body).toBe('a');

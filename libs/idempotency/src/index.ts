@@ -8,7 +8,6 @@ export { uuidV5, deriveId, UUID_NAMESPACE_DNS, UUID_NAMESPACE_URL, ONCE_ID_NAMES
 export type { IdempotencyScope } from './ids/index.js';
 export {
   bindCommand,
-  commandFromInput,
   commandHandlers,
   defineCommand,
   isSecretReference,

@@ -42,12 +42,12 @@ import {
 export type CommandHandlerDeps = CardPaymentDeps;
 
 /**
- * Every command's handler, by command type: the routes run them, and the completer resumes a key from the command
- * type its claim recorded.
+ * Every command's handler, by command type: built once at start; each route binds its commands' handlers from it
+ * when it is declared, and the completer resumes a key from the command type its claim recorded.
  *
  * @example
  * const handlers = createCommandHandlers({ gateway, faultPoint, readStream, retryPolicy, now });
- * handlers.handlerOf(payInvoiceByCard);
+ * handlers.byType('PayInvoiceByCard');
  */
 export const createCommandHandlers = (deps: CommandHandlerDeps): CommandHandlers =>
   commandHandlers([

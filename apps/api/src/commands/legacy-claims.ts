@@ -1,5 +1,5 @@
-import { commandFromInput } from '@once/idempotency';
 import type { CommandDefinition } from '@once/idempotency';
+import { commandFromInput } from '@once/idempotency/fastify';
 import type { ClaimUpcaster } from '@once/idempotency/key-log';
 import { issueInvoice, payInvoiceByCard, payInvoiceByCash } from '../invoices/invoice.commands.js';
 import { completeOrder, placeOrder, serveOrder } from '../orders/order.commands.js';
@@ -29,5 +29,9 @@ const firstFormatRoutes: Readonly<Record<string, readonly CommandDefinition<unkn
  */
 export const upcastFirstFormatClaim: ClaimUpcaster = ({ method, route, params, body }) => {
   const definitions = firstFormatRoutes[`${method} ${route}`];
-  return definitions === undefined ? undefined : commandFromInput(definitions, { params, body })?.command;
+  if (definitions === undefined) return undefined;
+  return commandFromInput(
+    definitions.map((definition) => ({ definition })),
+    { params, body },
+  )?.command;
 };

@@ -31,13 +31,28 @@ interface ChargeResult {
   readonly gatewayReference: string;
   readonly status: 'succeeded' | 'declined';
   readonly declineCode: string | null;
+  /**
+   * The step ran again after an earlier run had started it. Only then can the payment have a settlement: an attempt
+   * whose outcome stayed unknown starts it and leaves the step started, so every later run resumes the step. Absent
+   * from results recorded before it was: such a payment may have a settlement.
+   */
+  readonly resumed?: boolean;
 }
 
-const toChargeResult = (charge: GatewayCharge | GatewayRefusal, paymentId: PaymentId): ChargeResult =>
+const toChargeResult = (
+  charge: GatewayCharge | GatewayRefusal,
+  paymentId: PaymentId,
+  resumed: boolean,
+): ChargeResult =>
   charge.status === 'refused'
     ? // A refusal creates no charge: the payment's own id is the only reference there is.
-      { gatewayReference: `refused:${paymentId}`, status: 'declined', declineCode: charge.code }
-    : { gatewayReference: charge.id, status: charge.status, declineCode: charge.declineCode ?? null };
+      { gatewayReference: `refused:${paymentId}`, status: 'declined', declineCode: charge.code, resumed }
+    : {
+        gatewayReference: charge.id,
+        status: charge.status,
+        declineCode: charge.declineCode ?? null,
+        resumed,
+      };
 
 /** A resumed attempt came before the settlement's backoff ended: not an attempt, the key stays in flight. */
 class AttemptNotDue extends Error {
@@ -115,7 +130,7 @@ const chargeOnce = (payment: Payment, deps: CardPaymentDeps) =>
       const due = settlement.status === 'settling' && !liveToken ? settlement.nextAttemptAt : undefined;
       if (due !== undefined && deps.now().getTime() < Date.parse(due)) throw new AttemptNotDue(due);
       const [seen] = await deps.gateway.inquire(paymentId);
-      if (seen) return toChargeResult(seen, paymentId);
+      if (seen) return toChargeResult(seen, paymentId, resumed);
     }
     if (!liveToken) {
       throw new HttpProblem('gateway-unavailable', {
@@ -132,7 +147,7 @@ const chargeOnce = (payment: Payment, deps: CardPaymentDeps) =>
       metadata: { tenantId: context.scope.tenantId, invoiceId: body.invoiceId },
     });
     deps.faultPoint('after-gateway-charge');
-    return toChargeResult(charged, paymentId);
+    return toChargeResult(charged, paymentId, resumed);
   });
 
 /**
@@ -165,10 +180,14 @@ const recordUnknownAttempt = async (payment: Payment, deps: CardPaymentDeps, err
   return recorded.kind === 'applied' ? recorded.result : { flagged: false, attempts: attempt };
 };
 
-/** The charge's outcome on the invoice (capture, or decline releasing the amount) and on the settlement if any. */
-const recordCharge = (payment: Payment, charge: ChargeResult, recordedAt: string) =>
-  payment.context.effect<PaymentView>('charge_recorded', {
-    streams: [payment.invoice, payment.settlement],
+/**
+ * The charge's outcome on the invoice (capture, or decline releasing the amount) and on the settlement if any. A
+ * charge the gateway answered on the first run has no settlement, so its stream is neither read nor folded.
+ */
+const recordCharge = (payment: Payment, charge: ChargeResult, recordedAt: string) => {
+  const mayHaveSettlement = charge.resumed !== false;
+  return payment.context.effect<PaymentView>('charge_recorded', {
+    streams: mayHaveSettlement ? [payment.invoice, payment.settlement] : [payment.invoice],
     decide: (snapshots) => {
       const { paymentId } = payment;
       const state = foldSnapshot(invoiceDecider, snapshots.get(payment.invoice));
@@ -197,9 +216,11 @@ const recordCharge = (payment: Payment, charge: ChargeResult, recordedAt: string
           },
           state,
         );
-        const settlement = foldSnapshot(cardSettlementDecider, snapshots.get(payment.settlement));
+        const settlement = mayHaveSettlement
+          ? foldSnapshot(cardSettlementDecider, snapshots.get(payment.settlement))
+          : undefined;
         const settlementEvents =
-          settlement.status === 'none'
+          settlement === undefined || settlement.status === 'none'
             ? []
             : decideSettlement(settlement, [
                 { type: 'SettleFromGateway', data: { paymentId, outcome, settledAt: recordedAt } },
@@ -220,6 +241,7 @@ const recordCharge = (payment: Payment, charge: ChargeResult, recordedAt: string
       };
     },
   });
+};
 
 /**
  * `POST /invoices/:id/payments` with `method: card` (docs/ARCHITECTURE.md "The phased protocol"): reserve the amount

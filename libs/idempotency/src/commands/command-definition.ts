@@ -63,8 +63,8 @@ export const bindCommand = <Data>(
 ): BoundCommand => ({ type: definition.type, handler });
 
 /**
- * Every command's handler by command type: routes find their handler here, and the completer resumes a key from the
- * `commandType` its log recorded.
+ * Every command's handler by command type: a route binds its commands' handlers here once, when it is declared, and
+ * the completer resumes a key from the `commandType` its log recorded.
  */
 export interface CommandHandlers {
   handlerOf<Data>(definition: CommandDefinition<Data>): CommandHandler<Data>;
@@ -93,22 +93,4 @@ export const commandHandlers = (bound: readonly BoundCommand[]): CommandHandlers
     },
     byType: (type) => byType.get(type) as CommandHandler<unknown> | undefined,
   };
-};
-
-/** The command of `definitions` that accepts `input`: the first whose `fromInput` builds one. */
-export const commandFromInput = (
-  definitions: readonly CommandDefinition<unknown>[],
-  input: CommandInput,
-): { readonly definition: CommandDefinition<unknown>; readonly command: TypedCommand } | undefined => {
-  for (const definition of definitions) {
-    const data = definition.fromInput(input);
-    if (data !== undefined) {
-      const { type, version, secretFields } = definition;
-      return {
-        definition,
-        command: { type, version, data, ...(secretFields?.length ? { secretFields } : {}) },
-      };
-    }
-  }
-  return undefined;
 };

@@ -1,4 +1,4 @@
-export { bindCommand, commandFromInput, commandHandlers, defineCommand } from './command-definition.js';
+export { bindCommand, commandHandlers, defineCommand } from './command-definition.js';
 export type {
   BoundCommand,
   CommandDefinition,

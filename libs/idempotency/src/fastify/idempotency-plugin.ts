@@ -7,9 +7,8 @@ import type {
   RouteOptions,
 } from 'fastify';
 import fp from 'fastify-plugin';
-import { commandFromInput } from '../commands/index.js';
-import type { CommandDefinition, CommandHandlers } from '../commands/index.js';
-import type { ExecuteOutcome, IdempotencyEngine } from '../engine/index.js';
+import type { CommandDefinition, CommandHandlers, CommandInput, TypedCommand } from '../commands/index.js';
+import type { CommandHandler, ExecuteOutcome, IdempotencyEngine } from '../engine/index.js';
 import { parseIdempotencyKeyHeader } from '../header/index.js';
 import type { IdempotencyScope } from '../ids/index.js';
 import type { StoredResponse } from '../key-log/index.js';
@@ -67,11 +66,18 @@ export type CommandRouteOptions = Omit<RouteOptions, 'handler' | 'method'> &
 
 export interface IdempotencyDecorator {
   readonly engine: IdempotencyEngine;
-  /** A route handler that runs the route's command under the request's Idempotency-Key. */
+  /**
+   * A route handler that runs the route's command under the request's Idempotency-Key; the handler of each of its
+   * commands is bound here, once.
+   */
   command(settings: CommandRouteSettings): RouteHandlerMethod;
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The command a route runs (set by `commandRoute`): the plugin binds its handler when the route is declared. */
+    readonly idempotentCommand?: CommandRouteSettings;
+  }
   interface FastifyInstance {
     idempotency: IdempotencyDecorator;
     /**
@@ -83,6 +89,31 @@ declare module 'fastify' {
 }
 
 const REPLAYED_HEADER = 'idempotent-replayed';
+
+/**
+ * The command a route's validated input stands for, as the engine runs it and the key log stores it: built by the
+ * first candidate whose definition accepts the input (cash and card payments share a route; their schemas tell them
+ * apart). Undefined when none does.
+ *
+ * @example
+ * commandFromInput([{ definition: payInvoiceByCash }, { definition: payInvoiceByCard }], { params, body })?.command;
+ */
+export const commandFromInput = <Candidate extends { readonly definition: CommandDefinition<unknown> }>(
+  candidates: readonly Candidate[],
+  input: CommandInput,
+): { readonly candidate: Candidate; readonly command: TypedCommand } | undefined => {
+  for (const candidate of candidates) {
+    const { type, version, secretFields, fromInput } = candidate.definition;
+    const data = fromInput(input);
+    if (data !== undefined) {
+      return {
+        candidate,
+        command: { type, version, data, ...(secretFields?.length ? { secretFields } : {}) },
+      };
+    }
+  }
+  return undefined;
+};
 
 const principalScope = (request: FastifyRequest): IdempotencyScope | undefined => {
   const principal: unknown = Reflect.get(request, 'principal');
@@ -197,7 +228,8 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
     const definitions: readonly CommandDefinition<unknown>[] = Array.isArray(settings.command)
       ? settings.command
       : [settings.command];
-    for (const definition of definitions) options.handlers.handlerOf(definition);
+    const routeCommands: readonly { definition: CommandDefinition<unknown>; handler: CommandHandler }[] =
+      definitions.map((definition) => ({ definition, handler: options.handlers.handlerOf(definition) }));
     return async function idempotentCommand(request, reply) {
       const header = parseIdempotencyKeyHeader(idempotencyKeyLines(request));
       if (!header.ok) {
@@ -217,7 +249,7 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
           ? Object.fromEntries(Object.entries(request.params))
           : {};
       const body = request.body ?? null;
-      const chosen = commandFromInput(definitions, { params, body });
+      const chosen = commandFromInput(routeCommands, { params, body });
       if (chosen === undefined) {
         const error = new Error(
           `no command of ${request.routeOptions.url ?? request.url} accepts this input`,
@@ -229,7 +261,7 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
         key: header.key,
         request: { method: request.method, route: request.routeOptions.url ?? request.url, params, body },
         command: chosen.command,
-        handler: options.handlers.handlerOf(chosen.definition),
+        handler: chosen.candidate.handler,
         ...(settings.retentionSeconds === undefined ? {} : { retentionSeconds: settings.retentionSeconds }),
       });
       return sendOutcome(request, reply, outcome);
@@ -237,16 +269,12 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
   };
 
   fastify.decorate('idempotency', { engine, command } satisfies IdempotencyDecorator);
+  fastify.addHook('onRoute', (route) => {
+    const settings = route.config?.idempotentCommand;
+    if (settings !== undefined) route.handler = command(settings);
+  });
   fastify.decorate('command', function declareCommand(this: FastifyInstance, route: CommandRouteOptions) {
-    const { command: commands, retentionSeconds, method, ...rest } = route;
-    return this.route({
-      ...rest,
-      method: method ?? 'POST',
-      handler: command({
-        command: commands,
-        ...(retentionSeconds === undefined ? {} : { retentionSeconds }),
-      }),
-    });
+    return this.route(commandRoute(route));
   });
 };
 
@@ -261,15 +289,19 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
  */
 export const idempotencyFastifyPlugin = fp(idempotencyPlugin, { name: 'once-idempotency', fastify: '5.x' });
 
+const withoutPlugin: RouteHandlerMethod = () => {
+  throw new Error('a command route is declared after idempotencyFastifyPlugin is registered');
+};
+
 /**
  * A command route as route options, for `app.route` (or use `app.command`): the route runs its command under the
- * request's key.
+ * request's key. The plugin's `onRoute` hook binds the command's handler when the route is declared.
  *
  * @example
  * app.route(commandRoute({ url: '/counters/:id/increments', command: increment }));
  */
 export const commandRoute = (route: CommandRouteOptions): RouteOptions => {
-  const { command, retentionSeconds, method, ...rest } = route;
+  const { command, retentionSeconds, method, config, ...rest } = route;
   const settings: CommandRouteSettings = {
     command,
     ...(retentionSeconds === undefined ? {} : { retentionSeconds }),
@@ -277,8 +309,7 @@ export const commandRoute = (route: CommandRouteOptions): RouteOptions => {
   return {
     ...rest,
     method: method ?? 'POST',
-    handler: async function commandRouteHandler(this: FastifyInstance, request, reply) {
-      return this.idempotency.command(settings).call(this, request, reply);
-    },
+    config: { ...config, idempotentCommand: settings },
+    handler: withoutPlugin,
   };
 };

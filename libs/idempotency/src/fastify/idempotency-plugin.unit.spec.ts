@@ -205,4 +205,41 @@ describe('idempotency Fastify plugin', () => {
     expect(response.json()).toMatchObject({ type: 'https://once.dev/problems/internal', status: 500 });
     expect((await store.readAll()).events).toEqual([]);
   });
+
+  it("binds each route's handlers once, when the route is declared, never per request", async () => {
+    const instance = Fastify();
+    instance.decorateRequest('principal', null);
+    instance.addHook('onRequest', async (request) => {
+      Reflect.set(request, 'principal', { tenantId: 'tenant-1', actorId: 'actor-1' });
+    });
+    const bound = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+    const lookups: string[] = [];
+    await instance.register(idempotencyFastifyPlugin, {
+      engine: createIdempotencyEngine({ store }),
+      handlers: {
+        handlerOf: (definition) => {
+          lookups.push(definition.type);
+          return bound.handlerOf(definition);
+        },
+        byType: bound.byType,
+      },
+    });
+    instance.route(commandRoute({ url: COUNTER_ROUTE, command: incrementCounter }));
+    instance.command({ url: '/again/:id/increments', command: incrementCounter });
+    const unbound = defineCommand({ type: 'Unbound', version: 1, fromInput: () => ({}) });
+    expect(() => instance.command({ url: '/unbound', command: unbound })).toThrow(/Unbound/);
+    await instance.ready();
+    expect(lookups).toEqual(['IncrementCounter', 'IncrementCounter', 'Unbound']);
+    for (const url of ['/counters/c1/increments', '/again/c1/increments']) {
+      const response = await instance.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        payload: '{"by":1}',
+      });
+      expect(response.statusCode).toBe(201);
+    }
+    expect(lookups).toHaveLength(3);
+    await instance.close();
+  });
 });

@@ -1,4 +1,4 @@
-export { idempotencyFastifyPlugin, commandRoute } from './idempotency-plugin.js';
+export { commandFromInput, commandRoute, idempotencyFastifyPlugin } from './idempotency-plugin.js';
 export type {
   CommandRouteOptions,
   CommandRouteSettings,

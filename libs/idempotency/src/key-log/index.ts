@@ -16,10 +16,8 @@ export type {
 } from './key-log.events.js';
 export { evolveKeyState, foldKeyLog, initialKeyState, KeyLogCorruptedError } from './key-log.state.js';
 export type { KeyInFlight, KeyState } from './key-log.state.js';
-export { decideArrival, retryAfterSeconds } from './key-log.arrival.js';
-export type { ArrivalDecision } from './key-log.arrival.js';
 export { keyStreamName, legacyKeyStreamName, KEY_STREAM_PREFIX } from './key-stream-name.js';
 export { claimedCommand } from './claimed-command.js';
 export type { ClaimUpcaster, LegacyClaimedRequest } from './claimed-command.js';
-export { decideKeyLog } from './key-log.decider.js';
-export type { KeyLogDecision, KeyLogInput } from './key-log.decider.js';
+export { decideArrival, decideKeyLog, retryAfterSeconds } from './key-log.decider.js';
+export type { ArrivalDecision, KeyLogDecision, KeyLogInput } from './key-log.decider.js';

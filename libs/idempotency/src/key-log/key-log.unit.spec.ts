@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideArrival } from './key-log.arrival.js';
+import { decideArrival } from './key-log.decider.js';
 import type { KeyLogEvent, RequestFingerprint, StoredResponse } from './key-log.events.js';
 import { evolveKeyState, foldKeyLog, KeyLogCorruptedError } from './key-log.state.js';
 import type { KeyState } from './key-log.state.js';

@@ -32,7 +32,6 @@ import type {
 } from './command-handler.js';
 import type { EngineProtocol, ExecuteOutcome } from './execute-outcome.js';
 import type { FaultHook, FaultPoint } from './fault-points.js';
-import type { CompletedKeys } from './completed-keys.js';
 import { StreamCache } from './stream-cache.js';
 import { toStoredResponse } from './stored-response.js';
 
@@ -67,6 +66,65 @@ export interface EngineSettings {
   readonly faults: FaultHook | undefined;
   readonly allowList: readonly string[];
   readonly completedKeys: CompletedKeys;
+}
+
+/** How many completed keys an engine remembers by default, the longest remembered dropped first. */
+export const COMPLETED_KEYS_SIZE = 10_000;
+/** How long an engine answers a completed key from memory before it reads the key log again. Default 5 minutes. */
+export const COMPLETED_KEYS_TTL_MS = 5 * 60_000;
+
+/** A completed key as its log answers it: the request it belongs to, its stored response, where it was completed. */
+export interface CompletedKey {
+  readonly fingerprint: RequestFingerprint;
+  readonly response: StoredResponse;
+  readonly position: GlobalPosition | undefined;
+}
+
+interface Remembered extends CompletedKey {
+  /** Engine-clock milliseconds after which the key log is read again. */
+  readonly until: number;
+}
+
+/**
+ * The keys this process saw completed, answered without a read. A completed key log is final: no event may follow
+ * `IdempotencyKeyCompleted` (the fold refuses one), so its answer (a replay of the stored response, or a reuse for a
+ * different request) cannot change while its events stand. The only change is expiry, when the key's retention
+ * ends and it may be claimed again: an entry is kept for at most `ttlMs` and never past the key's own expiry, so a
+ * key is read from its log again before it expires.
+ */
+export class CompletedKeys {
+  private readonly remembered = new Map<string, Remembered>();
+
+  constructor(
+    private readonly capacity: number = COMPLETED_KEYS_SIZE,
+    private readonly ttlMs: number = COMPLETED_KEYS_TTL_MS,
+  ) {}
+
+  /** The completed key under `keyStream`, if remembered and still in time at `now`. */
+  get(keyStream: string, now: number): CompletedKey | undefined {
+    const entry = this.remembered.get(keyStream);
+    if (entry === undefined) return undefined;
+    if (now < entry.until) return entry;
+    this.remembered.delete(keyStream);
+    return undefined;
+  }
+
+  /**
+   * Remembers a completed key at `now`, until the earlier of `now + ttlMs` and `expiresAt` (engine-clock ms). Beyond
+   * the capacity the key remembered longest is dropped: an answer does not move a key up, since moving an entry of a
+   * large map on every replay (delete, then set) costs more than the occasional read of a key dropped early.
+   */
+  remember(keyStream: string, key: CompletedKey, now: number, expiresAt: number): void {
+    if (this.capacity <= 0) return;
+    const until = Math.min(now + this.ttlMs, expiresAt);
+    if (until <= now) return;
+    this.remembered.delete(keyStream);
+    this.remembered.set(keyStream, { ...key, until });
+    if (this.remembered.size > this.capacity) {
+      const oldest = this.remembered.keys().next();
+      if (oldest.done !== true) this.remembered.delete(oldest.value);
+    }
+  }
 }
 
 /** A key stream as read: its state, where to append next, and where it was completed (a replay's token). */

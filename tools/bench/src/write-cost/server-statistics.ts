@@ -33,14 +33,17 @@ export interface WalShare {
  * (`pg_walinspect`).
  */
 export class ServerStatistics {
-  private constructor(private readonly client: pg.Client) {}
+  private constructor(
+    private readonly client: pg.Client,
+    private readonly serverUrl: string,
+  ) {}
 
   static async connect(serverUrl: string): Promise<ServerStatistics> {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
-    return new ServerStatistics(client);
+    return new ServerStatistics(client, serverUrl);
   }
 
   async close(): Promise<void> {
@@ -58,6 +61,47 @@ export class ServerStatistics {
       to,
     ]);
     return Number(rows[0]?.bytes);
+  }
+
+  /** WAL flushes (fsyncs of WAL) the server made so far, by every process. */
+  async walFlushes(): Promise<number> {
+    const { rows } = await this.client.query<{ fsyncs: string | null }>(
+      "SELECT sum(fsyncs)::text AS fsyncs FROM pg_stat_io WHERE object = 'wal'",
+    );
+    return Number(rows[0]?.fsyncs ?? 0);
+  }
+
+  /**
+   * Samples `database`'s backends every few milliseconds until `stop` is called: how many were waiting for the WAL to
+   * reach the disk (`LWLock:WALWrite`, a flush by another backend; `IO:WalSync`, their own), on average per sample.
+   * Over a connection of its own, so the samples do not queue behind the statistics queries.
+   */
+  async sampleFlushWaits(database: string): Promise<{ stop(): Promise<number> }> {
+    const client = new pg.Client({ connectionString: this.serverUrl });
+    await client.connect();
+    let stopping = false;
+    let samples = 0;
+    let waiting = 0;
+    const sampling = (async () => {
+      while (!stopping) {
+        const { rows } = await client.query<{ waiting: number }>(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = $1 AND wait_event IN ('WALWrite', 'WalSync') AND pid <> pg_backend_pid()`,
+          [database],
+        );
+        samples += 1;
+        waiting += rows[0]?.waiting ?? 0;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    return {
+      stop: async () => {
+        stopping = true;
+        await sampling;
+        await client.end();
+        return samples === 0 ? 0 : waiting / samples;
+      },
+    };
   }
 
   async resetStatements(): Promise<void> {

@@ -49,6 +49,13 @@ export interface WindowCost {
   readonly projector_commits: number;
   /** WAL per request, bytes, by pg_current_wal_lsn before and after. */
   readonly wal_bytes: number;
+  /** WAL flushes (fsyncs) per request, the whole server's (one side runs at a time), from pg_stat_io. */
+  readonly wal_flushes: number;
+  /**
+   * Time a request's statements spent waiting for WAL flushes, µs (sampled: backends waiting on `WALWrite` or
+   * `WalSync` on average, times the window, per request). With fsync on, a commit waits for its WAL on the disk.
+   */
+  readonly wal_flush_wait_us: number;
   readonly wal_by_relation: readonly {
     name: string;
     bytes: number;
@@ -172,11 +179,15 @@ const measureWindow = async (
   const cpuBefore = await cpuSnapshot([...nodePids, ...serverBefore]);
   await statistics.resetStatements();
   const walFrom = await statistics.walPosition();
+  const flushesFrom = await statistics.walFlushes();
+  const flushWaits = await statistics.sampleFlushWaits(side.database);
   const started = performance.now();
   const { result, lastAnswerAt: answered } = await load(side, amount);
+  const waitingOnFlushes = await flushWaits.stop();
   context.paymentsSoFar.count += result['2xx'];
   await side.settle(context.paymentsSoFar.count);
   const walTo = await statistics.walPosition();
+  const flushesTo = await statistics.walFlushes();
   const serverAfter = await childProcesses(postgres);
   const cpuAfter = await cpuSnapshot([...nodePids, ...serverAfter]);
   const backends = new Set(
@@ -225,6 +236,8 @@ const measureWindow = async (
           1000,
       ) / 1000,
     wal_bytes: per(walBytes),
+    wal_flushes: Math.round(((flushesTo - flushesFrom) / requests) * 100) / 100,
+    wal_flush_wait_us: per(waitingOnFlushes * (answered - started) * 1000),
     wal_by_relation: wal.map((share: WalShare) => ({
       name: share.name,
       bytes: per(share.bytes),
@@ -260,6 +273,8 @@ const medianWindow = (windows: readonly WindowCost[]): WindowCost => {
     projector_statement_time_us: pick((w) => w.projector_statement_time_us),
     projector_commits: median(windows.map((w) => w.projector_commits)),
     wal_bytes: pick((w) => w.wal_bytes),
+    wal_flushes: median(windows.map((w) => w.wal_flushes)),
+    wal_flush_wait_us: pick((w) => w.wal_flush_wait_us),
     wal_by_relation: byWal.wal_by_relation,
     statements: byWal.statements,
   };
@@ -365,7 +380,8 @@ export const runWriteCostBench = async (
           `round ${round + 1} ${side.name}: ${window.requests_per_second}/s, api ${window.api_cpu_us} µs, ` +
             `projector ${window.projector_cpu_us} µs, postgres ${window.postgres_backend_cpu_us} + ` +
             `${window.postgres_shared_cpu_us} µs, statements ${window.statement_time_us} µs in ` +
-            `${window.round_trips} round trips, WAL ${window.wal_bytes} B`,
+            `${window.round_trips} round trips, WAL ${window.wal_bytes} B in ${window.wal_flushes} flushes, ` +
+            `${window.wal_flush_wait_us} µs waiting for them`,
         );
       }
     }
@@ -414,6 +430,8 @@ const table = (result: WriteCostResult): string => {
     ['projector statement time, µs', (cost) => cost.projector_statement_time_us],
     ['projector commits', (cost) => cost.projector_commits],
     ['WAL bytes', (cost) => cost.wal_bytes],
+    ['WAL flushes', (cost) => cost.wal_flushes],
+    ['waiting for WAL flushes, µs', (cost) => cost.wal_flush_wait_us],
   ];
   return [
     '| per fresh request | Once | article | Once / article |',

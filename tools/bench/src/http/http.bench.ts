@@ -78,7 +78,7 @@ export interface HttpBenchResult {
 
 const CONNECTIONS = 16;
 const SECONDS_PER_PHASE = 5;
-const ROUNDS = 3;
+const DEFAULT_ROUNDS = 3;
 /**
  * Payments spread over this many invoices, so 16 connections rarely race on one stream, and every invoice stream
  * (read whole by each payment) stays short enough that the phases run late see nearly the streams the early ones
@@ -172,6 +172,7 @@ const serverVersion = async (connectionString: string): Promise<string> => {
  */
 export const runHttpBench = async (
   log: (line: string) => void = () => undefined,
+  rounds: number = DEFAULT_ROUNDS,
 ): Promise<HttpBenchResult> => {
   const loadBefore = loadAverages();
   const server = await startEmbeddedPostgres();
@@ -232,7 +233,7 @@ export const runHttpBench = async (
       { name: 'replay', run: () => phase(keyed, onceReplay), results: [] },
       { name: 'article_replay', run: () => phase(peer, articleReplay), results: [] },
     ];
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < rounds; round++) {
       for (const side of [...rotated(fresh, round), ...rotated(replays, round)]) {
         const result = await side.run();
         side.results.push(result);
@@ -307,7 +308,7 @@ export const runHttpBench = async (
       connections: CONNECTIONS,
       pool_size: POOL_SIZE,
       seconds_per_phase: SECONDS_PER_PHASE,
-      rounds: ROUNDS,
+      rounds,
       invoices: INVOICES,
       postgres: `embedded ${await serverVersion(server.connectionString)}, fsync on`,
       load_average: { before: loadBefore, after: loadAverages() },
@@ -324,9 +325,13 @@ export const runHttpBench = async (
   }
 };
 
-/** The `npm run bench -- http` entry. */
-export const run = async (): Promise<void> => {
-  const result = await runHttpBench((line) => console.log(line));
+/** The `npm run bench -- http [--rounds N]` entry (3 rounds by default; more where the machine is noisy). */
+export const run = async (args: readonly string[] = []): Promise<void> => {
+  const index = args.indexOf('--rounds');
+  const rounds = index === -1 ? DEFAULT_ROUNDS : Number(args[index + 1]);
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error('--rounds takes a whole number of rounds, 1 or more');
+  const result = await runHttpBench((line) => console.log(line), rounds);
   console.log(JSON.stringify(result, null, 2));
   console.log(
     `keyed/plain ${result.keyed_vs_plain} (target >= 0.8), replay/keyed ${result.replay_vs_keyed} (target >= 2), ` +

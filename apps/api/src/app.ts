@@ -173,7 +173,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       handlers: app.commandHandlers,
       ...apiIdempotencyOptions,
     });
-    if (deps.projector !== 'external') await app.register(projectorPlugin);
+    if (deps.projector !== 'external')
+      await app.register(projectorPlugin, {
+        databaseUrl: deps.databaseUrl,
+        eventStoreUrl: deps.eventStoreUrl,
+      });
     if (deps.projector !== 'external' && !deps.eventStoreUrl && operations.scavenger !== false) {
       await app.register(scavengerPlugin, operations.scavenger ?? {});
     }

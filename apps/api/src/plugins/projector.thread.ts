@@ -1,0 +1,84 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import pg from 'pg';
+import type { EventStore } from '@once/event-store';
+import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
+import { createPostgresEventStore } from '@once/event-store/postgres';
+import { startProjector } from '@once/projections';
+import type { ProjectionLogger } from '@once/projections';
+import { allProjections, expiredKeySweeper } from '@once/read-models';
+
+/** What the api gives its projector thread (see `projector.plugin.ts`). */
+export interface ProjectorThreadData {
+  readonly databaseUrl: string;
+  readonly eventStoreUrl: string | undefined;
+  readonly pollIntervalMs: number;
+}
+
+/** What the thread tells the api: it runs, or it could not start, and what it logs (the api's logger writes it). */
+export type ProjectorThreadMessage =
+  | { readonly kind: 'started' }
+  | { readonly kind: 'failed'; readonly message: string }
+  | {
+      readonly kind: 'log';
+      readonly level: keyof ProjectionLogger;
+      readonly data: object;
+      readonly message: string | undefined;
+    };
+
+/** A log line's data as it crosses to the api's thread: errors and plain values as they are, anything else as text. */
+const cloneable = (logged: object): object => {
+  try {
+    return structuredClone(logged);
+  } catch {
+    return {
+      data: String(
+        JSON.stringify(logged, (_key, value: unknown) =>
+          typeof value === 'bigint' ? value.toString() : value,
+        ),
+      ),
+    };
+  }
+};
+
+const data = workerData as ProjectorThreadData;
+const port = parentPort;
+if (port === null) throw new Error('projector.thread.ts runs as a worker thread of the api');
+const tell = (message: ProjectorThreadMessage): void => port.postMessage(message);
+const logAt =
+  (level: keyof ProjectionLogger) =>
+  (logged: object, message?: string): void =>
+    tell({ kind: 'log', level, data: cloneable(logged), message });
+const logger: ProjectionLogger = { info: logAt('info'), warn: logAt('warn'), error: logAt('error') };
+const pool = new pg.Pool({ connectionString: data.databaseUrl, max: allProjections.length * 2 + 2 });
+pool.on('error', (error: Error & { code?: string }) =>
+  logger.warn({ code: error.code, reason: error.message }, 'idle database connection failed'),
+);
+// The api migrated the stores before it started this thread.
+const store: EventStore = data.eventStoreUrl
+  ? createEventStoreDbEventStore(data.eventStoreUrl)
+  : createPostgresEventStore(pool, { migrate: false });
+
+try {
+  const projector = await startProjector({
+    pool,
+    store,
+    projections: allProjections,
+    logger,
+    pollIntervalMs: data.pollIntervalMs,
+    tasks: [expiredKeySweeper(pool, store)],
+  });
+  port.once('message', () => {
+    void (async () => {
+      await projector.stop();
+      await store.close();
+      await pool.end();
+      port.close();
+    })();
+  });
+  tell({ kind: 'started' });
+} catch (error) {
+  tell({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+  await store.close().catch(() => undefined);
+  await pool.end().catch(() => undefined);
+  port.close();
+}

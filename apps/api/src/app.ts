@@ -173,16 +173,18 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       handlers: app.commandHandlers,
       ...apiIdempotencyOptions,
     });
+    const webhookUrlPolicy = deps.webhookUrlPolicy ?? strictWebhookUrlPolicy;
+    await app.register(outboxPlugin);
+    // The projections and the webhook relay: here on a thread of their own, or in apps/projector.
     if (deps.projector !== 'external')
       await app.register(projectorPlugin, {
         databaseUrl: deps.databaseUrl,
         eventStoreUrl: deps.eventStoreUrl,
+        webhookUrlPolicy,
       });
     if (deps.projector !== 'external' && !deps.eventStoreUrl && operations.scavenger !== false) {
       await app.register(scavengerPlugin, operations.scavenger ?? {});
     }
-    const webhookUrlPolicy = deps.webhookUrlPolicy ?? strictWebhookUrlPolicy;
-    await app.register(outboxPlugin, { urlPolicy: webhookUrlPolicy, relay: deps.projector !== 'external' });
     // With an external projector the completer runs there (apps/projector), beside the projections.
     if (deps.projector !== 'external') {
       await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });

@@ -49,7 +49,11 @@ export const docsPlugin = fp<{ catalog: ApiProblemCatalog; version: string }>(
         },
         components: {
           securitySchemes: {
-            apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `npm run keys -- create`' },
+            apiKey: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'An API key from `npm run keys -- create`',
+            },
           },
         },
         security: [{ apiKey: [] }],

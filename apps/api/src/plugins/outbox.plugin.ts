@@ -1,21 +1,14 @@
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
-import { migrateOutbox, startWebhookRelay, webhookDeliveryMetrics } from '@once/outbox';
-import type { WebhookUrlPolicy } from '@once/webhooks';
-
-export interface OutboxPluginOptions {
-  readonly urlPolicy: WebhookUrlPolicy;
-  /** Run the webhook relay in this process (the embedded default and tests); apps/projector runs it otherwise. */
-  readonly relay: boolean;
-}
+import { migrateOutbox, webhookDeliveryMetrics } from '@once/outbox';
 
 /**
  * The outbox's tables and metrics (`webhook_attempts{outcome}`, `webhook_retry_backlog`,
- * `webhook_oldest_undelivered_seconds`, read from the delivery state so they hold wherever the relay runs) and, when
- * asked, the webhook relay itself: a leader or a standby beside any other relay.
+ * `webhook_oldest_undelivered_seconds`, read from the delivery state so they hold wherever the relay runs: on the
+ * projector's thread (`projector.plugin.ts`) or in apps/projector.
  */
-export const outboxPlugin = fp<OutboxPluginOptions>(
-  async (app, options) => {
+export const outboxPlugin = fp(
+  async (app) => {
     await migrateOutbox(app.pg);
     const registers = [app.metricsRegistry];
     new Gauge({
@@ -44,15 +37,6 @@ export const outboxPlugin = fp<OutboxPluginOptions>(
         this.set((await webhookDeliveryMetrics(app.pg)).oldestUndeliveredSeconds);
       },
     });
-    if (!options.relay) return;
-    const relay = await startWebhookRelay({
-      pool: app.pg,
-      store: app.eventStore,
-      urlPolicy: options.urlPolicy,
-      logger: app.log,
-      pollIntervalMs: 50,
-    });
-    app.addHook('onClose', async () => relay.stop());
   },
   { name: 'once-outbox', fastify: '5.x', dependencies: ['once-event-store', 'once-observability'] },
 );

@@ -1,10 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import fp from 'fastify-plugin';
+import type { WebhookUrlPolicy } from '@once/webhooks';
 import type { ProjectorThreadData, ProjectorThreadMessage } from './projector.thread.js';
 
 export interface ProjectorPluginOptions {
   readonly databaseUrl: string;
   readonly eventStoreUrl?: string | undefined;
+  /** Which endpoint URLs the webhook relay delivers to. */
+  readonly webhookUrlPolicy: WebhookUrlPolicy;
 }
 
 /**
@@ -22,16 +25,17 @@ const projectorWorker = (workerData: ProjectorThreadData): Worker => {
 };
 
 /**
- * Runs the read-model projections inside the api process (the embedded default and tests) on a thread of their own,
- * with their own connections, so a batch of projections never holds up a request on the api's event loop. In
- * production the projector runs as its own service (apps/projector); several runners are safe, one leads per
- * projection.
+ * Runs the read-model projections and the webhook relay inside the api process (the embedded default and tests) on a
+ * thread of their own, with their own connections, so a batch never holds up a request on the api's event loop. In
+ * production they run as their own service (apps/projector); several runners are safe, one leads per projection
+ * and one relay delivers.
  */
 export const projectorPlugin = fp<ProjectorPluginOptions>(
   async (app, options) => {
     const worker = projectorWorker({
       databaseUrl: options.databaseUrl,
       eventStoreUrl: options.eventStoreUrl,
+      webhookUrlPolicy: options.webhookUrlPolicy,
       pollIntervalMs: 50,
     });
     let closing = false;

@@ -3,14 +3,17 @@ import pg from 'pg';
 import type { EventStore } from '@once/event-store';
 import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
 import { createPostgresEventStore } from '@once/event-store/postgres';
+import { startWebhookRelay } from '@once/outbox';
 import { startProjector } from '@once/projections';
 import type { ProjectionLogger } from '@once/projections';
 import { allProjections, expiredKeySweeper } from '@once/read-models';
+import type { WebhookUrlPolicy } from '@once/webhooks';
 
 /** What the api gives its projector thread (see `projector.plugin.ts`). */
 export interface ProjectorThreadData {
   readonly databaseUrl: string;
   readonly eventStoreUrl: string | undefined;
+  readonly webhookUrlPolicy: WebhookUrlPolicy;
   readonly pollIntervalMs: number;
 }
 
@@ -49,7 +52,7 @@ const logAt =
   (logged: object, message?: string): void =>
     tell({ kind: 'log', level, data: cloneable(logged), message });
 const logger: ProjectionLogger = { info: logAt('info'), warn: logAt('warn'), error: logAt('error') };
-const pool = new pg.Pool({ connectionString: data.databaseUrl, max: allProjections.length * 2 + 2 });
+const pool = new pg.Pool({ connectionString: data.databaseUrl, max: allProjections.length * 2 + 6 });
 pool.on('error', (error: Error & { code?: string }) =>
   logger.warn({ code: error.code, reason: error.message }, 'idle database connection failed'),
 );
@@ -58,27 +61,40 @@ const store: EventStore = data.eventStoreUrl
   ? createEventStoreDbEventStore(data.eventStoreUrl)
   : createPostgresEventStore(pool, { migrate: false });
 
-try {
-  const projector = await startProjector({
-    pool,
-    store,
-    projections: allProjections,
-    logger,
-    pollIntervalMs: data.pollIntervalMs,
-    tasks: [expiredKeySweeper(pool, store)],
-  });
-  port.once('message', () => {
-    void (async () => {
-      await projector.stop();
-      await store.close();
-      await pool.end();
-      port.close();
-    })();
-  });
-  tell({ kind: 'started' });
-} catch (error) {
-  tell({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+const running: { stop(): Promise<void> }[] = [];
+
+/** Stops what runs, newest first, then lets go of the store and the pool. */
+const stopAll = async (): Promise<void> => {
+  for (const part of running.reverse()) await part.stop().catch(() => undefined);
   await store.close().catch(() => undefined);
   await pool.end().catch(() => undefined);
   port.close();
+};
+
+try {
+  running.push(
+    await startProjector({
+      pool,
+      store,
+      projections: allProjections,
+      logger,
+      pollIntervalMs: data.pollIntervalMs,
+      tasks: [expiredKeySweeper(pool, store)],
+    }),
+  );
+  // One leader among every relay (this thread, other api processes, apps/projector).
+  running.push(
+    await startWebhookRelay({
+      pool,
+      store,
+      urlPolicy: data.webhookUrlPolicy,
+      logger,
+      pollIntervalMs: data.pollIntervalMs,
+    }),
+  );
+  port.once('message', () => void stopAll());
+  tell({ kind: 'started' });
+} catch (error) {
+  tell({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+  await stopAll();
 }

@@ -30,7 +30,7 @@ import { postgresPlugin } from './plugins/postgres.plugin.js';
 import { problemDetailsPlugin } from './plugins/problem-details.plugin.js';
 import { projectorPlugin } from './plugins/projector.plugin.js';
 import { scavengerPlugin } from './plugins/scavenger.plugin.js';
-import { corsPlugin, rateLimitsPlugin, withRedaction } from './operations/index.js';
+import { corsPlugin, deferredChildLogger, rateLimitsPlugin, withRedaction } from './operations/index.js';
 import type { OperationsDeps } from './operations/index.js';
 import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
 import { problemCatalog, problemOfError } from './problems/index.js';
@@ -106,6 +106,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     keepAliveTimeout: operations.keepAliveTimeoutMs ?? 5_000,
     // One log line per request comes from the observability plugin (with the idempotency outcome).
     logController: new LogController({ disableRequestLogging: true }),
+    // A request's child logger is built when the request writes a line, not for every request.
+    childLoggerFactory: deferredChildLogger,
     requestIdHeader: false,
     genReqId: (request) => {
       const offered = request.headers['x-request-id'];

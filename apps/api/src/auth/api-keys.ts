@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash as digest, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Pool, PoolClient } from 'pg';
 import type { Migration } from '@once/postgres';
@@ -65,7 +65,7 @@ export const apiKeyMigrations: readonly Migration[] = [
 ];
 
 /** The SHA-256 of an API key, as stored. */
-export const hashApiKey = (apiKey: string): Buffer => createHash('sha256').update(apiKey, 'utf8').digest();
+export const hashApiKey = (apiKey: string): Buffer => digest('sha256', apiKey, 'buffer');
 
 /** The public id of an API key: `key_` and the first 12 hex digits of its SHA-256. */
 export const apiKeyId = (apiKey: string): string => `key_${hashApiKey(apiKey).toString('hex').slice(0, 12)}`;

@@ -1,4 +1,5 @@
 export { corsExposedHeaders, corsPlugin } from './cors.js';
+export { deferredChildLogger } from './deferred-child-logger.js';
 export { documentRateLimits } from './openapi-rate-limits.js';
 export type { OperationsDeps } from './operations-deps.js';
 export { rateLimitsPlugin } from './rate-limits.js';

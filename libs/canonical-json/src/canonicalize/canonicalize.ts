@@ -37,43 +37,70 @@ const describe = (value: unknown): string => {
  * @example
  * canonicalize({ b: [1e21, -0], a: 'x' }); // '{"a":"x","b":[1e+21,0]}'
  */
-export const canonicalize = (value: unknown, options?: JsonLimits): string => {
-  const maxDepth = resolveMaxDepth(options);
-  const path: (string | number)[] = [];
-  const ancestors = new Set<object>();
-  const pointer = (): string => path.reduce<string>(appendPointer, '');
+export const canonicalize = (value: unknown, options?: JsonLimits): string =>
+  new CanonicalWriter(resolveMaxDepth(options)).write(value);
 
-  const enterContainer = (container: object): void => {
-    if (ancestors.has(container)) {
-      throw new CanonicalJsonError('cycle', { pointer: pointer() }, 'value contains itself');
-    }
-    if (ancestors.size + 1 > maxDepth) {
-      throw new CanonicalJsonError('too-deep', { pointer: pointer() }, `nesting deeper than ${maxDepth}`);
-    }
-    ancestors.add(container);
-  };
+/**
+ * One canonicalisation: where in the value it is (for an error's pointer) and the containers open around it. Its
+ * methods are shared by every call, not closures built per call (a request's fingerprint canonicalises every time).
+ */
+class CanonicalWriter {
+  private readonly path: (string | number)[] = [];
+  private readonly ancestors = new Set<object>();
+  /** The JSON pointer of the value being written, asked for only by an error. */
+  private readonly locate: () => string;
 
-  const writeArray = (array: readonly unknown[]): string => {
-    enterContainer(array);
+  constructor(private readonly maxDepth: number) {
+    this.locate = () => this.path.reduce<string>(appendPointer, '');
+  }
+
+  write(node: unknown): string {
+    if (typeof node === 'string') return serializeString(node, this.locate);
+    if (typeof node === 'number') return serializeNumber(node, this.locate);
+    if (typeof node === 'boolean') return node ? 'true' : 'false';
+    if (node === null) return 'null';
+    if (Array.isArray(node)) return this.writeArray(node);
+    if (typeof node === 'object' && isPlainObject(node))
+      return this.writeObject(node as Readonly<Record<string, unknown>>);
+    // undefined, functions, symbols, BigInt, and objects that are not plain (Date, Map, class instances, boxes).
+    throw new CanonicalJsonError('not-json', { pointer: this.locate() }, `${describe(node)} is not JSON`);
+  }
+
+  private enterContainer(container: object): void {
+    if (this.ancestors.has(container)) {
+      throw new CanonicalJsonError('cycle', { pointer: this.locate() }, 'value contains itself');
+    }
+    if (this.ancestors.size + 1 > this.maxDepth) {
+      throw new CanonicalJsonError(
+        'too-deep',
+        { pointer: this.locate() },
+        `nesting deeper than ${this.maxDepth}`,
+      );
+    }
+    this.ancestors.add(container);
+  }
+
+  private writeArray(array: readonly unknown[]): string {
+    this.enterContainer(array);
     let serialized = '[';
     for (let index = 0; index < array.length; index++) {
-      path.push(index);
+      this.path.push(index);
       if (!(index in array)) {
-        throw new CanonicalJsonError('not-json', { pointer: pointer() }, 'sparse array hole is not JSON');
+        throw new CanonicalJsonError('not-json', { pointer: this.locate() }, 'sparse array hole is not JSON');
       }
-      serialized += (index === 0 ? '' : ',') + write(array[index]);
-      path.pop();
+      serialized += (index === 0 ? '' : ',') + this.write(array[index]);
+      this.path.pop();
     }
-    ancestors.delete(array);
+    this.ancestors.delete(array);
     return `${serialized}]`;
-  };
+  }
 
-  const writeObject = (object: Readonly<Record<string, unknown>>): string => {
-    enterContainer(object);
+  private writeObject(object: Readonly<Record<string, unknown>>): string {
+    this.enterContainer(object);
     if (Object.getOwnPropertySymbols(object).length > 0) {
       throw new CanonicalJsonError(
         'not-json',
-        { pointer: pointer() },
+        { pointer: this.locate() },
         'symbol-keyed properties are not JSON',
       );
     }
@@ -82,25 +109,11 @@ export const canonicalize = (value: unknown, options?: JsonLimits): string => {
     let serialized = '{';
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index] as string;
-      path.push(key);
-      serialized += `${index === 0 ? '' : ','}${serializeString(key, pointer)}:${write(object[key])}`;
-      path.pop();
+      this.path.push(key);
+      serialized += `${index === 0 ? '' : ','}${serializeString(key, this.locate)}:${this.write(object[key])}`;
+      this.path.pop();
     }
-    ancestors.delete(object);
+    this.ancestors.delete(object);
     return `${serialized}}`;
-  };
-
-  const write = (node: unknown): string => {
-    if (typeof node === 'string') return serializeString(node, pointer);
-    if (typeof node === 'number') return serializeNumber(node, pointer);
-    if (typeof node === 'boolean') return node ? 'true' : 'false';
-    if (node === null) return 'null';
-    if (Array.isArray(node)) return writeArray(node);
-    if (typeof node === 'object' && isPlainObject(node))
-      return writeObject(node as Readonly<Record<string, unknown>>);
-    // undefined, functions, symbols, BigInt, and objects that are not plain (Date, Map, class instances, boxes).
-    throw new CanonicalJsonError('not-json', { pointer: pointer() }, `${describe(node)} is not JSON`);
-  };
-
-  return write(value);
-};
+  }
+}

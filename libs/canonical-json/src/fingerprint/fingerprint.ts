@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalize } from '../canonicalize/index.js';
 import { resolveMaxDepth } from '../json/index.js';
 import type { JsonLimits } from '../json/index.js';
@@ -35,5 +35,5 @@ export const fingerprint = (request: FingerprintedRequest, options?: JsonLimits)
     body: request.body === undefined ? null : request.body,
   };
   const canonical = canonicalize(envelope, { maxDepth: resolveMaxDepth(options) + 1 });
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+  return hash('sha256', canonical, 'hex');
 };

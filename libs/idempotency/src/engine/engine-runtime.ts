@@ -190,8 +190,22 @@ export class Execution {
       key,
       command: this.input.command.data,
       requestedAt: new Date(requestedAt),
-      ids: { next: (purpose, index = 0) => deriveId(scope, key, purpose, index) },
+      ids: { next: (purpose, index = 0) => this.derivedId(purpose, index) },
     };
+  }
+
+  /** The IDs its handler derived, by index and purpose: a handler asks for the same ID in its decision and answer. */
+  private readonly derivedIds = new Map<string, string>();
+
+  /** `deriveId` for this execution's key, each ID computed once (a number never holds the `:` that ends it). */
+  private derivedId(purpose: string, index: number): string {
+    const name = `${index}:${purpose}`;
+    let id = this.derivedIds.get(name);
+    if (id === undefined) {
+      id = deriveId(this.input.scope, this.input.key, purpose, index);
+      this.derivedIds.set(name, id);
+    }
+    return id;
   }
 
   /** Key-log events get IDs from the key, the holder and the revision they are appended at (see `keyLogEventIds`). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deriveId } from './derive-id.js';
@@ -23,6 +24,30 @@ describe('uuidV5', () => {
     );
   });
 
+  it('is the RFC construction byte for byte: SHA-1 of namespace and name, version and variant bits set', () => {
+    const byTheRfc = (name: string | Uint8Array, namespace: string): string => {
+      const bytes = createHash('sha1')
+        .update(Buffer.from(namespace.replaceAll('-', ''), 'hex'))
+        .update(typeof name === 'string' ? Buffer.from(name, 'utf8') : name)
+        .digest()
+        .subarray(0, 16);
+      bytes[6] = ((bytes[6] as number) & 0x0f) | 0x50;
+      bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+      const hex = bytes.toString('hex');
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    };
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary' }), fc.uint8Array()),
+        fc.constantFrom(UUID_NAMESPACE_DNS, UUID_NAMESPACE_URL, '9A1F0000-0000-4000-8000-00000000002A'),
+        (name, namespace) => {
+          expect(uuidV5(name, namespace)).toBe(byTheRfc(name, namespace));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('refuses a namespace that is not a UUID', () => {
     expect(() => uuidV5('x', 'not-a-uuid')).toThrow(TypeError);
   });
@@ -35,6 +60,11 @@ describe('deriveId', () => {
     expect(deriveId(scope, 'key-12345678', 'invoice-1', 0)).toBe(
       deriveId(scope, 'key-12345678', 'invoice-1', 0),
     );
+  });
+
+  it('derives the ids it always has: stored events and entities are found under them', () => {
+    expect(deriveId(scope, 'key-12345678', 'invoice-1', 0)).toBe('ae369149-58ef-5074-8c6a-e80669266d4a');
+    expect(deriveId(scope, 'key-12345678', 'payment', 3)).toBe('a574e3d9-0da5-5d15-aea0-02c3d22712eb');
   });
 
   it('differs in every component', () => {

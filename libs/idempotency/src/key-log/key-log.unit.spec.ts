@@ -263,6 +263,13 @@ describe('keyStreamName', () => {
     expect(keyStreamName({ tenantId: 't1', actorId: 'a1s' }, 'ecret-key-123')).not.toBe(name);
   });
 
+  it('names a key as it always has: stored key streams are found under these names', () => {
+    expect(keyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123')).toBe('idem-U8Rz6T9GgqtJs8fI5GVoKg');
+    expect(legacyKeyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123')).toBe(
+      'idem-t1-b6c91b2ea043bdc9ba723ee668e8d4096c048d549d976756369684453c9a8695',
+    );
+  });
+
   it('keeps the legacy name keys had before short names: tenant, then the hex hash of actor and key', () => {
     const name = legacyKeyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123');
     expect(name).toMatch(/^idem-t1-[0-9a-f]{64}$/);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IdempotencyScope } from '../ids/index.js';
 
 /** Prefix of every key stream, for global reads filtered by stream prefix. */
@@ -13,12 +13,10 @@ export const KEY_STREAM_PREFIX = 'idem-';
  * @example
  * keyStreamName({ tenantId: 't1', actorId: 'a1' }, 'key-12345678'); // 'idem-Xq3…' (22 characters after the prefix)
  */
-export const keyStreamName = (scope: IdempotencyScope, key: string): string =>
-  `${KEY_STREAM_PREFIX}${createHash('sha256')
-    .update(JSON.stringify([scope.tenantId, scope.actorId, key]))
-    .digest()
-    .subarray(0, 16)
-    .toString('base64url')}`;
+export const keyStreamName = (scope: IdempotencyScope, key: string): string => {
+  const digest = hash('sha256', JSON.stringify([scope.tenantId, scope.actorId, key]), 'buffer');
+  return `${KEY_STREAM_PREFIX}${digest.toString('base64url', 0, 16)}`;
+};
 
 /**
  * The name keys claimed before the short names had, `idem-<tenantId>-<hex sha256(actorId, key)>` (106 characters for
@@ -28,6 +26,4 @@ export const keyStreamName = (scope: IdempotencyScope, key: string): string =>
  * legacyKeyStreamName({ tenantId: 't1', actorId: 'a1' }, 'key-12345678'); // 'idem-t1-3f0c…'
  */
 export const legacyKeyStreamName = (scope: IdempotencyScope, key: string): string =>
-  `${KEY_STREAM_PREFIX}${scope.tenantId}-${createHash('sha256')
-    .update(JSON.stringify([scope.actorId, key]))
-    .digest('hex')}`;
+  `${KEY_STREAM_PREFIX}${scope.tenantId}-${hash('sha256', JSON.stringify([scope.actorId, key]), 'hex')}`;

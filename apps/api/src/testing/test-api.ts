@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { allProjections } from '@once/read-models';
 import { buildApp } from '../app.js';
 import type { AppDeps } from '../app.js';
 import { createApiKeyStore } from '../auth/index.js';
@@ -23,6 +24,23 @@ export interface TestTenant {
 }
 
 /**
+ * Resolves once the in-process projector has created every read model, so a test's first read is not the 503 that
+ * tells a client the read models are still being built (the projector takes its leases after the app is up).
+ */
+const readModelsBuilt = async (app: FastifyInstance): Promise<void> => {
+  const names = allProjections.map((projection) => projection.name);
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const { rows } = await app.pg.query<{ missing: number }>(
+      'SELECT count(*)::int AS missing FROM unnest($1::text[]) AS n(name) WHERE to_regclass(n.name) IS NULL',
+      [names],
+    );
+    if (rows[0]?.missing === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the read models ${names.join(', ')} were not built within 30 s`);
+};
+
+/**
  * Builds the api over the given database and listens on 127.0.0.1 (a free port).
  *
  * @example
@@ -30,6 +48,7 @@ export interface TestTenant {
  */
 export const startTestApi = async (deps: AppDeps): Promise<TestApi> => {
   const app = await buildApp(deps);
+  if (deps.projector !== 'external') await readModelsBuilt(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -23,7 +23,7 @@ export {
   isCurrencyCode,
   isMinorUnits,
   money,
-} from './shared/index.js';
+} from './values/index.js';
 export type {
   Brand,
   CurrencyCode,
@@ -38,7 +38,7 @@ export type {
   TenantId,
   Timestamp,
   WebhookEndpointId,
-} from './shared/index.js';
+} from './values/index.js';
 export {
   cardSettlementStream,
   invoiceStream,

@@ -1,5 +1,5 @@
 import type { Message } from '../decider/index.js';
-import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../shared/index.js';
+import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../values/index.js';
 
 /** How long the completer keeps asking before a person must look: capped attempts, exponential backoff. */
 export interface SettlementRetryPolicy {

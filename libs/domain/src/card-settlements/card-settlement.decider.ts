@@ -1,5 +1,5 @@
 import type { Decider } from '../decider/index.js';
-import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../shared/index.js';
+import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../values/index.js';
 import type {
   CardSettlementCommand,
   RecordUnknownAttempt,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asInvoiceId, asPaymentId, asTenantId, money } from '../shared/index.js';
+import { asInvoiceId, asPaymentId, asTenantId, money } from '../values/index.js';
 import { deciderSpecification } from '../testing/index.js';
 import type { SettlementRetryPolicy } from './card-settlement.commands.js';
 import { decider, retryDelayMs } from './card-settlement.decider.js';

@@ -1,5 +1,5 @@
 import { domainError } from '../errors/index.js';
-import type { PaymentId } from '../shared/index.js';
+import type { PaymentId } from '../values/index.js';
 
 /** One card payment's settlement. */
 interface SettlementRef {

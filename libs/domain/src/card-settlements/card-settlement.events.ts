@@ -1,5 +1,5 @@
 import type { Message } from '../decider/index.js';
-import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../shared/index.js';
+import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../values/index.js';
 import type { SettlementOutcome, SettlementRetryPolicy } from './card-settlement.commands.js';
 
 export type CardSettlementStarted = Message<

@@ -1,4 +1,4 @@
-import type { Money } from '../shared/index.js';
+import type { Money } from '../values/index.js';
 
 /** What a domain error code says: its title and description (for the docs), and each occurrence's message. */
 interface DomainErrorDescription {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as cardSettlementErrors from '../card-settlements/card-settlement.errors.js';
 import * as invoiceErrors from '../invoices/invoice.errors.js';
 import * as orderErrors from '../orders/order.errors.js';
-import { asInvoiceId, asOrderId, asPaymentId, money } from '../shared/index.js';
+import { asInvoiceId, asOrderId, asPaymentId, money } from '../values/index.js';
 import * as stockCountErrors from '../stock-counts/stock-count.errors.js';
 import * as webhookEndpointErrors from '../webhook-endpoints/webhook-endpoint.errors.js';
 import { DomainError, domainError } from './domain-error.js';

@@ -1,4 +1,4 @@
-import type { CurrencyCode } from '../shared/index.js';
+import type { CurrencyCode } from '../values/index.js';
 import { domainError } from './domain-error.js';
 
 /** An amount or price that is not a (positive, where required) safe integer of minor units. */

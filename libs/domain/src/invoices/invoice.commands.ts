@@ -1,5 +1,5 @@
 import type { Message } from '../decider/index.js';
-import type { CustomerRef, InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../shared/index.js';
+import type { CustomerRef, InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../values/index.js';
 
 /** One invoice line; `unitPrice` in minor units of the invoice's currency. */
 export interface InvoiceLine {

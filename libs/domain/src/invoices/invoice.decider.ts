@@ -7,8 +7,8 @@ import {
   requireSameCurrency,
   sumLines,
 } from '../rules/index.js';
-import { money } from '../shared/index.js';
-import type { CustomerRef, InvoiceId, Money, PaymentId, TenantId } from '../shared/index.js';
+import { money } from '../values/index.js';
+import type { CustomerRef, InvoiceId, Money, PaymentId, TenantId } from '../values/index.js';
 import type {
   InvoiceCommand,
   InvoiceLine,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CurrencyMismatch, InvalidAmount, InvalidCurrency, InvalidQuantity } from '../errors/index.js';
-import { asCustomerRef, asInvoiceId, asPaymentId, asTenantId, money } from '../shared/index.js';
+import { asCustomerRef, asInvoiceId, asPaymentId, asTenantId, money } from '../values/index.js';
 import { deciderSpecification } from '../testing/index.js';
 import type {
   InvoiceLine,

@@ -1,5 +1,5 @@
 import { domainError } from '../errors/index.js';
-import type { InvoiceId, Money, PaymentId } from '../shared/index.js';
+import type { InvoiceId, Money, PaymentId } from '../values/index.js';
 
 /** One payment on one invoice. */
 interface InvoicePaymentRef {

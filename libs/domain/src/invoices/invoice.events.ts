@@ -1,5 +1,5 @@
 import type { Message } from '../decider/index.js';
-import type { CustomerRef, InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../shared/index.js';
+import type { CustomerRef, InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../values/index.js';
 import type { InvoiceLine } from './invoice.commands.js';
 
 /** The invoice exists; `lines` is empty when it was issued with a bare total. */

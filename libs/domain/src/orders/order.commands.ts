@@ -1,5 +1,5 @@
 import type { Message } from '../decider/index.js';
-import type { OrderId, SaleId, Sku, TenantId, Timestamp } from '../shared/index.js';
+import type { OrderId, SaleId, Sku, TenantId, Timestamp } from '../values/index.js';
 
 /** One order line; `unitPrice` in minor units of the order's currency. */
 export interface OrderLine {

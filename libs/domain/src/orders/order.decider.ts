@@ -1,7 +1,7 @@
 import type { Decider } from '../decider/index.js';
 import { requireCurrency, requireNonNegativeAmount, requireQuantity, sumLines } from '../rules/index.js';
-import { money } from '../shared/index.js';
-import type { Money, OrderId, SaleId, TenantId, Timestamp } from '../shared/index.js';
+import { money } from '../values/index.js';
+import type { Money, OrderId, SaleId, TenantId, Timestamp } from '../values/index.js';
 import type { CompleteOrder, OrderCommand, OrderLine, PlaceOrder } from './order.commands.js';
 import {
   EmptyOrder,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidAmount, InvalidCurrency, InvalidQuantity } from '../errors/index.js';
-import { asOrderId, asSaleId, asSku, asTenantId, money } from '../shared/index.js';
+import { asOrderId, asSaleId, asSku, asTenantId, money } from '../values/index.js';
 import { deciderSpecification } from '../testing/index.js';
 import type { OrderCommand, OrderLine } from './order.commands.js';
 import { decider, evolve, initialState } from './order.decider.js';

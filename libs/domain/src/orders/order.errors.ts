@@ -1,5 +1,5 @@
 import { domainError } from '../errors/index.js';
-import type { Money, OrderId, SaleId } from '../shared/index.js';
+import type { Money, OrderId, SaleId } from '../values/index.js';
 
 /** An order whose prices changed after the client built it. */
 interface RepricedOrder {

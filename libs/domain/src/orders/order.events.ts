@@ -1,5 +1,5 @@
 import type { Message } from '../decider/index.js';
-import type { Money, OrderId, SaleId, TenantId, Timestamp } from '../shared/index.js';
+import type { Money, OrderId, SaleId, TenantId, Timestamp } from '../values/index.js';
 import type { OrderLine } from './order.commands.js';
 
 export type OrderPlaced = Message<

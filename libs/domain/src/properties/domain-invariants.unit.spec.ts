@@ -18,7 +18,7 @@ import {
   asStockCountId,
   asTenantId,
   money,
-} from '../shared/index.js';
+} from '../values/index.js';
 import type { StockCountCommand } from '../stock-counts/stock-count.commands.js';
 import { decider as stockCountDecider } from '../stock-counts/stock-count.decider.js';
 import { runCommands } from '../testing/index.js';

@@ -1,6 +1,6 @@
 import { CurrencyMismatch, InvalidAmount, InvalidCurrency, InvalidQuantity } from '../errors/index.js';
-import { isCurrencyCode, isMinorUnits } from '../shared/index.js';
-import type { CurrencyCode, Money } from '../shared/index.js';
+import { isCurrencyCode, isMinorUnits } from '../values/index.js';
+import type { CurrencyCode, Money } from '../values/index.js';
 
 /** The currency as a checked ISO 4217 code, or `InvalidCurrency`. */
 export const requireCurrency = (currency: string): CurrencyCode => {

@@ -1,5 +1,5 @@
 import type { Message } from '../decider/index.js';
-import type { Sku, StockCountId, TenantId, Timestamp } from '../shared/index.js';
+import type { Sku, StockCountId, TenantId, Timestamp } from '../values/index.js';
 
 export type OpenStockCount = Message<
   'OpenStockCount',

@@ -1,6 +1,6 @@
 import type { Decider } from '../decider/index.js';
 import { requireQuantity } from '../rules/index.js';
-import type { Sku, StockCountId, TenantId, Timestamp } from '../shared/index.js';
+import type { Sku, StockCountId, TenantId, Timestamp } from '../values/index.js';
 import type { StockCountCommand } from './stock-count.commands.js';
 import {
   EmptyStockCount,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidQuantity } from '../errors/index.js';
-import { asSku, asStockCountId, asTenantId } from '../shared/index.js';
+import { asSku, asStockCountId, asTenantId } from '../values/index.js';
 import { deciderSpecification } from '../testing/index.js';
 import type { StockCountCommand } from './stock-count.commands.js';
 import { decider, evolve, initialState } from './stock-count.decider.js';

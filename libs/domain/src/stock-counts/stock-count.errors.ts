@@ -1,5 +1,5 @@
 import { domainError } from '../errors/index.js';
-import type { StockCountId } from '../shared/index.js';
+import type { StockCountId } from '../values/index.js';
 
 /** One stock count. */
 interface StockCountRef {

@@ -5,7 +5,7 @@ import type {
   StockCountId,
   TenantId,
   WebhookEndpointId,
-} from '../shared/index.js';
+} from '../values/index.js';
 
 /** The prefix of each aggregate's streams, for global reads filtered by stream prefix. */
 export const streamPrefixes = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asInvoiceId, asOrderId, asStockCountId, asTenantId } from '../shared/index.js';
+import { asInvoiceId, asOrderId, asStockCountId, asTenantId } from '../values/index.js';
 import { invoiceStream, orderStream, stockCountStream, streamPrefixes } from './stream-names.js';
 
 describe('stream names', () => {

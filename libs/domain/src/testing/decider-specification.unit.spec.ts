@@ -3,7 +3,7 @@ import { InvoiceNotFound, PaymentExceedsBalance } from '../invoices/invoice.erro
 import { decider } from '../invoices/invoice.decider.js';
 import type { InvoiceIssued } from '../invoices/invoice.events.js';
 import type { IssueInvoice, RecordPayment } from '../invoices/invoice.commands.js';
-import { asCustomerRef, asInvoiceId, asPaymentId, asTenantId, money } from '../shared/index.js';
+import { asCustomerRef, asInvoiceId, asPaymentId, asTenantId, money } from '../values/index.js';
 import { deciderSpecification, runCommands } from './decider-specification.js';
 
 const given = deciderSpecification(decider);

@@ -1,5 +1,5 @@
 import type { Message } from '../decider/index.js';
-import type { TenantId, Timestamp, WebhookEndpointId } from '../shared/index.js';
+import type { TenantId, Timestamp, WebhookEndpointId } from '../values/index.js';
 
 /** Registers an endpoint: where to deliver, which event types, and the secret the server generated for it. */
 export type RegisterWebhookEndpoint = Message<

@@ -1,5 +1,5 @@
 import type { Decider } from '../decider/index.js';
-import type { TenantId, Timestamp, WebhookEndpointId } from '../shared/index.js';
+import type { TenantId, Timestamp, WebhookEndpointId } from '../values/index.js';
 import type { WebhookEndpointCommand } from './webhook-endpoint.commands.js';
 import {
   InvalidWebhookEventTypes,

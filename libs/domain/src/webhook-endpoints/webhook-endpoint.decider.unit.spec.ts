@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asTenantId, asWebhookEndpointId } from '../shared/index.js';
+import { asTenantId, asWebhookEndpointId } from '../values/index.js';
 import { deciderSpecification } from '../testing/index.js';
 import type { WebhookEndpointCommand } from './webhook-endpoint.commands.js';
 import { decider, evolve, initialState } from './webhook-endpoint.decider.js';

@@ -1,5 +1,5 @@
 import { domainError } from '../errors/index.js';
-import type { WebhookEndpointId } from '../shared/index.js';
+import type { WebhookEndpointId } from '../values/index.js';
 
 /** One webhook endpoint. */
 interface EndpointRef {

@@ -1,5 +1,5 @@
 import type { Message } from '../decider/index.js';
-import type { TenantId, Timestamp, WebhookEndpointId } from '../shared/index.js';
+import type { TenantId, Timestamp, WebhookEndpointId } from '../values/index.js';
 import type { WebhookEventType } from './webhook-event-types.js';
 
 interface EndpointFact {

@@ -123,6 +123,11 @@ export type StreamRetention =
 export interface StreamTailRead {
   readonly stream: string;
   readonly fromRevision: StreamRevision;
+  /**
+   * The stream to read instead when `stream` has no head (nothing was ever appended to it): a second name a stream
+   * may still live under. It is looked at only then, so a stream that exists costs no second lookup.
+   */
+  readonly orElse?: string;
 }
 
 /**
@@ -132,6 +137,8 @@ export interface StreamTailRead {
  * revisions 0 to `head`.
  */
 export interface StreamTail {
+  /** The stream read: the one asked for, or its `orElse` when the one asked for has no head. */
+  readonly stream: string;
   readonly events: readonly RecordedEvent[];
   readonly head: StreamRevision | undefined;
   readonly retained: boolean;

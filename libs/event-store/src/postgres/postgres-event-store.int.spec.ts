@@ -268,6 +268,49 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
   });
 
+  it('readStreamTails reads the orElse stream only where the stream asked for was never written', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const [written, other, never, onlyRetention, neither] = [
+      freshStream('tail'),
+      freshStream('tail'),
+      freshStream('tail'),
+      freshStream('tail'),
+      freshStream('tail'),
+    ];
+    await store.appendMulti([
+      { stream: written, events: someEvents(2), expectedRevision: 'no_stream' },
+      { stream: other, events: someEvents(3), expectedRevision: 'no_stream' },
+    ]);
+    await store.setStreamRetention(onlyRetention, { maxAgeSeconds: 60 });
+    const reads = [
+      { stream: written, fromRevision: 0n, orElse: other },
+      { stream: never, fromRevision: 1n, orElse: other },
+      { stream: onlyRetention, fromRevision: 0n, orElse: other },
+      { stream: neither, fromRevision: 0n, orElse: freshStream('tail') },
+      { stream: other, fromRevision: 2n },
+    ];
+    const tails = await store.readStreamTails?.(reads);
+    expect(
+      tails?.map((tail) => ({
+        stream: tail.stream,
+        revisions: tail.events.map((e) => e.revision),
+        head: tail.head,
+      })),
+    ).toEqual([
+      { stream: written, revisions: [0n, 1n], head: 1n },
+      { stream: other, revisions: [1n, 2n], head: 2n },
+      { stream: other, revisions: [0n, 1n, 2n], head: 2n },
+      { stream: reads[3]?.orElse, revisions: [], head: undefined },
+      { stream: other, revisions: [2n], head: 2n },
+    ]);
+    // The array form, past the prepared lists, answers the same.
+    const wide = [
+      ...reads,
+      ...Array.from({ length: 8 }, () => ({ stream: freshStream('tail'), fromRevision: 0n })),
+    ];
+    expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
+  });
+
   it('a retention set before the first append rides on the stream row; the stream still reads and appends as absent', async () => {
     const store = createPostgresEventStore(db.pool);
     const stream = freshStream('kept-early');

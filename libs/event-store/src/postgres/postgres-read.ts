@@ -144,44 +144,56 @@ export const readStreamsRows = async (
 
 // Each stream's events from a revision of its own, and its head row (revision and retention) found through the
 // primary key: one row per stream at least (event columns NULL when nothing is new), so the caller learns the head of
-// a stream that has nothing new. Listed as a VALUES list for the same reason as readManyText.
-const readTailsText = (streams: string, now: string): string =>
-  `SELECT s.ord, h.revision AS head,
+// a stream that has nothing new. A read with an `or_else` name reads that stream instead when the one asked for has
+// no head: `s` is the stream read, `h` its head row, and the second head lookup (`other`) sits behind a one-time
+// filter, so a stream found under the name asked for costs one lookup, as a read without `or_else` does. Listed as a
+// VALUES list for the same reason as readManyText.
+const readTailsText = (reads: string, now: string): string =>
+  `SELECT r.ord, s.stream AS read_stream, h.revision AS head,
           coalesce(h.max_age_seconds IS NOT NULL OR h.truncate_before IS NOT NULL, false) AS retained,
           ${eventColumns}
-     FROM ${streams}
-     LEFT JOIN streams h ON h.stream = s.stream
+     FROM ${reads}
+     LEFT JOIN streams asked ON asked.stream = r.stream
+     CROSS JOIN LATERAL (
+       SELECT CASE WHEN r.or_else IS NULL OR asked.revision >= 0 THEN r.stream ELSE r.or_else END AS stream) s
+     LEFT JOIN LATERAL (
+       SELECT o.* FROM streams o WHERE s.stream <> r.stream AND o.stream = s.stream OFFSET 0) other ON true
+     CROSS JOIN LATERAL (
+       SELECT CASE WHEN s.stream = r.stream THEN asked.revision ELSE other.revision END AS revision,
+              CASE WHEN s.stream = r.stream THEN asked.max_age_seconds ELSE other.max_age_seconds END AS max_age_seconds,
+              CASE WHEN s.stream = r.stream THEN asked.truncate_before ELSE other.truncate_before END AS truncate_before) h
      LEFT JOIN LATERAL (
        SELECT e.* FROM events e
-        WHERE e.stream = s.stream AND e.revision >= s.from_revision
+        WHERE e.stream = s.stream AND e.revision >= r.from_revision
           AND NOT coalesce(e.revision < h.truncate_before, false)
           AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => h.max_age_seconds), false)
         ORDER BY e.revision ASC) e ON true
-    ORDER BY s.ord, e.revision ASC`;
+    ORDER BY r.ord, e.revision ASC`;
 const readTailsStatements = Array.from({ length: maxListedStreams }, (_, index) => {
   const count = index + 1;
   const list = Array.from(
     { length: count },
-    (_, item) => `(${item + 1}, $${2 * item + 1}::text, $${2 * item + 2}::bigint)`,
+    (_, item) => `(${item + 1}, $${3 * item + 1}::text, $${3 * item + 2}::bigint, $${3 * item + 3}::text)`,
   ).join(', ');
   return {
     name: `once_event_store_read_tails_${count}`,
     text: readTailsText(
-      `(VALUES ${list}) AS s(ord, stream, from_revision)`,
-      `$${2 * count + 1}::timestamptz`,
+      `(VALUES ${list}) AS r(ord, stream, from_revision, or_else)`,
+      `$${3 * count + 1}::timestamptz`,
     ),
   };
 });
 const readTailsByArray = {
   name: 'once_event_store_read_tails',
   text: readTailsText(
-    'unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS s(stream, from_revision, ord)',
-    '$3::timestamptz',
+    'unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS r(stream, from_revision, or_else, ord)',
+    '$4::timestamptz',
   ),
 };
 
 interface TailRow extends EventRow {
   ord: number;
+  read_stream: string;
   head: string | null;
   retained: boolean;
 }
@@ -198,14 +210,23 @@ export const readStreamTailsRows = async (
     statement === undefined
       ? {
           ...readTailsByArray,
-          values: [reads.map((read) => read.stream), reads.map((read) => read.fromRevision.toString()), now],
+          values: [
+            reads.map((read) => read.stream),
+            reads.map((read) => read.fromRevision.toString()),
+            reads.map((read) => read.orElse ?? null),
+            now,
+          ],
         }
       : {
           ...statement,
-          values: [...reads.flatMap((read) => [read.stream, read.fromRevision.toString()]), now],
+          values: [
+            ...reads.flatMap((read) => [read.stream, read.fromRevision.toString(), read.orElse ?? null]),
+            now,
+          ],
         },
   );
-  const tails = reads.map(() => ({
+  const tails = reads.map((read) => ({
+    stream: read.stream,
     events: [] as RecordedEvent[],
     head: undefined as StreamRevision | undefined,
     retained: false,
@@ -213,6 +234,7 @@ export const readStreamTailsRows = async (
   for (const row of rows) {
     const tail = tails[row.ord - 1];
     if (tail === undefined) continue;
+    tail.stream = row.read_stream;
     tail.head = row.head === null || row.head === '-1' ? undefined : BigInt(row.head);
     tail.retained = row.retained;
     if (row.event_id !== null) tail.events.push(toRecordedEvent(row));

@@ -9,6 +9,8 @@ import type {
   RecordedEvent,
   StreamRetention,
   StreamRevision,
+  StreamTail,
+  StreamTailRead,
 } from '@once/event-store';
 import type { TypedCommand } from '../commands/index.js';
 import { deriveId } from '../ids/index.js';
@@ -309,19 +311,17 @@ export const createEngineRuntime = (settings: EngineSettings) => {
   const streamCache = new StreamCache();
 
   /**
-   * Reads the `keyStreams` whole and each aggregate from where this process's kept events end, in one statement; an
-   * aggregate whose kept events no longer stand is read whole by a second one (rare: only after its retention
-   * changed). Undefined where the store cannot read tails.
+   * Reads the execution's key log whole (when given) and each aggregate from where this process's kept events end, in
+   * one statement; an aggregate whose kept events no longer stand is read whole by a second one (rare: only after its
+   * retention changed). Undefined where the store cannot read tails.
    */
   const readTails = async (
-    keyStreams: readonly string[],
+    execution: Execution | undefined,
     streams: readonly string[],
-  ): Promise<
-    { keys: (readonly RecordedEvent[])[]; aggregates: (readonly RecordedEvent[])[] } | undefined
-  > => {
+  ): Promise<{ key?: KeyLogRead; aggregates: (readonly RecordedEvent[])[] } | undefined> => {
     if (store.readStreamTails === undefined) return undefined;
     const plans = streams.map((stream) => streamCache.tailRead(stream));
-    const keyReads = keyStreams.map((stream) => ({ stream, fromRevision: 0n }));
+    const keyReads = execution === undefined ? [] : [keyTailRead(execution)];
     const tails = await store.readStreamTails([...keyReads, ...plans.map((plan) => plan.read)]);
     const aggregates: (readonly RecordedEvent[] | undefined)[] = streams.map((stream, index) => {
       const tail = tails[keyReads.length + index];
@@ -337,14 +337,29 @@ export const createEngineRuntime = (settings: EngineSettings) => {
       });
     }
     return {
-      keys: keyReads.map((_, index) => tails[index]?.events ?? []),
+      key: execution === undefined ? undefined : keyFromTail(execution, tails[0]),
       aggregates: aggregates.map((events) => events ?? []),
     };
   };
 
+  /** The key stream read whole; its legacy name looked at only when the short name was never written. */
+  const keyTailRead = (execution: Execution): StreamTailRead => ({
+    stream: execution.keyStream,
+    fromRevision: 0n,
+    ...(execution.keyStream === execution.legacyKeyStream ? {} : { orElse: execution.legacyKeyStream }),
+  });
+
+  /** The key log a tail read found; an execution whose key was found under its legacy name stays on it. */
+  const keyFromTail = (execution: Execution, tail: StreamTail | undefined): KeyLogRead => {
+    const events = tail?.events ?? [];
+    if (tail?.stream === execution.legacyKeyStream && events.length > 0)
+      execution.keyStream = execution.legacyKeyStream;
+    return toKeyLog(events);
+  };
+
   const readSnapshots = async (streams: readonly string[]): Promise<ReadonlyMap<string, StreamSnapshot>> => {
     const unique = [...new Set(streams)];
-    const tails = await readTails([], unique);
+    const tails = await readTails(undefined, unique);
     if (tails !== undefined) return toSnapshots(unique, tails.aggregates);
     return toSnapshots(unique, await Promise.all(unique.map((stream) => store.readStream(stream))));
   };
@@ -361,12 +376,10 @@ export const createEngineRuntime = (settings: EngineSettings) => {
   ): Promise<{ key: KeyLogRead; snapshots?: ReadonlyMap<string, StreamSnapshot> }> => {
     if (streams === undefined) return { key: await readKey(execution) };
     const unique = [...new Set(streams)];
-    const names = keyStreamsOf(execution);
-    const tails = await readTails(names, unique);
-    if (tails !== undefined) {
-      return { key: resolveKey(execution, tails.keys), snapshots: toSnapshots(unique, tails.aggregates) };
-    }
+    const tails = await readTails(execution, unique);
+    if (tails?.key !== undefined) return { key: tails.key, snapshots: toSnapshots(unique, tails.aggregates) };
     if (store.readStreams === undefined) return { key: await readKey(execution) };
+    const names = keyStreamsOf(execution);
     const read = await store.readStreams([...names, ...unique]);
     return {
       key: resolveKey(execution, read.slice(0, names.length)),
@@ -398,6 +411,8 @@ export const createEngineRuntime = (settings: EngineSettings) => {
 
   /** An execution's key log, under its short name or its legacy one (one statement where the store reads several). */
   const readKey = async (execution: Execution): Promise<KeyLogRead> => {
+    const tails = await readTails(execution, []);
+    if (tails?.key !== undefined) return tails.key;
     const names = keyStreamsOf(execution);
     if (names.length === 1) return readKeyLog(execution.keyStream);
     const read =

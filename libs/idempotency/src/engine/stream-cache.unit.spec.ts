@@ -15,6 +15,7 @@ const event = (stream: string, revision: number): RecordedEvent => ({
 const events = (stream: string, from: number, to: number) =>
   Array.from({ length: to - from }, (_, index) => event(stream, from + index));
 const tail = (stream: string, from: number, to: number, retained = false): StreamTail => ({
+  stream,
   events: events(stream, from, to),
   head: to === 0 ? undefined : BigInt(to - 1),
   retained,
@@ -41,7 +42,7 @@ describe('StreamCache', () => {
     expect(cache.merge('s', next.kept, { ...tail('s', 2, 3), retained: true })).toBeUndefined();
     expect(cache.tailRead('s').read.fromRevision).toBe(0n);
     // Read whole, a stream with a retention is answered as read and not kept.
-    const retained = { events: events('s', 1, 3), head: 2n, retained: true };
+    const retained = { stream: 's', events: events('s', 1, 3), head: 2n, retained: true };
     expect(cache.merge('s', [], retained)).toEqual(retained.events);
     expect(cache.tailRead('s').read.fromRevision).toBe(0n);
   });
@@ -50,11 +51,16 @@ describe('StreamCache', () => {
     const cache = new StreamCache();
     cache.merge('s', [], tail('s', 0, 2));
     const { kept } = cache.tailRead('s');
-    expect(cache.merge('s', kept, { events: [], head: 4n, retained: false })).toBeUndefined();
+    expect(cache.merge('s', kept, { stream: 's', events: [], head: 4n, retained: false })).toBeUndefined();
     cache.merge('s', [], tail('s', 0, 2));
-    expect(cache.merge('s', cache.tailRead('s').kept, { events: [], head: undefined, retained: false })).toBe(
-      undefined,
-    );
+    expect(
+      cache.merge('s', cache.tailRead('s').kept, {
+        stream: 's',
+        events: [],
+        head: undefined,
+        retained: false,
+      }),
+    ).toBe(undefined);
     cache.merge('s', [], tail('s', 0, 2));
     expect(cache.merge('s', cache.tailRead('s').kept, tail('s', 3, 4))).toBeUndefined();
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WrongExpectedRevisionError, comparePositions } from '@once/event-store';
+import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import type { EventStore, GlobalPosition, RecordedEvent } from '@once/event-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeAbandonedKeys, createIdempotencyEngine, faultPoints } from '../engine/index.js';
@@ -122,16 +123,23 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
     it('a key claimed under its legacy stream name replays there, and nothing is written under the short name', async () => {
       const engine = engineWith();
       const { input, counterId, key, scope } = fresh();
-      const first = await engine.execute(input());
-      // The key's log as a build before short names kept it: under the legacy name, the short one empty.
-      const short = keyStreamName(scope, key);
-      const log = await store.readStream(short);
-      await store.appendToStream(
-        legacyKeyStreamName(scope, key),
-        log.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
-        { expectedRevision: 'no_stream' },
+      // The key and its effect as a build before short names left them: the counter's events, and the key's log
+      // under the legacy name; nothing was ever written under the short one.
+      const earlier = createInMemoryEventStore();
+      const first = await createIdempotencyEngine({ store: earlier, legacyKeyStreams: false }).execute(
+        input(),
       );
-      await store.setStreamRetention(short, { truncateBefore: 1_000_000n });
+      const short = keyStreamName(scope, key);
+      const copy = async (from: string, to: string) => {
+        const events = await earlier.readStream(from);
+        await store.appendToStream(
+          to,
+          events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
+          { expectedRevision: 'no_stream' },
+        );
+      };
+      await copy(short, legacyKeyStreamName(scope, key));
+      await copy(counterStreamOf(counterId), counterStreamOf(counterId));
       expect(await store.readStream(short)).toEqual([]);
 
       const replay = await engine.execute(input());

@@ -268,6 +268,39 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
   });
 
+  it('an append that loses a race keeps its connection; a connection the server ended is replaced', async () => {
+    const pool = new pg.Pool({ connectionString: db.connectionString, max: 1 });
+    try {
+      const store = createPostgresEventStore(pool);
+      const backend = async () =>
+        (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+      const [single, other] = [freshStream('keep'), freshStream('keep')];
+      await store.appendMulti([
+        { stream: single, events: someEvents(1), expectedRevision: 'no_stream' },
+        { stream: other, events: someEvents(1), expectedRevision: 'no_stream' },
+      ]);
+      const before = await backend();
+      // Both statements of a lost multi-stream append fail (the fast one, then the full function), and so does the
+      // single-stream append: each is a statement error, not a broken connection.
+      await expect(
+        store.appendMulti([
+          { stream: single, events: someEvents(1), expectedRevision: 'no_stream' },
+          { stream: other, events: someEvents(1), expectedRevision: 0n },
+        ]),
+      ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(
+        store.appendToStream(single, someEvents(1), { expectedRevision: 5n }),
+      ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await backend()).toBe(before);
+
+      await db.pool.query('SELECT pg_terminate_backend($1)', [before]);
+      await expect.poll(async () => (await store.readStream(single).catch(() => undefined))?.length).toBe(1);
+      expect(await backend()).not.toBe(before);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('readStreamTails reads the orElse stream only where the stream asked for was never written', async () => {
     const store = createPostgresEventStore(db.pool);
     const [written, other, never, onlyRetention, neither] = [

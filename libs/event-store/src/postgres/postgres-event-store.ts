@@ -19,6 +19,7 @@ import { assertValidAppend, assertValidMultiAppend } from '../port/index.js';
 import { assertValidRetention } from '../retention/index.js';
 import { createSubscriptionRegistry, subscribeByPolling } from '../subscription/index.js';
 import { migrateEventStore } from './event-store-migrations.js';
+import { keepingConnections } from './keeping-connections.js';
 import type { AppendOutcome } from './postgres-append.js';
 import { appendMultiOnPool, appendOnClient } from './postgres-append.js';
 import { readAllRows, readStreamRows, readStreamsRows, readStreamTailsRows } from './postgres-read.js';
@@ -67,8 +68,9 @@ const countingStatements = (
 export const createPostgresEventStore = (pool: Pool, options: PostgresEventStoreOptions = {}): EventStore => {
   const readBatchSize = options.readBatchSize ?? 1_000;
   const onRoundTrip = options.onRoundTrip;
+  const statements = keepingConnections(pool);
   const poolFor = (operation: RoundTripOperation): Pool =>
-    onRoundTrip ? countingStatements(pool, operation, onRoundTrip) : pool;
+    onRoundTrip ? countingStatements(statements, operation, onRoundTrip) : statements;
   const clock = options.now;
   const now = (): Date | null => (clock ? clock() : null);
   const ready: Promise<unknown> = options.migrate === false ? Promise.resolve() : migrateEventStore(pool);

@@ -1,0 +1,40 @@
+import pg from 'pg';
+import type { Pool } from 'pg';
+
+/**
+ * The pool, with a `query` that leaves a connection in the pool when the statement failed with an error the server
+ * reported for that statement alone (severity ERROR). pg-pool's own `query` ends the connection on any error; an
+ * append that loses a race fails by design (a fast-path miss, a wrong expected revision), and each loss then cost a
+ * new server process, which starts cold and plans every statement again. A statement sent through `pool.query` runs
+ * in a transaction of its own, so after such an error the connection is as good as before. A connection that broke,
+ * or that the server ended (FATAL), is discarded as before.
+ */
+export const keepingConnections = (pool: Pool): Pool => {
+  const query = async (...args: unknown[]): Promise<unknown> => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onError);
+    try {
+      const result = await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      client.off('error', onError);
+      client.release(broken);
+      return result;
+    } catch (error) {
+      client.off('error', onError);
+      client.release(broken ?? (failedStatementOnly(error) ? undefined : asError(error)));
+      throw error;
+    }
+  };
+  return new Proxy(pool, {
+    get: (target, property, receiver) =>
+      property === 'query' ? query : Reflect.get(target, property, receiver),
+  });
+};
+
+const failedStatementOnly = (error: unknown): boolean =>
+  error instanceof pg.DatabaseError && error.severity === 'ERROR';
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

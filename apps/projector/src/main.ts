@@ -32,7 +32,11 @@ const env = readEnvironment(
 
 const logger = createJsonLogger(env.ONCE_LOG_LEVEL);
 const database = await resolveDatabase({ databaseUrl: env.DATABASE_URL, dataDirectory: env.ONCE_DATA_DIR });
-const pool = new pg.Pool({ connectionString: database.connectionString, max: allProjections.length * 2 + 4 });
+const pool = new pg.Pool({
+  connectionString: database.connectionString,
+  max: allProjections.length * 2 + 4,
+  application_name: 'once-projector',
+});
 pool.on('error', (error: Error & { code?: string }) =>
   logger.warn({ code: error.code, reason: error.message }, 'idle database connection failed'),
 );

@@ -27,6 +27,8 @@ export const postgresPlugin = fp<PostgresPluginOptions>(
     const pool = new pg.Pool({
       connectionString,
       max: poolSize ?? 20,
+      // What pg_stat_activity shows for these connections (a connection string's own application_name wins).
+      application_name: 'once-api',
       ...(connectionTimeoutMs === undefined ? {} : { connectionTimeoutMillis: connectionTimeoutMs }),
       ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
     });

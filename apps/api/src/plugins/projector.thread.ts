@@ -52,7 +52,11 @@ const logAt =
   (logged: object, message?: string): void =>
     tell({ kind: 'log', level, data: cloneable(logged), message });
 const logger: ProjectionLogger = { info: logAt('info'), warn: logAt('warn'), error: logAt('error') };
-const pool = new pg.Pool({ connectionString: data.databaseUrl, max: allProjections.length * 2 + 6 });
+const pool = new pg.Pool({
+  connectionString: data.databaseUrl,
+  max: allProjections.length * 2 + 6,
+  application_name: 'once-projector',
+});
 pool.on('error', (error: Error & { code?: string }) =>
   logger.warn({ code: error.code, reason: error.message }, 'idle database connection failed'),
 );

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { migrate } from '@once/postgres';
@@ -6,7 +7,7 @@ import type { TestDatabase } from '@once/testing';
 import { WrongExpectedRevisionError } from '../port/index.js';
 import { freshStream, someEvents } from '../testing/index.js';
 import { eventStoreMigrations, migrateEventStore } from './event-store-migrations.js';
-import { appendOnClient } from './postgres-append.js';
+import { appendOnClient, fastAppendMultiStatement } from './postgres-append.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 
 describe('PostgreSQL event store: beyond the shared contract', () => {
@@ -298,6 +299,61 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       expect(await backend()).not.toBe(before);
     } finally {
       await pool.end();
+    }
+  });
+
+  it('an append finds the heads it moves through the primary key, however many streams there are', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const [moved, created] = [freshStream('plan'), freshStream('plan')];
+    await store.appendToStream(moved, someEvents(1), { expectedRevision: 'no_stream' });
+    await db.pool.query(
+      `INSERT INTO streams (stream, revision) SELECT 'plan-bulk-' || g || '-' || $1, 0 FROM generate_series(1, 5000) g`,
+      [moved],
+    );
+    await db.pool.query('ANALYZE streams');
+    const client = await db.pool.connect();
+    try {
+      // The plan every execution gets once PostgreSQL settles on the statement's generic plan.
+      await client.query('BEGIN');
+      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      const heads = [
+        {
+          ord: 1,
+          stream: moved,
+          expected: '0',
+          count: 1,
+          keep: false,
+          max_age_seconds: null,
+          truncate_before: null,
+        },
+        {
+          ord: 2,
+          stream: created,
+          expected: '-1',
+          count: 1,
+          keep: false,
+          max_age_seconds: null,
+          truncate_before: null,
+        },
+      ];
+      const events = [moved, created].map((stream) => ({
+        stream,
+        ord: 1,
+        id: randomUUID(),
+        type: 'T',
+        data: {},
+      }));
+      const { rows } = await client.query<{ 'QUERY PLAN': unknown }>({
+        text: `EXPLAIN (FORMAT JSON) ${fastAppendMultiStatement.text}`,
+        values: [JSON.stringify(heads), JSON.stringify(events), null],
+      });
+      const scans = JSON.stringify(rows[0]?.['QUERY PLAN']).match(
+        /"Node Type":"Seq Scan","[^}]*?"Relation Name":"streams"/g,
+      );
+      expect(scans).toBeNull();
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
     }
   });
 

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import type { Pool } from 'pg';
 
 /**
@@ -34,7 +33,10 @@ export const keepingConnections = (pool: Pool): Pool => {
   });
 };
 
-const failedStatementOnly = (error: unknown): boolean =>
-  error instanceof pg.DatabaseError && error.severity === 'ERROR';
+/** A server's error report for the statement (pg's DatabaseError: a SQLSTATE and a severity), not a broken link. */
+const failedStatementOnly = (error: unknown): boolean => {
+  const { code, severity } = (error ?? {}) as { code?: unknown; severity?: unknown };
+  return typeof code === 'string' && severity === 'ERROR';
+};
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

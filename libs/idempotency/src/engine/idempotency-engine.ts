@@ -40,9 +40,9 @@ export interface IdempotencyEngineOptions {
   readonly responseHeaderAllowList?: readonly string[];
   /**
    * Also look for each key under the stream name keys had before short names (`legacyKeyStreamName`), so keys claimed
-   * by an older build replay and resume where they are. Default true. It costs nothing more where the store reads
-   * several streams in one call (PostgreSQL), one more read where not (EventStoreDB): turn it off there once every
-   * key older than the upgrade has expired.
+   * by an older build replay and resume where they are. Default true. On PostgreSQL the legacy name is looked up in
+   * the same statement, and only when the short one was never written; where the store reads stream by stream
+   * (EventStoreDB) it is one more read: turn it off there once every key older than the upgrade has expired.
    */
   readonly legacyKeyStreams?: boolean;
   /**

@@ -63,6 +63,15 @@ export class ServerStatistics {
     return Number(rows[0]?.bytes);
   }
 
+  /** Connections `database` has accepted so far (its server processes started for clients). */
+  async sessions(database: string): Promise<number> {
+    const { rows } = await this.client.query<{ sessions: string | null }>(
+      'SELECT sessions::text AS sessions FROM pg_stat_database WHERE datname = $1',
+      [database],
+    );
+    return Number(rows[0]?.sessions ?? 0);
+  }
+
   /** WAL flushes (fsyncs of WAL) the server made so far, by every process. */
   async walFlushes(): Promise<number> {
     const { rows } = await this.client.query<{ fsyncs: string | null }>(

@@ -56,6 +56,11 @@ export interface WindowCost {
    * `WalSync` on average, times the window, per request). With fsync on, a commit waits for its WAL on the disk.
    */
   readonly wal_flush_wait_us: number;
+  /**
+   * Connections the side's database accepted per 1,000 requests: a pool that keeps its connections opens none once
+   * warm (each new one is a server process starting cold, and its CPU is not in `postgres_backend_cpu_us`).
+   */
+  readonly connections_opened_per_1000: number;
   readonly wal_by_relation: readonly {
     name: string;
     bytes: number;
@@ -180,6 +185,7 @@ const measureWindow = async (
   await statistics.resetStatements();
   const walFrom = await statistics.walPosition();
   const flushesFrom = await statistics.walFlushes();
+  const sessionsFrom = await statistics.sessions(side.database);
   const flushWaits = await statistics.sampleFlushWaits(side.database);
   const started = performance.now();
   const { result, lastAnswerAt: answered } = await load(side, amount);
@@ -188,6 +194,7 @@ const measureWindow = async (
   await side.settle(context.paymentsSoFar.count);
   const walTo = await statistics.walPosition();
   const flushesTo = await statistics.walFlushes();
+  const sessionsTo = await statistics.sessions(side.database);
   const serverAfter = await childProcesses(postgres);
   const cpuAfter = await cpuSnapshot([...nodePids, ...serverAfter]);
   const backends = new Set(
@@ -238,6 +245,7 @@ const measureWindow = async (
     wal_bytes: per(walBytes),
     wal_flushes: Math.round(((flushesTo - flushesFrom) / requests) * 100) / 100,
     wal_flush_wait_us: per(waitingOnFlushes * (answered - started) * 1000),
+    connections_opened_per_1000: round1(((sessionsTo - sessionsFrom) / requests) * 1000),
     wal_by_relation: wal.map((share: WalShare) => ({
       name: share.name,
       bytes: per(share.bytes),
@@ -275,6 +283,7 @@ const medianWindow = (windows: readonly WindowCost[]): WindowCost => {
     wal_bytes: pick((w) => w.wal_bytes),
     wal_flushes: median(windows.map((w) => w.wal_flushes)),
     wal_flush_wait_us: pick((w) => w.wal_flush_wait_us),
+    connections_opened_per_1000: median(windows.map((w) => w.connections_opened_per_1000)),
     wal_by_relation: byWal.wal_by_relation,
     statements: byWal.statements,
   };
@@ -432,6 +441,7 @@ const table = (result: WriteCostResult): string => {
     ['WAL bytes', (cost) => cost.wal_bytes],
     ['WAL flushes', (cost) => cost.wal_flushes],
     ['waiting for WAL flushes, µs', (cost) => cost.wal_flush_wait_us],
+    ['connections opened per 1,000', (cost) => cost.connections_opened_per_1000],
   ];
   return [
     '| per fresh request | Once | article | Once / article |',

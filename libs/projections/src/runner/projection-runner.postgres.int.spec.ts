@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore } from '@once/event-store/postgres';
+import { createPostgresEventStore, migrateEventStore } from '@once/event-store/postgres';
 import type { EventStore } from '@once/event-store';
 import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
@@ -14,7 +14,10 @@ let store: EventStore;
 
 beforeAll(async () => {
   db = await createTestDatabase({ poolSize: 16 });
-  store = createPostgresEventStore(db.pool);
+  // The test calls event_store_append directly, so the schema must be there before it, not only before the store's
+  // first operation (the store migrates in the background).
+  await migrateEventStore(db.pool);
+  store = createPostgresEventStore(db.pool, { migrate: false });
   await migrateProjectionsSchema(db.pool);
 });
 

@@ -16,15 +16,15 @@ export const keepingConnections = (pool: Pool): Pool => {
       broken = error;
     };
     client.on('error', onError);
+    let failure: Error | undefined;
     try {
-      const result = await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
-      client.off('error', onError);
-      client.release(broken);
-      return result;
+      return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
     } catch (error) {
-      client.off('error', onError);
-      client.release(broken ?? (failedStatementOnly(error) ? undefined : asError(error)));
+      if (!failedStatementOnly(error)) failure = asError(error);
       throw error;
+    } finally {
+      client.off('error', onError);
+      client.release(broken ?? failure);
     }
   };
   return new Proxy(pool, {

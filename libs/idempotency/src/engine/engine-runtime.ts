@@ -349,13 +349,12 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     ...(execution.keyStream === execution.legacyKeyStream ? {} : { orElse: execution.legacyKeyStream }),
   });
 
-  /** The key log a tail read found; an execution whose key was found under its legacy name stays on it. */
-  const keyFromTail = (execution: Execution, tail: StreamTail | undefined): KeyLogRead => {
-    const events = tail?.events ?? [];
-    if (tail?.stream === execution.legacyKeyStream && events.length > 0)
-      execution.keyStream = execution.legacyKeyStream;
-    return toKeyLog(events);
-  };
+  /** The key log a tail read found, read as `resolveKey` reads the short and legacy streams side by side. */
+  const keyFromTail = (execution: Execution, tail: StreamTail | undefined): KeyLogRead =>
+    resolveKey(
+      execution,
+      tail?.stream === execution.legacyKeyStream ? [[], tail.events] : [tail?.events ?? []],
+    );
 
   const readSnapshots = async (streams: readonly string[]): Promise<ReadonlyMap<string, StreamSnapshot>> => {
     const unique = [...new Set(streams)];

@@ -19,6 +19,7 @@ import {
   WrongExpectedRevisionError,
   assertValidAppend,
   assertValidMultiAppend,
+  isGuardedWrite,
   comparePositions,
 } from '../port/index.js';
 import { assertValidRetention, isExpired } from '../retention/index.js';
@@ -204,6 +205,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     }
     assertValidMultiAppend(appends);
     for (const append of appends) if (append.retention !== undefined) assertValidRetention(append.retention);
+    if (isGuardedWrite(appends)) refuseUnlessGuardsHold(appends);
     const decisions = appends.map((append) => decide(append.stream, append.events, append.expectedRevision));
     const failed = decisions.findIndex((decision) => decision.kind === 'wrong-expected-revision');
     if (failed >= 0) {
@@ -232,6 +234,35 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
       if (append.retention !== undefined) keepFor(append.stream, append.retention);
     notifyAppend();
     return results;
+  };
+
+  /**
+   * A guarded write is made only as a new write whose every expectation holds (see `EventStore.appendMulti`); it is
+   * refused as the PostgreSQL adapter refuses it: the first stream at another revision, else the first stream.
+   */
+  const refuseUnlessGuardsHold = (appends: readonly StreamAppend[]): void => {
+    const actualOf = (stream: string) => streams.get(stream)?.current ?? -1n;
+    const atExpected = (append: StreamAppend) =>
+      append.expectedRevision === 'no_stream'
+        ? actualOf(append.stream) < 0n
+        : actualOf(append.stream) === append.expectedRevision;
+    const holds = (append: StreamAppend) => {
+      const ids = new Set(append.events.map((event) => event.id));
+      return (
+        atExpected(append) &&
+        !(streams.get(append.stream)?.events.some((event) => ids.has(event.id)) ?? false) &&
+        (append.alsoNoStream === undefined || actualOf(append.alsoNoStream) < 0n) &&
+        (append.expectNoRetention !== true || streams.get(append.stream)?.retention === undefined)
+      );
+    };
+    if (appends.every(holds)) return;
+    const refused = appends.find((append) => !atExpected(append)) ?? (appends[0] as StreamAppend);
+    const actual = actualOf(refused.stream);
+    throw new WrongExpectedRevisionError(
+      refused.stream,
+      refused.expectedRevision,
+      actual < 0n ? 'no_stream' : actual,
+    );
   };
 
   const readStream = async (

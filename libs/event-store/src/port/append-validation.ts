@@ -48,4 +48,19 @@ export const assertValidMultiAppend = (appends: readonly StreamAppend[]): void =
     seen.add(append.stream);
     assertValidAppend(append.stream, append.events, append.expectedRevision);
   }
+  if (!isGuardedWrite(appends)) return;
+  for (const append of appends) {
+    if (
+      append.events.length === 0 ||
+      (append.expectedRevision !== 'no_stream' && typeof append.expectedRevision !== 'bigint')
+    )
+      throw new RangeError('every stream of a guarded appendMulti needs events and no_stream or a revision');
+    const other = append.alsoNoStream;
+    if (other !== undefined && (typeof other !== 'string' || other.length === 0 || seen.has(other)))
+      throw new RangeError('alsoNoStream must name a stream this appendMulti does not write');
+  }
 };
+
+/** True when some stream of a multi-stream write carries a guard (`alsoNoStream`, `expectNoRetention`). */
+export const isGuardedWrite = (appends: readonly StreamAppend[]): boolean =>
+  appends.some((append) => append.alsoNoStream !== undefined || append.expectNoRetention === true);

@@ -6,7 +6,7 @@ import type {
   StreamAppend,
   StreamRetention,
 } from '../port/index.js';
-import { WrongExpectedRevisionError } from '../port/index.js';
+import { isGuardedWrite, WrongExpectedRevisionError } from '../port/index.js';
 
 /** What one call of `event_store_append` decided. */
 export type AppendOutcome =
@@ -18,6 +18,8 @@ interface AppendRow {
   revision: string | null;
   transaction_id: string | null;
   global_position: string | null;
+  /** Only the fast multi-stream statement reports it. */
+  recorded_at?: Date;
 }
 
 const expectedCode = (expected: ExpectedRevision): string => {
@@ -57,6 +59,7 @@ const toRetentionPayload = (retention: StreamRetention | undefined) =>
 const toResult = (row: AppendRow): AppendResult => ({
   nextExpectedRevision: BigInt(row.revision as string),
   position: { commit: BigInt(row.transaction_id as string), prepare: BigInt(row.global_position as string) },
+  ...(row.recorded_at === undefined ? {} : { recordedAt: row.recorded_at }),
 });
 
 /**
@@ -117,12 +120,14 @@ const appendMultiStatement = {
 // index for a short list. Joined to `heads` alone, whose rows it cannot count (it guesses 100 for a JSON record
 // set), it hashed them and scanned the whole streams table instead: 40 pages at 4,000 streams, growing with every
 // key, on every append.
+// A guarded write's extra expectations are checked here too: a head with `no_retention` moves only while the stream
+// has no retention, and a stream named in $4 (`alsoNoStream`) with a head of its own stops the statement.
 export const fastAppendMultiStatement = {
   name: 'once_event_store_fast_append_multi',
   text: `WITH heads AS MATERIALIZED (
            SELECT * FROM jsonb_to_recordset($1::jsonb) AS h(
              ord integer, stream text, expected bigint, count bigint, keep boolean,
-             max_age_seconds double precision, truncate_before bigint)
+             max_age_seconds double precision, truncate_before bigint, no_retention boolean)
          ), created AS (
            INSERT INTO streams (stream, revision, max_age_seconds, truncate_before)
            SELECT h.stream, h.count - 1, h.max_age_seconds, h.truncate_before
@@ -137,6 +142,7 @@ export const fastAppendMultiStatement = {
              FROM heads h
             WHERE s.stream = ANY (ARRAY(SELECT m.stream FROM heads m WHERE m.expected >= 0))
               AND h.expected >= 0 AND s.stream = h.stream AND s.revision = h.expected
+              AND (NOT h.no_retention OR (s.max_age_seconds IS NULL AND s.truncate_before IS NULL))
            RETURNING s.stream, h.expected AS base
          ), inserted AS (
            INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
@@ -149,10 +155,14 @@ export const fastAppendMultiStatement = {
          ), last AS (
            SELECT i.stream, max(i.revision) AS revision, max(i.global_position) AS global_position
              FROM inserted i GROUP BY i.stream
+         ), taken AS (
+           SELECT event_store_fast_append_missed() FROM streams a WHERE a.stream = ANY ($4::text[]) AND a.revision >= 0
          )
          SELECT h.ord, coalesce(l.revision, event_store_fast_append_missed()) AS revision,
-                pg_current_xact_id()::text AS transaction_id, l.global_position
-           FROM heads h LEFT JOIN last l ON l.stream = h.stream`,
+                pg_current_xact_id()::text AS transaction_id, l.global_position,
+                coalesce($3::timestamptz, now()) AS recorded_at
+           FROM heads h LEFT JOIN last l ON l.stream = h.stream
+          WHERE NOT EXISTS (SELECT FROM taken)`,
 };
 
 /** Appends the fast statement takes: events on every stream, each new or at a given revision. */
@@ -191,15 +201,17 @@ const fastAppendMulti = async (
       keep: keep !== null,
       max_age_seconds: keep !== null && 'maxAgeSeconds' in keep ? keep.maxAgeSeconds : null,
       truncate_before: keep !== null && 'truncateBefore' in keep ? keep.truncateBefore : null,
+      no_retention: append.expectNoRetention === true,
     };
   });
+  const alsoNoStreams = appends.flatMap((append) => append.alsoNoStream ?? []);
   const events = appends.flatMap((append) =>
     toPayload(append.events).map((event, index) => ({ stream: append.stream, ord: index + 1, ...event })),
   );
   try {
     const { rows } = await pool.query<AppendRow & { ord: number }>({
       ...fastAppendMultiStatement,
-      values: [JSON.stringify(heads), JSON.stringify(events), now],
+      values: [JSON.stringify(heads), JSON.stringify(events), now, alsoNoStreams],
     });
     return toResults(rows, appends.length);
   } catch (error) {
@@ -223,6 +235,7 @@ export const appendMultiOnPool = async (
   if (suitsFastPath(appends)) {
     const fast = await fastAppendMulti(pool, appends, now);
     if (fast !== undefined) return fast;
+    if (isGuardedWrite(appends)) throw await refusal(pool, appends);
   }
   const payload = JSON.stringify(
     appends.map((append) => ({
@@ -249,6 +262,26 @@ export const appendMultiOnPool = async (
       throw toWrongExpectedRevision(error, appends) ?? error;
     }
   }
+};
+
+/**
+ * Why a guarded write the fast statement did not make is refused: the first stream whose revision is not the one
+ * expected, else the first stream (a guard failed, or the write repeats an earlier one).
+ */
+const refusal = async (
+  pool: Pick<Pool, 'query'>,
+  appends: readonly StreamAppend[],
+): Promise<WrongExpectedRevisionError> => {
+  const { rows } = await pool.query<{ stream: string; revision: string }>({
+    name: 'once_event_store_heads',
+    text: 'SELECT stream, revision FROM streams WHERE stream = ANY ($1::text[]) AND revision >= 0',
+    values: [appends.map((append) => append.stream)],
+  });
+  const heads = new Map(rows.map((row) => [row.stream, BigInt(row.revision)]));
+  const actualOf = (append: StreamAppend) => heads.get(append.stream) ?? 'no_stream';
+  const refused =
+    appends.find((append) => actualOf(append) !== append.expectedRevision) ?? (appends[0] as StreamAppend);
+  return new WrongExpectedRevisionError(refused.stream, refused.expectedRevision, actualOf(refused));
 };
 
 const maxDeadlockAttempts = 5;

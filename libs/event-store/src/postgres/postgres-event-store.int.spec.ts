@@ -325,6 +325,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
           keep: false,
           max_age_seconds: null,
           truncate_before: null,
+          no_retention: true,
         },
         {
           ord: 2,
@@ -334,6 +335,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
           keep: false,
           max_age_seconds: null,
           truncate_before: null,
+          no_retention: true,
         },
       ];
       const events = [moved, created].map((stream) => ({
@@ -345,7 +347,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       }));
       const { rows } = await client.query<{ 'QUERY PLAN': unknown }>({
         text: `EXPLAIN (FORMAT JSON) ${fastAppendMultiStatement.text}`,
-        values: [JSON.stringify(heads), JSON.stringify(events), null],
+        values: [JSON.stringify(heads), JSON.stringify(events), null, [freshStream('renamed')]],
       });
       const scans = JSON.stringify(rows[0]?.['QUERY PLAN']).match(
         /"Node Type":"Seq Scan","[^}]*?"Relation Name":"streams"/g,

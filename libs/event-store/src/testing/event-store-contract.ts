@@ -372,7 +372,10 @@ const describeMultiStreamAppend = (store: () => EventStore): void => {
       expect(ids(await store().readStream(fresh))).toEqual(ids(keyEvents));
       expect(ids(await store().readStream(existing)).slice(1)).toEqual(ids(aggregateEvents));
       const retry = await store().appendMulti(appends);
-      expect(retry).toEqual(results);
+      // A repeat reports the original revisions and positions; when the events were recorded is the first write's to tell.
+      expect(retry.map(({ nextExpectedRevision, position }) => ({ nextExpectedRevision, position }))).toEqual(
+        results.map(({ nextExpectedRevision, position }) => ({ nextExpectedRevision, position })),
+      );
       expect(await store().readStream(existing)).toHaveLength(2);
 
       const halfRepeat = await expectWrongRevision(
@@ -383,6 +386,75 @@ const describeMultiStreamAppend = (store: () => EventStore): void => {
       );
       expect(halfRepeat.stream).toBe(fresh);
       expect(await store().readStream(existing)).toHaveLength(2);
+    });
+
+    it('a guarded write is made only as a new write whose every expectation holds, guards included', async () => {
+      if (!store().capabilities.atomicMultiStreamAppend) return; // refused there: see above
+      const key = freshStream('key');
+      const renamed = freshStream('renamed');
+      const aggregate = freshStream('aggregate');
+      const retained = freshStream('retained');
+      await store().appendToStream(aggregate, someEvents(1), { expectedRevision: 'no_stream' });
+      const write = (events = someEvents(1), aggregateEvents = someEvents(1)) => [
+        { stream: key, events, expectedRevision: 'no_stream' as const, alsoNoStream: renamed },
+        { stream: aggregate, events: aggregateEvents, expectedRevision: 0n, expectNoRetention: true },
+      ];
+
+      // The older name holds the history: refused, nothing written.
+      await store().appendToStream(renamed, someEvents(1), { expectedRevision: 'no_stream' });
+      const renamedHeld = await expectWrongRevision(store().appendMulti(write()));
+      expect(renamedHeld).toMatchObject({ stream: key, expected: 'no_stream', actual: 'no_stream' });
+      expect(await store().readStream(key)).toEqual([]);
+      expect(await store().readStream(aggregate)).toHaveLength(1);
+
+      // A stream with retention: its kept events may no longer stand, refused.
+      await store().appendToStream(retained, someEvents(1), { expectedRevision: 'no_stream' });
+      await store().setStreamRetention(retained, { maxAgeSeconds: 3600 });
+      await expectWrongRevision(
+        store().appendMulti([
+          { stream: key, events: someEvents(1), expectedRevision: 'no_stream' },
+          { stream: retained, events: someEvents(1), expectedRevision: 0n, expectNoRetention: true },
+        ]),
+      );
+      expect(await store().readStream(retained)).toHaveLength(1);
+
+      // Every guard holds: written, with when it was recorded where the store tells.
+      const fresh = freshStream('renamed');
+      const keyEvents = someEvents(1);
+      const appends = write(keyEvents).map((append, index) =>
+        index === 0 ? { ...append, alsoNoStream: fresh } : append,
+      );
+      const results = await store().appendMulti(appends);
+      expect(results.map((result) => result.nextExpectedRevision)).toEqual([0n, 1n]);
+      const [recorded] = await store().readStream(key);
+      expect(recorded?.id).toBe(keyEvents[0]?.id);
+      if (results[0]?.recordedAt !== undefined) expect(results[0].recordedAt).toEqual(recorded?.recordedAt);
+
+      // The same write again is no repeat to answer: refused, and nothing more written.
+      const repeat = await expectWrongRevision(store().appendMulti(appends));
+      expect(repeat).toMatchObject({ stream: key, expected: 'no_stream', actual: 0n });
+      expect(await store().readStream(aggregate)).toHaveLength(2);
+
+      // A moved head, as without guards.
+      const moved = await expectWrongRevision(
+        store().appendMulti([
+          {
+            stream: freshStream('key'),
+            events: someEvents(1),
+            expectedRevision: 'no_stream',
+            alsoNoStream: fresh,
+          },
+          { stream: aggregate, events: someEvents(1), expectedRevision: 0n, expectNoRetention: true },
+        ]),
+      );
+      expect(moved).toMatchObject({ stream: aggregate, expected: 0n, actual: 1n });
+
+      // A guard on a write the guards cannot be checked for is a caller's mistake.
+      await expect(
+        store().appendMulti([
+          { stream: freshStream('key'), events: [], expectedRevision: 'no_stream', alsoNoStream: fresh },
+        ]),
+      ).rejects.toBeInstanceOf(RangeError);
     });
 
     it('concurrent multi-stream appends over the same streams in opposite orders all land', async () => {

@@ -12,6 +12,13 @@ import type { ExecuteOutcome } from './execute-outcome.js';
  * domain events in one commit. A crash anywhere leaves either nothing or everything. The key is read before the
  * aggregates' events are used: a replay costs one read, only a claim pays for the decision. A key some other holder
  * left in flight is taken over by the phased protocol (`takeOver`).
+ *
+ * A first attempt on aggregates whose events this process keeps up to their heads skips the read: it decides as if
+ * the key were new, and only a decision that writes to every aggregate it read can be appended so. The append is
+ * guarded (the key stream new under both its names, each aggregate still at its kept head and without retention),
+ * so it commits exactly when the read would have found the same; when it is refused, or the decision was anything
+ * else, the request is read and decided again. A retry of a key this process did not complete pays one refused
+ * statement for it.
  */
 export const runAtomic = async (
   runtime: EngineRuntime,
@@ -23,6 +30,7 @@ export const runAtomic = async (
   const { input, request } = execution;
   let aggregateConflicts = 0;
   const keyConflicts = new KeyConflicts(settings.maxConflictRetries);
+  let mayUseKept = settings.decideOnKeptEvents;
   for (;;) {
     const now = settings.clock();
     const context = execution.context(now);
@@ -37,7 +45,12 @@ export const runAtomic = async (
     } catch (error) {
       streamsError = error;
     }
-    const { key, snapshots: read } = await runtime.readKeyAndSnapshots(execution, streams);
+    const kept = mayUseKept && streams !== undefined ? runtime.keptSnapshots(streams) : undefined;
+    mayUseKept = false;
+    const { key, snapshots: read } =
+      kept === undefined
+        ? await runtime.readKeyAndSnapshots(execution, streams)
+        : { key: runtime.newKey, snapshots: kept };
     // Read with it: a key claimed before short stream names stays on its legacy stream.
     const { keyStream } = execution;
     const arrival = decideArrival(key.state, request, now);
@@ -47,6 +60,7 @@ export const runAtomic = async (
     const snapshots = read ?? (await runtime.readSnapshots(streams));
 
     const decided = runtime.decide(execution, handler, context, snapshots);
+    if (kept !== undefined && !(decided.kind === 'accept' && writesEvery(decided.writes, kept))) continue;
     if (decided.kind === 'released') return decided.outcome;
     const holder = randomUUID();
     const expected = keyConflicts.expected(key.revision);
@@ -69,17 +83,23 @@ export const runAtomic = async (
           events: execution.keyEvents(keyLog.events, holder, expected),
           expectedRevision: expected,
           ...runtime.claimRetention(input, expected),
+          ...(kept !== undefined && execution.legacyKeyStream !== keyStream
+            ? { alsoNoStream: execution.legacyKeyStream }
+            : {}),
         },
         ...writes.map((write) => ({
           stream: write.stream,
           events: write.events,
           expectedRevision: toExpected(write.expectedRevision),
+          ...(kept === undefined ? {} : { expectNoRetention: true }),
         })),
       ]);
       if (completion !== undefined) execution.wroteKeyLog(completion);
       execution.wrote(effects);
+      runtime.keepWritten(writes, effects);
     } catch (error) {
       if (!isConflict(error)) throw error;
+      if (kept !== undefined) continue;
       if (error.stream === keyStream) {
         if (!keyConflicts.retry(error, key.revision)) {
           return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
@@ -97,6 +117,12 @@ export const runAtomic = async (
     return { kind: 'first', response: decided.response, protocol: 'atomic', resumed: false };
   }
 };
+
+/** True when a decision writes to every aggregate it was made on (so its append checks each one's head). */
+const writesEvery = (
+  writes: readonly { readonly stream: string }[],
+  snapshots: ReadonlyMap<string, unknown>,
+): boolean => [...snapshots.keys()].every((stream) => writes.some((write) => write.stream === stream));
 
 /** The claim's own fields: who holds the key, for what command (its secrets as references), until when. */
 export const claimOf = (execution: Execution, holder: string, now: number, leaseExpiresAt: string) => ({

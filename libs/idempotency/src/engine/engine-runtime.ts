@@ -68,6 +68,8 @@ export interface EngineSettings {
   readonly faults: FaultHook | undefined;
   readonly allowList: readonly string[];
   readonly completedKeys: CompletedKeys;
+  /** First requests on aggregates this process keeps are decided on the kept events (see the atomic protocol). */
+  readonly decideOnKeptEvents: boolean;
 }
 
 /** How many completed keys an engine remembers by default, the longest remembered dropped first. */
@@ -233,6 +235,9 @@ const requestFingerprint = (request: CommandRequest | RequestFingerprint): Reque
 
 export const toExpected = (revision: 'no_stream' | string): ExpectedRevision =>
   revision === 'no_stream' ? 'no_stream' : BigInt(revision);
+/** A value as the store gives it back: JSON (a kept event carries what a read of it would). */
+const asStored = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
+
 const fromRevision = (revision: StreamRevision | 'no_stream'): 'no_stream' | string =>
   revision === 'no_stream' ? 'no_stream' : revision.toString();
 
@@ -361,6 +366,42 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     const tails = await readTails(undefined, unique);
     if (tails !== undefined) return toSnapshots(unique, tails.aggregates);
     return toSnapshots(unique, await Promise.all(unique.map((stream) => store.readStream(stream))));
+  };
+
+  /** The aggregates as this process keeps them, when it keeps every one up to its head; undefined otherwise. */
+  const keptSnapshots = (streams: readonly string[]): ReadonlyMap<string, StreamSnapshot> | undefined => {
+    const unique = [...new Set(streams)];
+    const kept = unique.map((stream) => streamCache.current(stream));
+    return kept.every((events) => events !== undefined) ? toSnapshots(unique, kept) : undefined;
+  };
+
+  /**
+   * Keeps what an append wrote to aggregates whose events this process keeps. A stream's write is known exactly
+   * (as a read returns it) when it is one event and the store said when it was recorded.
+   */
+  const keepWritten = (writes: readonly PlannedWrite[], results: readonly AppendResult[]): void => {
+    writes.forEach((write, index) => {
+      const result = results[index];
+      const [event] = write.events;
+      const exact = result?.recordedAt !== undefined && event !== undefined && write.events.length === 1;
+      streamCache.wrote(
+        write.stream,
+        exact
+          ? [
+              {
+                id: event.id,
+                stream: write.stream,
+                revision: result.nextExpectedRevision,
+                type: event.type,
+                data: asStored(event.data ?? null),
+                metadata: asStored(event.metadata ?? {}) as Record<string, unknown>,
+                position: result.position,
+                recordedAt: result.recordedAt,
+              },
+            ]
+          : undefined,
+      );
+    });
   };
 
   /**
@@ -577,6 +618,9 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     readKey,
     readSnapshots,
     readKeyAndSnapshots,
+    keptSnapshots,
+    keepWritten,
+    newKey: toKeyLog([]),
     planWrites,
     decide,
     claimRetention,

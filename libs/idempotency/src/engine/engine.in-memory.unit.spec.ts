@@ -151,7 +151,10 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
       expect(first).toMatchObject({ kind: 'first' });
       calls.splice(0);
       const replay = await engine.execute(input(key));
-      expect(replay).toMatchObject({ kind: 'replay', response: first.kind === 'first' ? first.response : {} });
+      expect(replay).toMatchObject({
+        kind: 'replay',
+        response: first.kind === 'first' ? first.response : {},
+      });
       expect(replay.kind === 'replay' && replay.position).toBeTruthy();
       expect(await engine.execute({ ...input(key), ...incrementInput(key, 2) })).toMatchObject({
         kind: 'reused',

@@ -51,6 +51,13 @@ export interface IdempotencyEngineOptions {
    * of 0 reads every arrival from the key log.
    */
   readonly completedKeys?: { readonly capacity?: number; readonly ttlMs?: number };
+  /**
+   * Decide a first request on aggregates whose events this process keeps (it read or wrote them before) without a
+   * read, where the store appends atomically: the append itself proves the key new and the aggregates unchanged, or
+   * the request is read and decided again. Default true. Where many processes write the same aggregates most such
+   * attempts would miss, each a statement for nothing: turn it off there.
+   */
+  readonly decideOnKeptEvents?: boolean;
 }
 
 export interface IdempotencyEngine {
@@ -96,6 +103,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     faults: options.faults,
     allowList: options.responseHeaderAllowList ?? defaultResponseHeaderAllowList,
     completedKeys: new CompletedKeys(options.completedKeys?.capacity, options.completedKeys?.ttlMs),
+    decideOnKeptEvents: options.decideOnKeptEvents ?? true,
   });
   const forcePhased = options.protocol === 'phased';
   const takeOver = (execution: Execution) => runPhased(runtime, execution);

@@ -9,10 +9,14 @@ export const STREAM_CACHE_SIZE = 4096;
  * payment per request and its rows were an eighth of the api's CPU. Kept events are used only while they provably
  * still stand: the stream has no retention (nothing of it expires or is scavenged) and the kept events followed by
  * the tail are exactly revisions 0 to the head the same statement read. Anything else reads the stream whole again.
- * Another process appending meanwhile is no harm: its events are in the tail.
+ * Another process appending meanwhile is no harm: its events are in the tail. What this process appends is kept
+ * too when known exactly, so that the next decision on the stream can be made on the kept events with no read at
+ * all: the atomic protocol then guards its append (the stream still at the kept head, still without retention).
  */
 export class StreamCache {
   private readonly kept = new Map<string, readonly RecordedEvent[]>();
+  /** Kept streams this process wrote past without knowing the write's events exactly: a read catches them up. */
+  private readonly behind = new Set<string>();
 
   constructor(private readonly capacity: number = STREAM_CACHE_SIZE) {}
 
@@ -32,15 +36,49 @@ export class StreamCache {
     tail: StreamTail,
   ): readonly RecordedEvent[] | undefined {
     this.kept.delete(stream);
+    this.behind.delete(stream);
     if (tail.retained || !completes(kept.length, tail)) return kept.length === 0 ? tail.events : undefined;
     const events = kept.length === 0 ? tail.events : [...kept, ...tail.events];
-    if (events.length === 0) return events;
+    if (events.length > 0) this.keep(stream, events);
+    return events;
+  }
+
+  /** The events kept of `stream`, up to its head as far as this process knows; undefined when there are none. */
+  current(stream: string): readonly RecordedEvent[] | undefined {
+    const kept = this.kept.get(stream);
+    return kept === undefined || this.behind.has(stream) ? undefined : kept;
+  }
+
+  /**
+   * After this process appended to `stream`: keeps the events it wrote when they are known exactly (as a read would
+   * return them) and follow the kept ones or start the stream; otherwise the kept events stay, behind the head, until
+   * the next read.
+   */
+  wrote(stream: string, written: readonly RecordedEvent[] | undefined): void {
+    const kept = this.kept.get(stream);
+    if (kept === undefined) {
+      // A stream this write created is all known.
+      if (written?.[0]?.revision === 0n) this.keep(stream, written);
+      return;
+    }
+    this.kept.delete(stream);
+    if (written === undefined || written[0]?.revision !== BigInt(kept.length) || this.behind.has(stream)) {
+      this.kept.set(stream, kept);
+      this.behind.add(stream);
+      return;
+    }
+    this.keep(stream, [...kept, ...written]);
+  }
+
+  private keep(stream: string, events: readonly RecordedEvent[]): void {
     this.kept.set(stream, events);
     if (this.kept.size > this.capacity) {
       const oldest = this.kept.keys().next();
-      if (oldest.done !== true) this.kept.delete(oldest.value);
+      if (oldest.done !== true) {
+        this.kept.delete(oldest.value);
+        this.behind.delete(oldest.value);
+      }
     }
-    return events;
   }
 }
 

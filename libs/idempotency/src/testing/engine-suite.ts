@@ -150,6 +150,129 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
 
+    describe('first requests decided on the events this engine keeps', () => {
+      // Where the store reads tails and appends atomically, an engine keeps the counters it read or wrote and decides
+      // the next first request on them with no read; elsewhere every request reads, and these hold all the same.
+      const keeps = () => setup.expectedProtocol === 'atomic' && store.readStreamTails !== undefined;
+      const increment = (
+        engine: IdempotencyEngine,
+        scope: { tenantId: string; actorId: string },
+        counterId: string,
+        key = randomUUID(),
+      ) =>
+        engine.execute({ scope, key, ...incrementInput(counterId, 1), handler: incrementCounterHandler() });
+      const valueOf = (outcome: ExecuteOutcome) => JSON.parse(body(outcome) ?? '{}').value as number;
+
+      it('decides with no read, and the append proves what the read would have found', async () => {
+        const reads = { count: 0 };
+        const counted =
+          <Args extends unknown[], Result>(read: (...args: Args) => Result) =>
+          (...args: Args): Result => {
+            reads.count += 1;
+            return read(...args);
+          };
+        const reading: EventStore = {
+          ...store,
+          readStream: counted(store.readStream),
+          ...(store.readStreams ? { readStreams: counted(store.readStreams) } : {}),
+          ...(store.readStreamTails ? { readStreamTails: counted(store.readStreamTails) } : {}),
+        };
+        const engine = engineWith({ store: reading });
+        const { scope, counterId } = fresh();
+        expect(valueOf(await increment(engine, scope, counterId))).toBe(1);
+        const before = reads.count;
+        const second = await increment(engine, scope, counterId);
+        expect(second).toMatchObject({ kind: 'first', response: { status: 201 } });
+        expect(valueOf(second)).toBe(2);
+        if (keeps()) expect(reads.count).toBe(before);
+        else expect(reads.count).toBeGreaterThan(before);
+        const off = engineWith({ store: reading, decideOnKeptEvents: false });
+        await increment(off, scope, counterId);
+        const beforeOff = reads.count;
+        expect(valueOf(await increment(off, scope, counterId))).toBe(4);
+        expect(reads.count).toBeGreaterThan(beforeOff);
+      });
+
+      it('another writer moved the counter: decided again on what is read, each increment once', async () => {
+        const [mine, theirs] = [engineWith(), engineWith()];
+        const { scope, counterId } = fresh();
+        await increment(mine, scope, counterId);
+        await increment(theirs, scope, counterId);
+        const key = randomUUID();
+        const third = await increment(mine, scope, counterId, key);
+        expect(valueOf(third)).toBe(3);
+        const counts = await countIncrementsByKey(store, counterId);
+        expect([...counts.values()]).toEqual([1, 1, 1]);
+        expect(counts.get(key)).toBe(1);
+      });
+
+      it('a key another engine completed replays, though this engine keeps the counter up to its head', async () => {
+        const [mine, theirs] = [engineWith(), engineWith()];
+        const { scope, counterId } = fresh();
+        const theirKey = randomUUID();
+        const completed = await increment(theirs, scope, counterId, theirKey);
+        await increment(mine, scope, counterId); // reads the counter, their increment included, and keeps it
+        const retried = await increment(mine, scope, counterId, theirKey);
+        expect(retried.kind).toBe('replay');
+        expect(body(retried)).toBe(body(completed));
+        expect((await countIncrementsByKey(store, counterId)).get(theirKey)).toBe(1);
+      });
+
+      it('a key under its legacy stream name replays, though this engine keeps the counter up to its head', async () => {
+        const engine = engineWith();
+        const { scope, counterId } = fresh();
+        await increment(engine, scope, counterId);
+        const key = randomUUID();
+        const earlier = createInMemoryEventStore();
+        const first = await increment(
+          createIdempotencyEngine({ store: earlier, legacyKeyStreams: false }),
+          scope,
+          counterId,
+          key,
+        );
+        const log = await earlier.readStream(keyStreamName(scope, key));
+        await store.appendToStream(
+          legacyKeyStreamName(scope, key),
+          log.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
+          { expectedRevision: 'no_stream' },
+        );
+        const replay = await increment(engine, scope, counterId, key);
+        expect(replay.kind).toBe('replay');
+        expect(body(replay)).toBe(body(first));
+        expect(await store.readStream(keyStreamName(scope, key))).toEqual([]);
+        expect((await countIncrementsByKey(store, counterId)).get(key)).toBeUndefined();
+      });
+
+      it('a counter given a retention since it was kept is decided on what a read returns', async () => {
+        const engine = engineWith();
+        const { scope, counterId } = fresh();
+        await increment(engine, scope, counterId);
+        await increment(engine, scope, counterId);
+        // Revision 0 is no longer read: the counter reads as one increment.
+        await store.setStreamRetention(counterStreamOf(counterId), { truncateBefore: 1n });
+        expect(valueOf(await increment(engine, scope, counterId))).toBe(2);
+      });
+
+      it('a rejection decided on kept events is read and decided again before it is stored', async () => {
+        const engine = engineWith();
+        const { scope, counterId } = fresh();
+        const limited = (key: string) => ({
+          scope,
+          key,
+          ...incrementInput(counterId, 1),
+          handler: incrementCounterHandler({ limit: 2 }),
+        });
+        await increment(engine, scope, counterId);
+        await increment(engine, scope, counterId);
+        // A retention hides an increment this engine kept (decided on them, the counter is full): read, it is at 1.
+        await store.setStreamRetention(counterStreamOf(counterId), { truncateBefore: 1n });
+        expect(await engine.execute(limited(randomUUID()))).toMatchObject({
+          kind: 'first',
+          response: { status: 201 },
+        });
+      });
+    });
+
     it("a replay carries where its key completed: a global reader that reached it has read the key's effect", async () => {
       const engine = engineWith();
       const { input, counterId, key, scope } = fresh();

@@ -164,8 +164,9 @@ const serverVersion = async (connectionString: string): Promise<string> => {
 
 /**
  * The api over HTTP with autocannon (16 connections) on embedded PostgreSQL with fsync on: `POST
- * /invoices/:id/payments` with fresh keys (its projector in-process, as `npm start` runs it), the same route with the
- * idempotency layer (`plain-api.ts`: the same app with the plain engine, a second process on the same database), replays of one key, and
+ * /invoices/:id/payments` with fresh keys (its projector in-process, as `npm start` runs it), the same route without the
+ * idempotency layer (`plain-api.ts`: the same app with the plain engine, a second process on the same database, paying
+ * invoices of its own: each api is the only writer of its invoices, as one `npm start` is), replays of one key, and
  * the article peer (the single-table design, its own database in the same server, same pool size) with fresh keys and
  * replays. Phases alternate round after round and the medians count. After the run both sides' paid amounts must
  * equal the sum of their recorded payments, and those the confirmed ones.
@@ -207,7 +208,11 @@ export const runHttpBench = async (
         total: INVOICE_TOTAL,
       }),
     };
-    const plain: Target = { service: plainApi, apiKey, invoiceIds };
+    const plain: Target = {
+      service: plainApi,
+      apiKey,
+      invoiceIds: await issueOnceInvoices(plainApi.url, apiKey, { count: INVOICES, total: INVOICE_TOTAL }),
+    };
     const peer: Target = { service: articleApi, apiKey: article.apiKey, invoiceIds: article.invoiceIds };
     const replayOf = async (target: Target) => {
       const fixed = { key: randomUUID(), invoiceId: target.invoiceIds[0] as string };

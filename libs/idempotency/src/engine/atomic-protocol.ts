@@ -18,7 +18,7 @@ import type { ExecuteOutcome } from './execute-outcome.js';
  * guarded (the key stream new under both its names, each aggregate still at its kept head and without retention),
  * so it commits exactly when the read would have found the same; when it is refused, or the decision was anything
  * else, the request is read and decided again. A retry of a key this process did not complete pays one refused
- * statement for it.
+ * statement for it; where most attempts are refused (other writers), `KeptDecisions` has the engine read first.
  */
 export const runAtomic = async (
   runtime: EngineRuntime,
@@ -30,7 +30,7 @@ export const runAtomic = async (
   const { input, request } = execution;
   let aggregateConflicts = 0;
   const keyConflicts = new KeyConflicts(settings.maxConflictRetries);
-  let mayUseKept = settings.decideOnKeptEvents;
+  let mayUseKept = settings.keptDecisions.shouldTry();
   for (;;) {
     const now = settings.clock();
     const context = execution.context(now);
@@ -97,9 +97,13 @@ export const runAtomic = async (
       if (completion !== undefined) execution.wroteKeyLog(completion);
       execution.wrote(effects);
       runtime.keepWritten(writes, effects);
+      if (kept !== undefined) settings.keptDecisions.record(false);
     } catch (error) {
       if (!isConflict(error)) throw error;
-      if (kept !== undefined) continue;
+      if (kept !== undefined) {
+        settings.keptDecisions.record(true);
+        continue;
+      }
       if (error.stream === keyStream) {
         if (!keyConflicts.retry(error, key.revision)) {
           return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };

@@ -14,6 +14,7 @@ import type {
 } from '@once/event-store';
 import type { TypedCommand } from '../commands/index.js';
 import { deriveId } from '../ids/index.js';
+import type { KeptDecisions } from './kept-decisions.js';
 import type { IdempotencyScope } from '../ids/index.js';
 import { decideArrival, foldKeyLog, isKeyLogEvent } from '../key-log/index.js';
 import type {
@@ -68,8 +69,8 @@ export interface EngineSettings {
   readonly faults: FaultHook | undefined;
   readonly allowList: readonly string[];
   readonly completedKeys: CompletedKeys;
-  /** First requests on aggregates this process keeps are decided on the kept events (see the atomic protocol). */
-  readonly decideOnKeptEvents: boolean;
+  /** Whether first requests on aggregates this process keeps are decided on the kept events (the atomic protocol). */
+  readonly keptDecisions: KeptDecisions;
 }
 
 /** How many completed keys an engine remembers by default, the longest remembered dropped first. */

@@ -2,6 +2,7 @@ import type { EventStore } from '@once/event-store';
 import { keyStreamName, legacyKeyStreamName } from '../key-log/index.js';
 import type { KeyState } from '../key-log/index.js';
 import { runAtomic } from './atomic-protocol.js';
+import { KeptDecisions } from './kept-decisions.js';
 import { CompletedKeys, createEngineRuntime, CrashSignal, Execution } from './engine-runtime.js';
 import type { ExecuteInput } from './engine-runtime.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
@@ -54,8 +55,8 @@ export interface IdempotencyEngineOptions {
   /**
    * Decide a first request on aggregates whose events this process keeps (it read or wrote them before) without a
    * read, where the store appends atomically: the append itself proves the key new and the aggregates unchanged, or
-   * the request is read and decided again. Default true. Where many processes write the same aggregates most such
-   * attempts would miss, each a statement for nothing: turn it off there.
+   * the request is read and decided again. Default true. Where other processes write the same aggregates and most
+   * attempts are refused, the engine reads first on its own (trying one request in 16); false never tries.
    */
   readonly decideOnKeptEvents?: boolean;
 }
@@ -103,7 +104,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     faults: options.faults,
     allowList: options.responseHeaderAllowList ?? defaultResponseHeaderAllowList,
     completedKeys: new CompletedKeys(options.completedKeys?.capacity, options.completedKeys?.ttlMs),
-    decideOnKeptEvents: options.decideOnKeptEvents ?? true,
+    keptDecisions: new KeptDecisions(options.decideOnKeptEvents ?? true),
   });
   const forcePhased = options.protocol === 'phased';
   const takeOver = (execution: Execution) => runPhased(runtime, execution);

@@ -22,6 +22,25 @@ const tail = (stream: string, from: number, to: number, retained = false): Strea
 });
 
 describe('StreamCache', () => {
+  it('keeps what this process wrote when it follows the kept events, and is behind until a read otherwise', () => {
+    const cache = new StreamCache();
+    expect(cache.current('s')).toBeUndefined();
+    cache.wrote('s', events('s', 0, 1)); // created by this write: all of it is known
+    expect(cache.current('s')).toEqual(events('s', 0, 1));
+    cache.wrote('s', events('s', 1, 2));
+    expect(cache.current('s')).toEqual(events('s', 0, 2));
+    cache.wrote('s', undefined); // written, but not known exactly
+    expect(cache.current('s')).toBeUndefined();
+    cache.wrote('s', events('s', 3, 4)); // still behind: revision 2 is unknown here
+    expect(cache.current('s')).toBeUndefined();
+    const read = cache.tailRead('s');
+    expect(read.read.fromRevision).toBe(2n);
+    cache.merge('s', read.kept, tail('s', 2, 4));
+    expect(cache.current('s')).toEqual(events('s', 0, 4));
+    cache.wrote('other', events('other', 1, 2)); // not kept, and not its start: nothing to keep
+    expect(cache.current('other')).toBeUndefined();
+  });
+
   it('reads a stream whole once, then only what was appended since', () => {
     const cache = new StreamCache();
     const first = cache.tailRead('s');

@@ -61,12 +61,11 @@ export class StreamCache {
       if (written?.[0]?.revision === 0n) this.keep(stream, written);
       return;
     }
-    this.kept.delete(stream);
     if (written === undefined || written[0]?.revision !== BigInt(kept.length) || this.behind.has(stream)) {
-      this.kept.set(stream, kept);
       this.behind.add(stream);
       return;
     }
+    this.kept.delete(stream); // kept again as the most recent
     this.keep(stream, [...kept, ...written]);
   }
 

@@ -146,6 +146,12 @@ export interface StreamTailRead {
    * may still live under. It is looked at only then, so a stream that exists costs no second lookup.
    */
   readonly orElse?: string;
+  /**
+   * Read `stream` only while this other stream has no head: a caller that needs the stream only while another one is
+   * new (an aggregate read with its command's idempotency key, which is new unless the request is a retry) saves the
+   * read otherwise. A read left out answers `skipped: true`, with no events and no head.
+   */
+  readonly unlessExists?: string;
 }
 
 /**
@@ -160,6 +166,8 @@ export interface StreamTail {
   readonly events: readonly RecordedEvent[];
   readonly head: StreamRevision | undefined;
   readonly retained: boolean;
+  /** Left out: its `unlessExists` stream has a head. Says nothing of the stream itself. */
+  readonly skipped?: true;
 }
 
 export interface EventStoreCapabilities {

@@ -404,6 +404,47 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
   });
 
+  it('readStreamTails skips a read whose unlessExists stream has a head, and says so', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const [wanted, written, onlyRetention, never] = [
+      freshStream('tail'),
+      freshStream('tail'),
+      freshStream('tail'),
+      freshStream('tail'),
+    ];
+    await store.appendMulti([
+      { stream: wanted, events: someEvents(2), expectedRevision: 'no_stream' },
+      { stream: written, events: someEvents(1), expectedRevision: 'no_stream' },
+    ]);
+    await store.setStreamRetention(onlyRetention, { maxAgeSeconds: 60 });
+    const reads = [
+      { stream: wanted, fromRevision: 0n, unlessExists: written },
+      { stream: wanted, fromRevision: 1n, unlessExists: onlyRetention },
+      { stream: wanted, fromRevision: 0n, unlessExists: never },
+      { stream: never, fromRevision: 0n, orElse: wanted, unlessExists: written },
+    ];
+    const tails = await store.readStreamTails?.(reads);
+    expect(
+      tails?.map((tail) => ({
+        stream: tail.stream,
+        revisions: tail.events.map((e) => e.revision),
+        head: tail.head,
+        skipped: tail.skipped ?? false,
+      })),
+    ).toEqual([
+      { stream: wanted, revisions: [], head: undefined, skipped: true },
+      { stream: wanted, revisions: [1n], head: 1n, skipped: false },
+      { stream: wanted, revisions: [0n, 1n], head: 1n, skipped: false },
+      { stream: never, revisions: [], head: undefined, skipped: true },
+    ]);
+    // The array form, past the prepared lists, answers the same.
+    const wide = [
+      ...reads,
+      ...Array.from({ length: 8 }, () => ({ stream: freshStream('tail'), fromRevision: 0n })),
+    ];
+    expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
+  });
+
   it('a retention set before the first append rides on the stream row; the stream still reads and appends as absent', async () => {
     const store = createPostgresEventStore(db.pool);
     const stream = freshStream('kept-early');

@@ -146,16 +146,19 @@ export const readStreamsRows = async (
 // primary key: one row per stream at least (event columns NULL when nothing is new), so the caller learns the head of
 // a stream that has nothing new. A read with an `or_else` name reads that stream instead when the one asked for has
 // no head: `s` is the stream read, `h` its head row, and the second head lookup (`other`) sits behind a one-time
-// filter, so a stream found under the name asked for costs one lookup, as a read without `or_else` does. Listed as a
-// VALUES list for the same reason as readManyText.
+// filter, so a stream found under the name asked for costs one lookup, as a read without `or_else` does. A read with
+// an `unless_exists` name is `skipped` when that stream's row (`gate`, by the primary key) has a head: its events sit
+// behind a one-time filter too. Listed as a VALUES list for the same reason as readManyText.
 const readTailsText = (reads: string, now: string): string =>
-  `SELECT r.ord, s.stream AS read_stream, h.revision AS head,
+  `SELECT r.ord, s.stream AS read_stream, h.revision AS head, k.skipped,
           coalesce(h.max_age_seconds IS NOT NULL OR h.truncate_before IS NOT NULL, false) AS retained,
           ${eventColumns}
      FROM ${reads}
-     LEFT JOIN streams asked ON asked.stream = r.stream
+     LEFT JOIN streams gate ON gate.stream = r.unless_exists
+     CROSS JOIN LATERAL (SELECT coalesce(gate.revision >= 0, false) AS skipped) k
+     LEFT JOIN streams asked ON asked.stream = r.stream AND NOT k.skipped
      CROSS JOIN LATERAL (
-       SELECT CASE WHEN r.or_else IS NULL OR asked.revision >= 0 THEN r.stream ELSE r.or_else END AS stream) s
+       SELECT CASE WHEN k.skipped OR r.or_else IS NULL OR asked.revision >= 0 THEN r.stream ELSE r.or_else END AS stream) s
      LEFT JOIN LATERAL (
        SELECT o.* FROM streams o WHERE s.stream <> r.stream AND o.stream = s.stream OFFSET 0) other ON true
      CROSS JOIN LATERAL (
@@ -164,7 +167,7 @@ const readTailsText = (reads: string, now: string): string =>
               CASE WHEN s.stream = r.stream THEN asked.truncate_before ELSE other.truncate_before END AS truncate_before) h
      LEFT JOIN LATERAL (
        SELECT e.* FROM events e
-        WHERE e.stream = s.stream AND e.revision >= r.from_revision
+        WHERE NOT k.skipped AND e.stream = s.stream AND e.revision >= r.from_revision
           AND NOT coalesce(e.revision < h.truncate_before, false)
           AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => h.max_age_seconds), false)
         ORDER BY e.revision ASC) e ON true
@@ -173,21 +176,22 @@ const readTailsStatements = Array.from({ length: maxListedStreams }, (_, index) 
   const count = index + 1;
   const list = Array.from(
     { length: count },
-    (_, item) => `(${item + 1}, $${3 * item + 1}::text, $${3 * item + 2}::bigint, $${3 * item + 3}::text)`,
+    (_, item) =>
+      `(${item + 1}, $${4 * item + 1}::text, $${4 * item + 2}::bigint, $${4 * item + 3}::text, $${4 * item + 4}::text)`,
   ).join(', ');
   return {
     name: `once_event_store_read_tails_${count}`,
     text: readTailsText(
-      `(VALUES ${list}) AS r(ord, stream, from_revision, or_else)`,
-      `$${3 * count + 1}::timestamptz`,
+      `(VALUES ${list}) AS r(ord, stream, from_revision, or_else, unless_exists)`,
+      `$${4 * count + 1}::timestamptz`,
     ),
   };
 });
 const readTailsByArray = {
   name: 'once_event_store_read_tails',
   text: readTailsText(
-    'unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS r(stream, from_revision, or_else, ord)',
-    '$4::timestamptz',
+    'unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS r(stream, from_revision, or_else, unless_exists, ord)',
+    '$5::timestamptz',
   ),
 };
 
@@ -196,6 +200,16 @@ interface TailRow extends EventRow {
   read_stream: string;
   head: string | null;
   retained: boolean;
+  skipped: boolean;
+}
+
+/** A `StreamTail` as its rows arrive. */
+interface TailBeingRead {
+  stream: string;
+  events: RecordedEvent[];
+  head: StreamRevision | undefined;
+  retained: boolean;
+  skipped?: true;
 }
 
 /** Reads each stream given from its own revision, with its head, in one statement (see `EventStore.readStreamTails`). */
@@ -214,26 +228,36 @@ export const readStreamTailsRows = async (
             reads.map((read) => read.stream),
             reads.map((read) => read.fromRevision.toString()),
             reads.map((read) => read.orElse ?? null),
+            reads.map((read) => read.unlessExists ?? null),
             now,
           ],
         }
       : {
           ...statement,
           values: [
-            ...reads.flatMap((read) => [read.stream, read.fromRevision.toString(), read.orElse ?? null]),
+            ...reads.flatMap((read) => [
+              read.stream,
+              read.fromRevision.toString(),
+              read.orElse ?? null,
+              read.unlessExists ?? null,
+            ]),
             now,
           ],
         },
   );
-  const tails = reads.map((read) => ({
+  const tails = reads.map((read): TailBeingRead => ({
     stream: read.stream,
-    events: [] as RecordedEvent[],
-    head: undefined as StreamRevision | undefined,
+    events: [],
+    head: undefined,
     retained: false,
   }));
   for (const row of rows) {
     const tail = tails[row.ord - 1];
     if (tail === undefined) continue;
+    if (row.skipped) {
+      tail.skipped = true;
+      continue;
+    }
     tail.stream = row.read_stream;
     tail.head = row.head === null || row.head === '-1' ? undefined : BigInt(row.head);
     tail.retained = row.retained;

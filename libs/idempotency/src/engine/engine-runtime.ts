@@ -319,16 +319,24 @@ export const createEngineRuntime = (settings: EngineSettings) => {
   /**
    * Reads the execution's key log whole (when given) and each aggregate from where this process's kept events end, in
    * one statement; an aggregate whose kept events no longer stand is read whole by a second one (rare: only after its
-   * retention changed). Undefined where the store cannot read tails.
+   * retention changed). With a key, the aggregates are read only while its stream is new: a retry needs none of them
+   * (a released key, claimed again, reads them by a second statement), and `aggregates` is then undefined.
+   * Undefined where the store cannot read tails.
    */
   const readTails = async (
     execution: Execution | undefined,
     streams: readonly string[],
-  ): Promise<{ key?: KeyLogRead; aggregates: (readonly RecordedEvent[])[] } | undefined> => {
+  ): Promise<{ key?: KeyLogRead; aggregates?: (readonly RecordedEvent[])[] } | undefined> => {
     if (store.readStreamTails === undefined) return undefined;
     const plans = streams.map((stream) => streamCache.tailRead(stream));
     const keyReads = execution === undefined ? [] : [keyTailRead(execution)];
-    const tails = await store.readStreamTails([...keyReads, ...plans.map((plan) => plan.read)]);
+    const unlessExists = execution?.keyStream;
+    const tails = await store.readStreamTails([
+      ...keyReads,
+      ...plans.map((plan) => (unlessExists === undefined ? plan.read : { ...plan.read, unlessExists })),
+    ]);
+    const key = execution === undefined ? undefined : keyFromTail(execution, tails[0]);
+    if (tails.some((tail) => tail.skipped === true)) return { key };
     const aggregates: (readonly RecordedEvent[] | undefined)[] = streams.map((stream, index) => {
       const tail = tails[keyReads.length + index];
       const plan = plans[index];
@@ -342,10 +350,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
         aggregates[streams.indexOf(stream)] = tail === undefined ? [] : streamCache.merge(stream, [], tail);
       });
     }
-    return {
-      key: execution === undefined ? undefined : keyFromTail(execution, tails[0]),
-      aggregates: aggregates.map((events) => events ?? []),
-    };
+    return { key, aggregates: aggregates.map((events) => events ?? []) };
   };
 
   /** The key stream read whole; its legacy name looked at only when the short name was never written. */
@@ -365,7 +370,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
   const readSnapshots = async (streams: readonly string[]): Promise<ReadonlyMap<string, StreamSnapshot>> => {
     const unique = [...new Set(streams)];
     const tails = await readTails(undefined, unique);
-    if (tails !== undefined) return toSnapshots(unique, tails.aggregates);
+    if (tails?.aggregates !== undefined) return toSnapshots(unique, tails.aggregates);
     return toSnapshots(unique, await Promise.all(unique.map((stream) => store.readStream(stream))));
   };
 
@@ -408,7 +413,9 @@ export const createEngineRuntime = (settings: EngineSettings) => {
   /**
    * The key stream and the aggregates in one round trip where the store reads several streams at once: on
    * PostgreSQL every statement costs a round trip of CPU-bound syscalls on both sides, and this is what keeps a
-   * first request at the plain path's two statements (read, append). A replay reads the aggregates for nothing, a
+   * first request at the plain path's two statements (read, append). Where the store reads tails, the aggregates are
+   * read only while the key's stream is new, so a retry reads its key log alone (no `snapshots`: a released key,
+   * claimed again, reads them next). Where it reads whole streams only, a replay reads the aggregates for nothing, a
    * small price next to a second round trip. Stores without `readStreams` read the key alone first.
    */
   const readKeyAndSnapshots = async (
@@ -418,7 +425,10 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     if (streams === undefined) return { key: await readKey(execution) };
     const unique = [...new Set(streams)];
     const tails = await readTails(execution, unique);
-    if (tails?.key !== undefined) return { key: tails.key, snapshots: toSnapshots(unique, tails.aggregates) };
+    if (tails?.key !== undefined) {
+      const { key, aggregates } = tails;
+      return aggregates === undefined ? { key } : { key, snapshots: toSnapshots(unique, aggregates) };
+    }
     if (store.readStreams === undefined) return { key: await readKey(execution) };
     const names = keyStreamsOf(execution);
     const read = await store.readStreams([...names, ...unique]);

@@ -34,7 +34,6 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
     }
     // The key and a decide handler's aggregates in one statement where the store can, as the atomic protocol reads.
     const { key, snapshots: read } = await runtime.readKeyAndSnapshots(execution, streams);
-    const snapshots = streams === undefined ? undefined : (read ?? (await runtime.readSnapshots(streams)));
     // Read with it: a key claimed before short stream names stays on its legacy stream.
     const { keyStream } = execution;
     const arrival = decideArrival(key.state, request, now);
@@ -51,8 +50,9 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
         request,
         claim: claimOf(execution, holder, now, runtime.leaseExpiresAt(now)),
       };
-      if (handler.kind === 'decide' && snapshots !== undefined) {
+      if (handler.kind === 'decide' && streams !== undefined) {
         // No external call comes first: the claim and the plan (or the rejection) travel in one append.
+        const snapshots = read ?? (await runtime.readSnapshots(streams));
         const decided = runtime.decide(execution, handler, context, snapshots);
         if (decided.kind === 'released') return decided.outcome;
         keyLog = {

@@ -104,6 +104,43 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
 
+    it("a retry reads its key's log, not the aggregates a first request decides on", async () => {
+      // The streams whose events the store handed over, whichever read handed them.
+      const fetched: string[] = [];
+      const reading: EventStore = {
+        ...store,
+        readStream: async (stream, options) => {
+          fetched.push(stream);
+          return store.readStream(stream, options);
+        },
+        ...(store.readStreams
+          ? {
+              readStreams: async (streams: readonly string[]) => {
+                fetched.push(...streams);
+                return (await store.readStreams?.(streams)) ?? [];
+              },
+            }
+          : {}),
+        ...(store.readStreamTails
+          ? {
+              readStreamTails: async (reads: Parameters<NonNullable<EventStore['readStreamTails']>>[0]) => {
+                const tails = (await store.readStreamTails?.(reads)) ?? [];
+                fetched.push(...tails.filter((tail) => tail.skipped !== true).map((tail) => tail.stream));
+                return tails;
+              },
+            }
+          : {}),
+      };
+      const { input, counterId } = fresh();
+      const first = await engineWith().execute(input());
+      // Another process: it did not complete the key, so it reads the key log.
+      const replay = await engineWith({ store: reading, completedKeys: { capacity: 0 } }).execute(input());
+      expect(replay.kind).toBe('replay');
+      expect(body(replay)).toBe(body(first));
+      expect(fetched).not.toContain(counterStreamOf(counterId));
+      expect(fetched.length).toBeGreaterThan(0);
+    });
+
     it('writes the key log the protocol prescribes: one completion naming the key (atomic), or claim first (phased)', async () => {
       const engine = engineWith();
       const { input, key, scope } = fresh();

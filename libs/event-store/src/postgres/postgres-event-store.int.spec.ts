@@ -5,10 +5,44 @@ import { migrate } from '@once/postgres';
 import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { WrongExpectedRevisionError } from '../port/index.js';
+import type { EventStore, StreamTailRead } from '../port/index.js';
 import { freshStream, someEvents } from '../testing/index.js';
 import { eventStoreMigrations, migrateEventStore } from './event-store-migrations.js';
 import { appendOnClient, fastAppendMultiStatement } from './postgres-append.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
+
+/** A stream named for the readStreamTails tests. */
+const tailStream = (): string => freshStream('tail');
+
+/** Two written streams (of two events and of three) and one with only a retention, for the readStreamTails tests. */
+const writeTailStreams = async (store: EventStore) => {
+  const [two, three, onlyRetention] = [tailStream(), tailStream(), tailStream()];
+  await store.appendMulti([
+    { stream: two, events: someEvents(2), expectedRevision: 'no_stream' },
+    { stream: three, events: someEvents(3), expectedRevision: 'no_stream' },
+  ]);
+  await store.setStreamRetention(onlyRetention, { maxAgeSeconds: 60 });
+  return { two, three, onlyRetention };
+};
+
+/**
+ * What `readStreamTails` answers for `reads`, in short; the array form, past the prepared lists, must answer the same.
+ */
+const readTails = async (store: EventStore, reads: readonly StreamTailRead[]) => {
+  const tails = await store.readStreamTails?.(reads);
+  const wide = [...reads, ...Array.from({ length: 8 }, () => ({ stream: tailStream(), fromRevision: 0n }))];
+  expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
+  return {
+    tails,
+    summary: tails?.map((tail) => ({
+      stream: tail.stream,
+      revisions: tail.events.map((event) => event.revision),
+      head: tail.head,
+      retained: tail.retained,
+      skipped: tail.skipped ?? false,
+    })),
+  };
+};
 
 describe('PostgreSQL event store: beyond the shared contract', () => {
   let db: TestDatabase;
@@ -223,12 +257,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
 
   it('readStreamTails reads each stream from its own revision, with its head and whether it has a retention', async () => {
     const store = createPostgresEventStore(db.pool);
-    const [plain, kept, early, absent] = [
-      freshStream('tail'),
-      freshStream('tail'),
-      freshStream('tail'),
-      freshStream('tail'),
-    ];
+    const [plain, kept, early, absent] = [tailStream(), tailStream(), tailStream(), tailStream()];
     await store.appendMulti([
       { stream: plain, events: someEvents(4), expectedRevision: 'no_stream' },
       {
@@ -239,21 +268,14 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       },
     ]);
     await store.setStreamRetention(early, { maxAgeSeconds: 60 });
-    const reads = [
+    const { tails, summary } = await readTails(store, [
       { stream: plain, fromRevision: 2n },
       { stream: kept, fromRevision: 0n },
       { stream: plain, fromRevision: 4n },
       { stream: early, fromRevision: 0n },
       { stream: absent, fromRevision: 0n },
-    ];
-    const tails = await store.readStreamTails?.(reads);
-    expect(
-      tails?.map((tail) => ({
-        revisions: tail.events.map((event) => event.revision),
-        head: tail.head,
-        retained: tail.retained,
-      })),
-    ).toEqual([
+    ]);
+    expect(summary?.map(({ revisions, head, retained }) => ({ revisions, head, retained }))).toEqual([
       { revisions: [2n, 3n], head: 3n, retained: false },
       { revisions: [1n, 2n], head: 2n, retained: true },
       { revisions: [], head: 3n, retained: false },
@@ -261,12 +283,6 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       { revisions: [], head: undefined, retained: false },
     ]);
     expect(tails?.[0]?.events).toEqual((await store.readStream(plain)).slice(2));
-    // More streams than the prepared lists cover: the same answers through the array form.
-    const wide = [
-      ...reads,
-      ...Array.from({ length: 8 }, () => ({ stream: freshStream('tail'), fromRevision: 0n })),
-    ];
-    expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
   });
 
   it('an append that loses a race keeps its connection; a connection the server ended is replaced', async () => {
@@ -363,86 +379,42 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
 
   it('readStreamTails reads the orElse stream only where the stream asked for was never written', async () => {
     const store = createPostgresEventStore(db.pool);
-    const [written, other, never, onlyRetention, neither] = [
-      freshStream('tail'),
-      freshStream('tail'),
-      freshStream('tail'),
-      freshStream('tail'),
-      freshStream('tail'),
-    ];
-    await store.appendMulti([
-      { stream: written, events: someEvents(2), expectedRevision: 'no_stream' },
-      { stream: other, events: someEvents(3), expectedRevision: 'no_stream' },
+    const { two, three, onlyRetention } = await writeTailStreams(store);
+    const [never, neither, elsewhere] = [tailStream(), tailStream(), tailStream()];
+    const { summary } = await readTails(store, [
+      { stream: two, fromRevision: 0n, orElse: three },
+      { stream: never, fromRevision: 1n, orElse: three },
+      { stream: onlyRetention, fromRevision: 0n, orElse: three },
+      { stream: neither, fromRevision: 0n, orElse: elsewhere },
+      { stream: three, fromRevision: 2n },
     ]);
-    await store.setStreamRetention(onlyRetention, { maxAgeSeconds: 60 });
-    const reads = [
-      { stream: written, fromRevision: 0n, orElse: other },
-      { stream: never, fromRevision: 1n, orElse: other },
-      { stream: onlyRetention, fromRevision: 0n, orElse: other },
-      { stream: neither, fromRevision: 0n, orElse: freshStream('tail') },
-      { stream: other, fromRevision: 2n },
-    ];
-    const tails = await store.readStreamTails?.(reads);
-    expect(
-      tails?.map((tail) => ({
-        stream: tail.stream,
-        revisions: tail.events.map((e) => e.revision),
-        head: tail.head,
-      })),
-    ).toEqual([
-      { stream: written, revisions: [0n, 1n], head: 1n },
-      { stream: other, revisions: [1n, 2n], head: 2n },
-      { stream: other, revisions: [0n, 1n, 2n], head: 2n },
-      { stream: reads[3]?.orElse, revisions: [], head: undefined },
-      { stream: other, revisions: [2n], head: 2n },
+    expect(summary?.map(({ stream, revisions, head }) => ({ stream, revisions, head }))).toEqual([
+      { stream: two, revisions: [0n, 1n], head: 1n },
+      { stream: three, revisions: [1n, 2n], head: 2n },
+      { stream: three, revisions: [0n, 1n, 2n], head: 2n },
+      { stream: elsewhere, revisions: [], head: undefined },
+      { stream: three, revisions: [2n], head: 2n },
     ]);
-    // The array form, past the prepared lists, answers the same.
-    const wide = [
-      ...reads,
-      ...Array.from({ length: 8 }, () => ({ stream: freshStream('tail'), fromRevision: 0n })),
-    ];
-    expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
   });
 
   it('readStreamTails skips a read whose unlessExists stream has a head, and says so', async () => {
     const store = createPostgresEventStore(db.pool);
-    const [wanted, written, onlyRetention, never] = [
-      freshStream('tail'),
-      freshStream('tail'),
-      freshStream('tail'),
-      freshStream('tail'),
-    ];
-    await store.appendMulti([
-      { stream: wanted, events: someEvents(2), expectedRevision: 'no_stream' },
-      { stream: written, events: someEvents(1), expectedRevision: 'no_stream' },
+    const { two, three, onlyRetention } = await writeTailStreams(store);
+    const never = tailStream();
+    const { summary } = await readTails(store, [
+      { stream: two, fromRevision: 0n, unlessExists: three },
+      { stream: two, fromRevision: 1n, unlessExists: onlyRetention },
+      { stream: two, fromRevision: 0n, unlessExists: never },
+      { stream: never, fromRevision: 0n, orElse: two, unlessExists: three },
     ]);
-    await store.setStreamRetention(onlyRetention, { maxAgeSeconds: 60 });
-    const reads = [
-      { stream: wanted, fromRevision: 0n, unlessExists: written },
-      { stream: wanted, fromRevision: 1n, unlessExists: onlyRetention },
-      { stream: wanted, fromRevision: 0n, unlessExists: never },
-      { stream: never, fromRevision: 0n, orElse: wanted, unlessExists: written },
-    ];
-    const tails = await store.readStreamTails?.(reads);
     expect(
-      tails?.map((tail) => ({
-        stream: tail.stream,
-        revisions: tail.events.map((e) => e.revision),
-        head: tail.head,
-        skipped: tail.skipped ?? false,
-      })),
+      summary?.map(({ stream, revisions, head, skipped }) => ({ stream, revisions, head, skipped })),
     ).toEqual([
-      { stream: wanted, revisions: [], head: undefined, skipped: true },
-      { stream: wanted, revisions: [1n], head: 1n, skipped: false },
-      { stream: wanted, revisions: [0n, 1n], head: 1n, skipped: false },
+      { stream: two, revisions: [], head: undefined, skipped: true },
+      { stream: two, revisions: [1n], head: 1n, skipped: false },
+      { stream: two, revisions: [0n, 1n], head: 1n, skipped: false },
       { stream: never, revisions: [], head: undefined, skipped: true },
     ]);
-    // The array form, past the prepared lists, answers the same.
-    const wide = [
-      ...reads,
-      ...Array.from({ length: 8 }, () => ({ stream: freshStream('tail'), fromRevision: 0n })),
-    ];
-    expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
   });
 
   it('a retention set before the first append rides on the stream row; the stream still reads and appends as absent', async () => {

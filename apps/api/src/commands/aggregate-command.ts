@@ -9,15 +9,48 @@ import type {
 } from '@once/idempotency';
 import { domainProblem, problemResponse } from '../problems/index.js';
 
-/** Folds a stream snapshot into an aggregate's state. */
+/** A stream's state as a decider last folded it, kept on the last event folded (see `foldSnapshot`). */
+interface LastFold {
+  readonly decider: object;
+  /** The first event and the place of the last one in the events folded: the same prefix, when both match. */
+  readonly first: object;
+  readonly index: number;
+  readonly state: unknown;
+}
+const lastFolds = new WeakMap<object, LastFold>();
+
+/**
+ * Folds a stream snapshot into an aggregate's state. The engine hands over a stream it keeps as the same event objects
+ * request after request, so the state is kept on the last event folded and the next fold of that stream starts
+ * there: a payment folds the events since the last decision, not the whole invoice again (whose `evolve` copies the
+ * payments once per event, so a full fold grows with the square of the payments). Deciders never change a state in
+ * place, so a kept state is safe to start from.
+ */
 export const foldSnapshot = <Command extends Message, Event extends Message, State>(
   decider: Decider<Command, Event, State>,
   snapshot: StreamSnapshot | undefined,
-): State =>
-  (snapshot?.events ?? []).reduce(
-    (state, event) => decider.evolve(state, { type: event.type, data: event.data } as Event),
-    decider.initialState(),
-  );
+): State => {
+  const events = snapshot?.events ?? [];
+  const [first] = events;
+  if (first === undefined) return decider.initialState();
+  let state = decider.initialState();
+  let from = 0;
+  for (let index = events.length - 1; index >= 0; index--) {
+    const last = lastFolds.get(events[index] as object);
+    if (last?.decider === decider && last.first === first && last.index === index) {
+      state = last.state as State;
+      from = index + 1;
+      break;
+    }
+  }
+  for (const event of events.slice(from)) {
+    state = decider.evolve(state, { type: event.type, data: event.data } as Event);
+  }
+  if (from < events.length) {
+    lastFolds.set(events[events.length - 1] as object, { decider, first, index: events.length - 1, state });
+  }
+  return state;
+};
 
 /** Runs `decide`, turning a `DomainError` into a rejection value; anything else is a defect and propagates. */
 export const decideOrRefuse = <Result>(

@@ -1,26 +1,3 @@
-export {
-  getWebhookEndpoint,
-  listWebhookAttempts,
-  listWebhookEndpoints,
-  listWebhookMessages,
-  redeliverWebhookMessage,
-  replayWebhookMessages,
-  webhookDeliveryMetrics,
-} from './delivery-state/index.js';
-export type {
-  WebhookAttemptView,
-  WebhookDeliveryMetrics,
-  WebhookEndpointView,
-  WebhookMessageView,
-} from './delivery-state/index.js';
-export { defaultRetryLadderMs, relayLeaseName, retryDelayMs, startWebhookRelay } from './relay/index.js';
-export type {
-  PendingMessage,
-  RelayFaults,
-  RelayLogger,
-  RelayState,
-  WebhookMessageBody,
-  WebhookRelay,
-  WebhookRelayOptions,
-} from './relay/index.js';
-export { migrateOutbox } from './schema/index.js';
+export * from './delivery-state/index.js';
+export * from './relay/index.js';
+export * from './schema/index.js';

@@ -1,5 +1,3 @@
-export { createTestDatabase, freshTenantId } from './postgres/index.js';
-export type { TestDatabase } from './postgres/index.js';
-export { waitFor } from './wait-for/index.js';
-export { chromiumPath, chromiumPresent, chromiumSkipNote, launchChromium } from './chromium/index.js';
-export type { ChromiumSession } from './chromium/index.js';
+export * from './postgres/index.js';
+export * from './wait-for/index.js';
+export * from './chromium/index.js';

@@ -1,5 +1,6 @@
 import { CanonicalJsonError } from '../errors/index.js';
-import { appendPointer, resolveMaxDepth } from '../json/index.js';
+import { resolveMaxDepth } from '../json/depth-limit.js';
+import { appendPointer } from '../json/json-pointer.js';
 import type { JsonLimits } from '../json/index.js';
 import { serializeNumber } from './serialize-number.js';
 import { serializeString } from './serialize-string.js';

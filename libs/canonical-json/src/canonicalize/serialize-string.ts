@@ -1,5 +1,5 @@
 import { CanonicalJsonError } from '../errors/index.js';
-import { hasLoneSurrogate } from '../json/index.js';
+import { hasLoneSurrogate } from '../json/unicode.js';
 
 const shortEscapes: Readonly<Record<number, string>> = {
   0x08: '\\b',

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { canonicalize } from '../canonicalize/index.js';
-import { resolveMaxDepth } from '../json/index.js';
+import { resolveMaxDepth } from '../json/depth-limit.js';
 import type { JsonLimits } from '../json/index.js';
 
 /** The parts of a request that decide whether a repeated Idempotency-Key names the same request. */

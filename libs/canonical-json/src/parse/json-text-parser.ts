@@ -1,6 +1,7 @@
 import { CanonicalJsonError } from '../errors/index.js';
 import type { CanonicalJsonErrorCode } from '../errors/index.js';
-import { appendPointer, hasLoneSurrogate } from '../json/index.js';
+import { appendPointer } from '../json/json-pointer.js';
+import { hasLoneSurrogate } from '../json/unicode.js';
 import type { JsonValue } from '../json/index.js';
 
 type MutableObject = Record<string, JsonValue>;

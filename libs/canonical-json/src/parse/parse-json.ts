@@ -1,5 +1,5 @@
 import { CanonicalJsonError } from '../errors/index.js';
-import { resolveMaxDepth } from '../json/index.js';
+import { resolveMaxDepth } from '../json/depth-limit.js';
 import type { JsonLimits, JsonValue } from '../json/index.js';
 import { JsonTextParser } from './json-text-parser.js';
 

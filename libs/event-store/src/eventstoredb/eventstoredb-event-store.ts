@@ -12,7 +12,8 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../port/index.js';
-import { UnsupportedOperationError, assertValidAppend, comparePositions } from '../port/index.js';
+import { UnsupportedOperationError, comparePositions } from '../port/index.js';
+import { assertValidAppend } from '../port/append-validation.js';
 import { assertValidRetention } from '../retention/index.js';
 import {
   matchesFilter,

@@ -14,14 +14,8 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../port/index.js';
-import {
-  UnsupportedOperationError,
-  WrongExpectedRevisionError,
-  assertValidAppend,
-  assertValidMultiAppend,
-  isGuardedWrite,
-  comparePositions,
-} from '../port/index.js';
+import { UnsupportedOperationError, WrongExpectedRevisionError, comparePositions } from '../port/index.js';
+import { assertValidAppend, assertValidMultiAppend, isGuardedWrite } from '../port/append-validation.js';
 import { assertValidRetention, isExpired } from '../retention/index.js';
 import { createSubscriptionRegistry, subscribeByPolling } from '../subscription/index.js';
 import type { CommitDecision, StreamForCheck } from './commit-check.js';

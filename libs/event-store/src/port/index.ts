@@ -21,5 +21,4 @@ export type {
 } from './event-store.js';
 export { WrongExpectedRevisionError, UnsupportedOperationError } from './errors.js';
 export { comparePositions, formatPosition, parsePosition } from './position.js';
-export { assertValidAppend, assertValidMultiAppend, isGuardedWrite } from './append-validation.js';
 export type { RoundTripListener, RoundTripOperation } from './round-trips.js';

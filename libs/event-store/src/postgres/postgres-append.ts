@@ -6,7 +6,8 @@ import type {
   StreamAppend,
   StreamRetention,
 } from '../port/index.js';
-import { isGuardedWrite, WrongExpectedRevisionError } from '../port/index.js';
+import { WrongExpectedRevisionError } from '../port/index.js';
+import { isGuardedWrite } from '../port/append-validation.js';
 
 /** What one call of `event_store_append` decided. */
 export type AppendOutcome =

@@ -15,7 +15,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../port/index.js';
-import { assertValidAppend, assertValidMultiAppend } from '../port/index.js';
+import { assertValidAppend, assertValidMultiAppend } from '../port/append-validation.js';
 import { assertValidRetention } from '../retention/index.js';
 import { createSubscriptionRegistry, subscribeByPolling } from '../subscription/index.js';
 import { migrateEventStore } from './event-store-migrations.js';

@@ -18,5 +18,4 @@ export { createNaiveGlobalReader } from './naive-global-reader.js';
 export { createPostgresContractSubject } from './postgres-contract-subject.js';
 export { startEventStoreDb } from './eventstoredb-target.js';
 export type { EventStoreTarget } from './eventstoredb-target.js';
-export { startWireEventStoreDb } from './eventstoredb-wire/index.js';
-export type { WireEventStoreDb, WireEventStoreDbOptions } from './eventstoredb-wire/index.js';
+export * from './eventstoredb-wire/index.js';

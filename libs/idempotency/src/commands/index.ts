@@ -7,4 +7,4 @@ export type {
   CommandOf,
   TypedCommand,
 } from './command-definition.js';
-export { isSecretReference, secretReference, withSecretsReferenced } from './secret-reference.js';
+export { isSecretReference, secretReference } from './secret-reference.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { withSecretsReferenced } from '../commands/index.js';
+import { withSecretsReferenced } from '../commands/secret-reference.js';
 import { decideArrival, decideKeyLog } from '../key-log/index.js';
 import type { DecideCommandHandler } from './command-handler.js';
 import { isConflict, KeyConflicts, toExpected } from './engine-runtime.js';

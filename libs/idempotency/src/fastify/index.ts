@@ -6,15 +6,4 @@ export type {
   IdempotencyPluginOptions,
   IdempotencyProblemCatalog,
 } from './idempotency-plugin.js';
-export { idempotencyProblems, Problem, ProblemCatalog } from '../problems/index.js';
-export type {
-  IdempotencyProblemType,
-  ProblemAnswer,
-  ProblemCatalogSettings,
-  ProblemDocument,
-  ProblemExtension,
-  ProblemOptions,
-  ProblemText,
-  ProblemType,
-  ProblemTypeOf,
-} from '../problems/index.js';
+export * from '../problems/index.js';

@@ -15,7 +15,12 @@ import type {
   Subscription,
 } from '../port/index.js';
 import { UnsupportedOperationError, WrongExpectedRevisionError, comparePositions } from '../port/index.js';
-import { assertValidAppend, assertValidMultiAppend, isGuardedWrite } from '../port/append-validation.js';
+import {
+  assertValidAppend,
+  assertValidMultiAppend,
+  guardedWriteRefusal,
+  isGuardedWrite,
+} from '../port/append-validation.js';
 import { assertValidRetention, isExpired } from '../retention/index.js';
 import { createSubscriptionRegistry, subscribeByPolling } from '../subscription/index.js';
 import type { CommitDecision, StreamForCheck } from './commit-check.js';
@@ -230,10 +235,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     return results;
   };
 
-  /**
-   * A guarded write is made only as a new write whose every expectation holds (see `EventStore.appendMulti`); it is
-   * refused as the PostgreSQL adapter refuses it: the first stream at another revision, else the first stream.
-   */
+  /** A guarded write is made only as a new write whose every expectation holds (see `EventStore.appendMulti`). */
   const refuseUnlessGuardsHold = (appends: readonly StreamAppend[]): void => {
     const actualOf = (stream: string) => streams.get(stream)?.current ?? -1n;
     const atExpected = (append: StreamAppend) =>
@@ -250,13 +252,10 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
       );
     };
     if (appends.every(holds)) return;
-    const refused = appends.find((append) => !atExpected(append)) ?? (appends[0] as StreamAppend);
-    const actual = actualOf(refused.stream);
-    throw new WrongExpectedRevisionError(
-      refused.stream,
-      refused.expectedRevision,
-      actual < 0n ? 'no_stream' : actual,
-    );
+    throw guardedWriteRefusal(appends, (stream) => {
+      const actual = actualOf(stream);
+      return actual < 0n ? 'no_stream' : actual;
+    });
   };
 
   const readStream = async (

@@ -1,4 +1,5 @@
-import type { EventToAppend, ExpectedRevision, StreamAppend } from './event-store.js';
+import { WrongExpectedRevisionError } from './errors.js';
+import type { EventToAppend, ExpectedRevision, StreamAppend, StreamRevision } from './event-store.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -59,6 +60,20 @@ export const assertValidMultiAppend = (appends: readonly StreamAppend[]): void =
     if (other !== undefined && (typeof other !== 'string' || other.length === 0 || seen.has(other)))
       throw new RangeError('alsoNoStream must name a stream this appendMulti does not write');
   }
+};
+
+/**
+ * Why a guarded write was not made (see `EventStore.appendMulti`), as every adapter reports it: the first stream not at
+ * its expected revision, else the first stream (a guard failed, or the write repeats an earlier one).
+ */
+export const guardedWriteRefusal = (
+  appends: readonly StreamAppend[],
+  actualOf: (stream: string) => StreamRevision | 'no_stream',
+): WrongExpectedRevisionError => {
+  const refused =
+    appends.find((append) => actualOf(append.stream) !== append.expectedRevision) ??
+    (appends[0] as StreamAppend);
+  return new WrongExpectedRevisionError(refused.stream, refused.expectedRevision, actualOf(refused.stream));
 };
 
 /** True when some stream of a multi-stream write carries a guard (`alsoNoStream`, `expectNoRetention`). */

@@ -7,7 +7,7 @@ import type {
   StreamRetention,
 } from '../port/index.js';
 import { WrongExpectedRevisionError } from '../port/index.js';
-import { isGuardedWrite } from '../port/append-validation.js';
+import { guardedWriteRefusal, isGuardedWrite } from '../port/append-validation.js';
 
 /** What one call of `event_store_append` decided. */
 export type AppendOutcome =
@@ -265,10 +265,7 @@ export const appendMultiOnPool = async (
   }
 };
 
-/**
- * Why a guarded write the fast statement did not make is refused: the first stream whose revision is not the one
- * expected, else the first stream (a guard failed, or the write repeats an earlier one).
- */
+/** Why a guarded write the fast statement did not make is refused, from the streams' heads (`guardedWriteRefusal`). */
 const refusal = async (
   pool: Pick<Pool, 'query'>,
   appends: readonly StreamAppend[],
@@ -279,10 +276,7 @@ const refusal = async (
     values: [appends.map((append) => append.stream)],
   });
   const heads = new Map(rows.map((row) => [row.stream, BigInt(row.revision)]));
-  const actualOf = (append: StreamAppend) => heads.get(append.stream) ?? 'no_stream';
-  const refused =
-    appends.find((append) => actualOf(append) !== append.expectedRevision) ?? (appends[0] as StreamAppend);
-  return new WrongExpectedRevisionError(refused.stream, refused.expectedRevision, actualOf(refused));
+  return guardedWriteRefusal(appends, (stream) => heads.get(stream) ?? 'no_stream');
 };
 
 const maxDeadlockAttempts = 5;

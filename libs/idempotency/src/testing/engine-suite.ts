@@ -38,6 +38,39 @@ export interface EngineSuiteSetup {
 const LEASE_MS = 10_000;
 
 /**
+ * `base` with its reads watched: how many were made, and the streams whose events they handed over (a tail read left
+ * out by `unlessExists` hands over none).
+ */
+const watchingReads = (base: EventStore) => {
+  const reads = { count: 0, fetched: [] as string[] };
+  const store: EventStore = {
+    ...base,
+    readStream: async (stream, options) => {
+      reads.count += 1;
+      reads.fetched.push(stream);
+      return base.readStream(stream, options);
+    },
+  };
+  const { readStreams, readStreamTails } = base;
+  if (readStreams) {
+    store.readStreams = async (streams) => {
+      reads.count += 1;
+      reads.fetched.push(...streams);
+      return readStreams(streams);
+    };
+  }
+  if (readStreamTails) {
+    store.readStreamTails = async (tailReads) => {
+      reads.count += 1;
+      const tails = await readStreamTails(tailReads);
+      reads.fetched.push(...tails.filter((tail) => tail.skipped !== true).map((tail) => tail.stream));
+      return tails;
+    };
+  }
+  return { store, reads };
+};
+
+/**
  * The engine's behaviour suite, run against every store and protocol: the article's tests, crashes at every
  * fault point, lease takeovers, releases, stored rejections and the completer.
  */
@@ -105,40 +138,15 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
     });
 
     it("a retry reads its key's log, not the aggregates a first request decides on", async () => {
-      // The streams whose events the store handed over, whichever read handed them.
-      const fetched: string[] = [];
-      const reading: EventStore = {
-        ...store,
-        readStream: async (stream, options) => {
-          fetched.push(stream);
-          return store.readStream(stream, options);
-        },
-        ...(store.readStreams
-          ? {
-              readStreams: async (streams: readonly string[]) => {
-                fetched.push(...streams);
-                return (await store.readStreams?.(streams)) ?? [];
-              },
-            }
-          : {}),
-        ...(store.readStreamTails
-          ? {
-              readStreamTails: async (reads: Parameters<NonNullable<EventStore['readStreamTails']>>[0]) => {
-                const tails = (await store.readStreamTails?.(reads)) ?? [];
-                fetched.push(...tails.filter((tail) => tail.skipped !== true).map((tail) => tail.stream));
-                return tails;
-              },
-            }
-          : {}),
-      };
+      const { store: reading, reads } = watchingReads(store);
       const { input, counterId } = fresh();
       const first = await engineWith().execute(input());
       // Another process: it did not complete the key, so it reads the key log.
       const replay = await engineWith({ store: reading, completedKeys: { capacity: 0 } }).execute(input());
       expect(replay.kind).toBe('replay');
       expect(body(replay)).toBe(body(first));
-      expect(fetched).not.toContain(counterStreamOf(counterId));
-      expect(fetched.length).toBeGreaterThan(0);
+      expect(reads.fetched).not.toContain(counterStreamOf(counterId));
+      expect(reads.fetched.length).toBeGreaterThan(0);
     });
 
     it('writes the key log the protocol prescribes: one completion naming the key (atomic), or claim first (phased)', async () => {
@@ -201,19 +209,7 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       const valueOf = (outcome: ExecuteOutcome) => JSON.parse(body(outcome) ?? '{}').value as number;
 
       it('decides with no read, and the append proves what the read would have found', async () => {
-        const reads = { count: 0 };
-        const counted =
-          <Args extends unknown[], Result>(read: (...args: Args) => Result) =>
-          (...args: Args): Result => {
-            reads.count += 1;
-            return read(...args);
-          };
-        const reading: EventStore = {
-          ...store,
-          readStream: counted(store.readStream),
-          ...(store.readStreams ? { readStreams: counted(store.readStreams) } : {}),
-          ...(store.readStreamTails ? { readStreamTails: counted(store.readStreamTails) } : {}),
-        };
+        const { store: reading, reads } = watchingReads(store);
         const engine = engineWith({ store: reading });
         const { scope, counterId } = fresh();
         expect(valueOf(await increment(engine, scope, counterId))).toBe(1);

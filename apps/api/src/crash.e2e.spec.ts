@@ -1,50 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deriveId } from '@once/idempotency';
-import { findFreePort } from '@once/postgres';
-import { createTestDatabase } from '@once/testing';
-import type { TestDatabase } from '@once/testing';
 import { createApiKeyStore } from './auth/index.js';
-import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
-import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
-import { createHttp, startApiProcess } from './testing/index.js';
+import { createHttp, useApiProcesses } from './testing/index.js';
 import type { ApiProcess } from './testing/index.js';
 
 // The api runs as a child process that kills itself (SIGKILL) at an armed fault point: after the effect is
 // committed and before any response byte. The gateway simulator is its own process, so it outlives the crash.
 
-let db: TestDatabase;
-let gateway: GatewaySimProcess;
-const running = new Set<ApiProcess>();
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  gateway = await startGatewaySimProcess({ port: await findFreePort() });
-});
-
-afterAll(async () => {
-  await Promise.all([...running].map((api) => api.stop()));
-  await gateway?.stop();
-  await db?.release();
-});
-
-const startApi = async (fault?: string) => {
-  const api = await startApiProcess({
-    DATABASE_URL: db.connectionString,
-    ONCE_GATEWAY_URL: gateway.url,
-    ONCE_LEASE_MS: '1000',
-    ...(fault ? { ONCE_FAULT: fault } : {}),
-  });
-  running.add(api);
-  return api;
-};
+const env = useApiProcesses();
+const startApi = (fault?: string) => env.startApi(fault ? { fault } : {});
 
 const scope = { tenantId: randomUUID(), actorId: randomUUID() };
 let apiKey: string;
 
 const setUp = async (api: ApiProcess) => {
-  apiKey ??= await createApiKeyStore(db.pool).create(scope);
+  apiKey ??= await createApiKeyStore(env.db.pool).create(scope);
   const http = createHttp(api.url);
   const invoice = await http.post('/invoices', {
     apiKey,
@@ -75,7 +47,6 @@ describe('crash between the effect and the response', () => {
       createHttp(crashing.url).post(`/invoices/${invoiceId}/payments`, { apiKey, key, body }),
     ).rejects.toThrow();
     expect((await crashing.exited).signal).toBe('SIGKILL');
-    running.delete(crashing);
 
     const restarted = await startApi();
     const http = createHttp(restarted.url);
@@ -90,7 +61,6 @@ describe('crash between the effect and the response', () => {
     expect(invoice.payments).toEqual([retried.json()]);
     await restarted.stop();
     expect(await restarted.exited).toEqual({ code: 0, signal: null });
-    running.delete(restarted);
   });
 
   it('card: killed after the gateway charged, the resumed request asks the gateway and never charges twice', async () => {
@@ -102,12 +72,11 @@ describe('crash between the effect and the response', () => {
       createHttp(crashing.url).post(`/invoices/${invoiceId}/payments`, { apiKey, key, body }),
     ).rejects.toThrow();
     expect((await crashing.exited).signal).toBe('SIGKILL');
-    running.delete(crashing);
 
     const paymentId = deriveId(scope, key, 'payment', 0);
     const chargesFor = async () =>
       (
-        (await (await fetch(`${gateway.url}/charges?reference=${paymentId}`)).json()) as {
+        (await (await fetch(`${env.gateway.url}/charges?reference=${paymentId}`)).json()) as {
           charges: unknown[];
         }
       ).charges;
@@ -130,13 +99,12 @@ describe('crash between the effect and the response', () => {
       reserved: 0,
     });
     await restarted.stop();
-    running.delete(restarted);
   });
 
   it('SIGTERM lets a request in flight finish before the process exits', async () => {
     const api = await startApi();
     const invoiceId = await setUp(api);
-    await fetch(`${gateway.url}/admin/faults`, {
+    await fetch(`${env.gateway.url}/admin/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ target: 'charge', fault: { kind: 'latency', ms: 1500 } }),
@@ -153,6 +121,5 @@ describe('crash between the effect and the response', () => {
     expect(answer.status).toBe(201);
     await stopping;
     expect(await api.exited).toEqual({ code: 0, signal: null });
-    running.delete(api);
   });
 });

@@ -6,10 +6,7 @@ import { invoiceStream } from '@once/domain';
 import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
 import { startEventStoreDb } from '@once/event-store/testing';
 import type { EventStoreTarget } from '@once/event-store/testing';
-import { findFreePort } from '@once/postgres';
 import { createApiKeyStore } from './auth/index.js';
-import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
-import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
 import {
   cardPayment,
   cashPayment,
@@ -18,31 +15,28 @@ import {
   expectConcurrentDuplicatesOnce,
   expectKeyReuseRefused,
   invoiceCalls,
+  shortGatewayTimings,
   startApiProcess,
-  useTestApi,
+  useGatewayTestApi,
 } from './testing/index.js';
 
 // The api in EVENTSTORE_URL mode (streams in EventStoreDB, every command phased), through the real client over a
 // socket: EVENTSTORE_URL when set, else an EventStoreDB container, else the wire-level test server.
 
-const gateway: GatewaySimProcess = await startGatewaySimProcess({ port: await findFreePort() });
 const eventStore: EventStoreTarget = await startEventStoreDb();
 // Registered before the api's own teardown, so it runs after it: the api closes its client first.
 afterAll(async () => {
   await eventStore.stop();
-  await gateway.stop();
 });
-const env = useTestApi({
+const env = useGatewayTestApi({
   eventStoreUrl: eventStore.connectionString,
-  gatewayUrl: gateway.url,
-  gatewayTimeoutMs: 300,
+  ...shortGatewayTimings,
   // Short enough for the completer test to take a quiet key over, long enough that a holder on a loaded machine
   // keeps its lease through the phased protocol's round trips (500 ms let concurrent duplicates take it over: 503).
   leaseMs: 5_000,
-  completerIntervalMs: 200,
 });
 
-const calls = () => invoiceCalls(env.http, env.tenant.alice, gateway.url);
+const calls = () => invoiceCalls(env.http, env.tenant.alice, env.gateway.url);
 
 describe('EventStoreDB mode', () => {
   it('reports health after checking EventStoreDB too', async () => {
@@ -81,12 +75,7 @@ describe('EventStoreDB mode', () => {
 
   it('the completer finishes a card payment whose client never came back', async () => {
     const invoiceId = await calls().issueInvoice();
-    const armed = await fetch(`${gateway.url}/admin/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ target: 'charge', fault: { kind: 'lost-response' } }),
-    });
-    expect(armed.status).toBe(201);
+    await env.arm('charge', { kind: 'lost-response' });
     const key = randomUUID();
     expect((await calls().pay(invoiceId, key, cardPayment(800))).status).toBe(503);
     await expect
@@ -107,7 +96,7 @@ describe('EventStoreDB mode', () => {
     const processEnv = {
       DATABASE_URL: env.db.connectionString,
       EVENTSTORE_URL: eventStore.connectionString,
-      ONCE_GATEWAY_URL: gateway.url,
+      ONCE_GATEWAY_URL: env.gateway.url,
       ONCE_LEASE_MS: '1000',
     };
     const crashing = await startApiProcess({ ...processEnv, ONCE_FAULT: 'after-complete@2' });

@@ -2,46 +2,27 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deriveId } from '@once/idempotency';
-import { findFreePort } from '@once/postgres';
 import { getIdempotencyKey } from '@once/read-models';
-import { createTestDatabase } from '@once/testing';
-import type { TestDatabase } from '@once/testing';
 import { createApiKeyStore } from '../auth/index.js';
-import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import { createHttp, startApiProcess } from '../testing/index.js';
-import type { ApiProcess } from '../testing/index.js';
+import { createHttp, useApiProcesses } from '../testing/index.js';
 
 // A deployment with an external projector: the api runs no completer, so a key whose client went away is finished by
 // the projector process, with the api's command handlers (a card payment asks the gateway before charging again).
 
 const projectorMain = fileURLToPath(new URL('../../../projector/src/main.ts', import.meta.url));
 
-let db: TestDatabase;
-let gateway: GatewaySimProcess;
-const stops: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  gateway = await startGatewaySimProcess({ port: await findFreePort() });
-});
-
-afterAll(async () => {
-  for (const stop of stops.reverse()) await stop();
-  await gateway?.stop();
-  await db?.release();
-});
+const env = useApiProcesses();
 
 /** `apps/projector` as its own process; resolves once it printed its start line. */
-const startProjectorProcess = async (env: Record<string, string>): Promise<void> => {
+const startProjectorProcess = async (settings: Record<string, string>): Promise<void> => {
   const child = spawn(process.execPath, ['--conditions=@once/source', '--import', 'tsx', projectorMain], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = once(child, 'exit');
-  stops.push(async () => {
+  env.stopAfterAll(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   });
@@ -57,24 +38,13 @@ const startProjectorProcess = async (env: Record<string, string>): Promise<void>
   });
 };
 
-const externalApi = async (fault?: string): Promise<ApiProcess> => {
-  const api = await startApiProcess({
-    DATABASE_URL: db.connectionString,
-    ONCE_GATEWAY_URL: gateway.url,
-    ONCE_LEASE_MS: '1000',
-    ONCE_PROJECTOR: 'external',
-    ...(fault ? { ONCE_FAULT: fault } : {}),
-  });
-  stops.push(() => api.stop());
-  return api;
-};
+const externalApi = (fault?: string) =>
+  env.startApi({ ...(fault ? { fault } : {}), env: { ONCE_PROJECTOR: 'external' } });
 
 describe('the projector process', () => {
   it('completes a card payment whose api died after the gateway charged, without charging twice', async () => {
     await startProjectorProcess({
-      DATABASE_URL: db.connectionString,
-      ONCE_GATEWAY_URL: gateway.url,
-      ONCE_LEASE_MS: '1000',
+      ...env.environment(),
       ONCE_COMPLETER_INTERVAL_MS: '200',
       ONCE_PROJECTOR_POLL_MS: '50',
       ONCE_LOG_LEVEL: 'info',
@@ -82,7 +52,7 @@ describe('the projector process', () => {
     // Given an api that dies right after the gateway charged, before the key is completed
     const crashing = await externalApi('after-gateway-charge');
     const scope = { tenantId: randomUUID(), actorId: randomUUID() };
-    const apiKey = await createApiKeyStore(db.pool).create(scope);
+    const apiKey = await createApiKeyStore(env.db.pool).create(scope);
     const http = createHttp(crashing.url);
     const invoice = await http.post('/invoices', {
       apiKey,
@@ -98,7 +68,7 @@ describe('the projector process', () => {
 
     // When no client comes back, the projector's completer finishes the key once its lease ended
     await expect
-      .poll(async () => (await getIdempotencyKey(db.pool, { ...scope, key }))?.status, {
+      .poll(async () => (await getIdempotencyKey(env.db.pool, { ...scope, key }))?.status, {
         timeout: 60_000,
         interval: 200,
       })
@@ -106,7 +76,7 @@ describe('the projector process', () => {
 
     // Then the payment is captured with the one charge, and a late retry gets the stored answer
     const paymentId = deriveId(scope, key, 'payment', 0);
-    const charges = (await (await fetch(`${gateway.url}/charges?reference=${paymentId}`)).json()) as {
+    const charges = (await (await fetch(`${env.gateway.url}/charges?reference=${paymentId}`)).json()) as {
       charges: unknown[];
     };
     expect(charges.charges).toHaveLength(1);

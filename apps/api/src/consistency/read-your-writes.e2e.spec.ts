@@ -5,24 +5,20 @@ import { silentLogger, startProjector } from '@once/projections';
 import type { Projector } from '@once/projections';
 import { allProjections } from '@once/read-models';
 import { createTestDatabase } from '@once/testing';
-import type { TestDatabase } from '@once/testing';
-import { createHttp, startTestApi } from '../testing/index.js';
-import type { Http, TestApi, TestTenant } from '../testing/index.js';
+import { createHttp, startTestApi, useTestApi } from '../testing/index.js';
+import type { TestTenant } from '../testing/index.js';
 import type {} from '../plugins/event-store.plugin.js';
 
 // The projector runs here, under the test's control, so it can be stopped to make the read models lag for certain.
-let db: TestDatabase;
-let api: TestApi;
+const readWaitMs = 300;
+const env = useTestApi({ projector: 'external', readWaitMs });
 let projector: Projector | undefined;
-let http: Http;
-let tenant: TestTenant;
 let other: TestTenant;
 
-const readWaitMs = 300;
 const startTheProjector = async () => {
   projector = await startProjector({
-    pool: api.app.pg,
-    store: api.app.eventStore,
+    pool: env.api.app.pg,
+    store: env.api.app.eventStore,
     projections: allProjections,
     logger: silentLogger,
     pollIntervalMs: 20,
@@ -30,35 +26,24 @@ const startTheProjector = async () => {
 };
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await startTestApi({
-    databaseUrl: db.connectionString,
-    gatewayUrl: 'http://127.0.0.1:9',
-    logger: false,
-    projector: 'external',
-    readWaitMs,
-  });
   await startTheProjector();
   // The bound is short: reads start once every projection leads (its read model exists and follows the log).
   for (let wait = 0; wait < 600; wait++) {
     if (Object.values(projector?.states() ?? {}).every((state) => state === 'leading')) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  http = createHttp(api.url);
-  [tenant, other] = await Promise.all([api.tenant(), api.tenant()]);
+  other = await env.api.tenant();
 });
 
 afterAll(async () => {
   await projector?.stop();
-  await api?.close();
-  await db?.release();
 });
 
 const at = (position: string | null) => ({ 'once-min-position': position ?? '' });
 
 const issueInvoice = async (total = 1000) => {
-  const response = await http.post('/invoices', {
-    apiKey: tenant.alice,
+  const response = await env.http.post('/invoices', {
+    apiKey: env.tenant.alice,
     key: randomUUID(),
     body: { currency: 'EUR', total },
   });
@@ -71,57 +56,69 @@ describe('read your writes', () => {
     for (let round = 0; round < 5; round++) {
       const invoice = await issueInvoice(1000 + round);
       expect(invoice.position).toMatch(/^\d{20}:\d{20}$/);
-      const read = await http.get(`/invoices/${invoice.id}`, tenant.alice, at(invoice.position));
+      const read = await env.http.get(`/invoices/${invoice.id}`, env.tenant.alice, at(invoice.position));
       expect(read.status, read.text).toBe(200);
       expect(read.headers.get('once-stale')).toBeNull();
       expect(read.json()).toMatchObject({ total: 1000 + round, outstanding: 1000 + round, payments: [] });
 
       const key = randomUUID();
-      const paid = await http.post(`/invoices/${invoice.id}/payments`, {
-        apiKey: tenant.alice,
+      const paid = await env.http.post(`/invoices/${invoice.id}/payments`, {
+        apiKey: env.tenant.alice,
         key,
         body: { method: 'cash', amount: 400, currency: 'EUR' },
       });
       expect(paid.status).toBe(201);
       const paidAt = at(paid.headers.get('once-position'));
-      expect((await http.get(`/invoices/${invoice.id}`, tenant.alice, paidAt)).json()).toMatchObject({
+      expect((await env.http.get(`/invoices/${invoice.id}`, env.tenant.alice, paidAt)).json()).toMatchObject({
         paid: 400,
         outstanding: 600 + round,
       });
       expect(
-        (await http.get(`/payments/${paid.json<{ id: string }>().id}`, tenant.alice, paidAt)).json(),
+        (await env.http.get(`/payments/${paid.json<{ id: string }>().id}`, env.tenant.alice, paidAt)).json(),
       ).toEqual(paid.json());
-      expect((await http.get(`/idempotency-keys/${key}`, tenant.alice, paidAt)).json()).toMatchObject({
-        status: 'completed',
-        responseStatus: 201,
-      });
+      expect((await env.http.get(`/idempotency-keys/${key}`, env.tenant.alice, paidAt)).json()).toMatchObject(
+        {
+          status: 'completed',
+          responseStatus: 201,
+        },
+      );
     }
 
-    const placed = await http.post('/orders', {
-      apiKey: tenant.alice,
+    const placed = await env.http.post('/orders', {
+      apiKey: env.tenant.alice,
       key: randomUUID(),
       body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity: 1, unitPrice: 250 }] },
     });
     const orderId = placed.json<{ id: string }>().id;
-    const served = await http.post(`/orders/${orderId}/serve`, {
-      apiKey: tenant.alice,
+    const served = await env.http.post(`/orders/${orderId}/serve`, {
+      apiKey: env.tenant.alice,
       key: randomUUID(),
       body: {},
     });
     expect(
-      (await http.get(`/orders/${orderId}`, tenant.alice, at(served.headers.get('once-position')))).json(),
+      (
+        await env.http.get(`/orders/${orderId}`, env.tenant.alice, at(served.headers.get('once-position')))
+      ).json(),
     ).toEqual(served.json());
 
-    const opened = await http.post('/stock-counts', { apiKey: tenant.alice, key: randomUUID(), body: {} });
+    const opened = await env.http.post('/stock-counts', {
+      apiKey: env.tenant.alice,
+      key: randomUUID(),
+      body: {},
+    });
     const countId = opened.json<{ id: string }>().id;
-    const line = await http.post(`/stock-counts/${countId}/lines`, {
-      apiKey: tenant.alice,
+    const line = await env.http.post(`/stock-counts/${countId}/lines`, {
+      apiKey: env.tenant.alice,
       key: randomUUID(),
       body: { sku: 'oat-milk', countedQuantity: 12 },
     });
     expect(
       (
-        await http.get(`/stock-counts/${countId}`, tenant.alice, at(line.headers.get('once-position')))
+        await env.http.get(
+          `/stock-counts/${countId}`,
+          env.tenant.alice,
+          at(line.headers.get('once-position')),
+        )
       ).json(),
     ).toMatchObject({ lines: [{ sku: 'oat-milk', countedQuantity: 12 }] });
   });
@@ -134,9 +131,9 @@ describe('read your writes', () => {
     projector = undefined;
     const key = randomUUID();
     const body = { currency: 'EUR', total: 700 };
-    const first = await http.post('/invoices', { apiKey: tenant.alice, key, body });
+    const first = await env.http.post('/invoices', { apiKey: env.tenant.alice, key, body });
     expect(first.status).toBe(201);
-    const replay = await http.post('/invoices', { apiKey: tenant.alice, key, body });
+    const replay = await env.http.post('/invoices', { apiKey: env.tenant.alice, key, body });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     const firstPosition = first.headers.get('once-position');
     const replayPosition = replay.headers.get('once-position');
@@ -153,24 +150,24 @@ describe('read your writes', () => {
     if (token === undefined || after === undefined) throw new Error('an unreadable position');
     const seen: string[] = [];
     for (let reads = 0; reads < 50 && comparePositions(after, token) < 0; reads += 1) {
-      const page = await api.app.eventStore.readAll({ after, maxCount: 1 });
+      const page = await env.api.app.eventStore.readAll({ after, maxCount: 1 });
       seen.push(...page.events.map((event) => event.stream));
       after = page.checkpoint ?? after;
     }
     expect(seen.some((stream) => stream.includes(id))).toBe(true);
 
     projector = await startProjector({
-      pool: api.app.pg,
-      store: api.app.eventStore,
+      pool: env.api.app.pg,
+      store: env.api.app.eventStore,
       projections: allProjections,
       logger: silentLogger,
       pollIntervalMs: 20,
       batchSize: 1,
     });
     // The bound is short and a fresh projector first takes its leases: the first answer that is not stale counts.
-    let read = await http.get(`/invoices/${id}`, tenant.alice, at(replayPosition));
+    let read = await env.http.get(`/invoices/${id}`, env.tenant.alice, at(replayPosition));
     for (let tries = 0; tries < 50 && read.headers.get('once-stale') === 'true'; tries += 1) {
-      read = await http.get(`/invoices/${id}`, tenant.alice, at(replayPosition));
+      read = await env.http.get(`/invoices/${id}`, env.tenant.alice, at(replayPosition));
     }
     expect(read.headers.get('once-stale')).toBeNull();
     expect(read.status).toBe(200);
@@ -181,22 +178,28 @@ describe('read your writes', () => {
 
   it('while the projector is stopped, a read waits the bound and answers what it has, marked stale; then catches up', async () => {
     const invoice = await issueInvoice(500);
-    expect((await http.get(`/invoices/${invoice.id}`, tenant.alice, at(invoice.position))).status).toBe(200);
+    expect(
+      (await env.http.get(`/invoices/${invoice.id}`, env.tenant.alice, at(invoice.position))).status,
+    ).toBe(200);
     await projector?.stop();
     projector = undefined;
 
-    const paid = await http.post(`/invoices/${invoice.id}/payments`, {
-      apiKey: tenant.alice,
+    const paid = await env.http.post(`/invoices/${invoice.id}/payments`, {
+      apiKey: env.tenant.alice,
       key: randomUUID(),
       body: { method: 'cash', amount: 500, currency: 'EUR' },
     });
     const paidAt = at(paid.headers.get('once-position'));
-    const stale = await http.get(`/invoices/${invoice.id}`, tenant.alice, paidAt);
+    const stale = await env.http.get(`/invoices/${invoice.id}`, env.tenant.alice, paidAt);
     expect(stale.status).toBe(200);
     expect(stale.headers.get('once-stale')).toBe('true');
     expect(stale.json()).toMatchObject({ paid: 0, status: 'open' });
 
-    const notYet = await http.get(`/payments/${paid.json<{ id: string }>().id}`, tenant.alice, paidAt);
+    const notYet = await env.http.get(
+      `/payments/${paid.json<{ id: string }>().id}`,
+      env.tenant.alice,
+      paidAt,
+    );
     expect(notYet.status).toBe(404);
     expect(notYet.headers.get('once-stale')).toBe('true');
 
@@ -204,7 +207,7 @@ describe('read your writes', () => {
     // The bound is short here and a fresh projector first takes its leases: ask until a read is no longer stale.
     await expect
       .poll(async () => {
-        const read = await http.get(`/invoices/${invoice.id}`, tenant.alice, paidAt);
+        const read = await env.http.get(`/invoices/${invoice.id}`, env.tenant.alice, paidAt);
         return { stale: read.headers.get('once-stale'), body: read.json() };
       })
       .toMatchObject({ stale: null, body: { paid: 500, status: 'paid' } });
@@ -212,16 +215,16 @@ describe('read your writes', () => {
 
   it('a position past the head of the log is a 400 problem; without one the read answers at once', async () => {
     const invoice = await issueInvoice(900);
-    await http.get(`/invoices/${invoice.id}`, tenant.alice, at(invoice.position));
-    const future = await http.get(
+    await env.http.get(`/invoices/${invoice.id}`, env.tenant.alice, at(invoice.position));
+    const future = await env.http.get(
       `/invoices/${invoice.id}`,
-      tenant.alice,
+      env.tenant.alice,
       at('99999999999999999999:00000000000000000000'),
     );
     expect(future.status).toBe(400);
     expect(future.json()).toMatchObject({ type: '/problems/position-ahead', status: 400 });
 
-    const plain = await http.get(`/invoices/${invoice.id}`, tenant.alice, {});
+    const plain = await env.http.get(`/invoices/${invoice.id}`, env.tenant.alice, {});
     expect(plain.status).toBe(200);
     expect(plain.headers.get('once-stale')).toBeNull();
   });
@@ -236,7 +239,7 @@ describe('read your writes', () => {
       `/idempotency-keys/${randomUUID()}`,
     ]) {
       for (const token of ['', 'latest', '12:', '1:2:3', '-1:5', '123456789012345678901:1']) {
-        const response = await http.get(path, tenant.alice, at(token));
+        const response = await env.http.get(path, env.tenant.alice, at(token));
         expect(response.status, `${path} ${token}`).toBe(400);
         expect(response.headers.get('content-type')).toContain('application/problem+json');
         expect(response.json()).toMatchObject({ type: '/problems/invalid-position', status: 400 });
@@ -247,19 +250,19 @@ describe('read your writes', () => {
   it("another tenant's ids are not found, whatever position it waits for", async () => {
     const invoice = await issueInvoice();
     const key = randomUUID();
-    const paid = await http.post(`/invoices/${invoice.id}/payments`, {
-      apiKey: tenant.alice,
+    const paid = await env.http.post(`/invoices/${invoice.id}/payments`, {
+      apiKey: env.tenant.alice,
       key,
       body: { method: 'cash', amount: 100, currency: 'EUR' },
     });
     const paidAt = at(paid.headers.get('once-position'));
-    expect((await http.get(`/invoices/${invoice.id}`, tenant.alice, paidAt)).status).toBe(200);
-    expect((await http.get(`/invoices/${invoice.id}`, other.alice, paidAt)).status).toBe(404);
-    expect((await http.get(`/payments/${paid.json<{ id: string }>().id}`, other.alice, paidAt)).status).toBe(
-      404,
-    );
-    expect((await http.get(`/idempotency-keys/${key}`, other.alice, paidAt)).status).toBe(404);
-    expect((await http.get(`/idempotency-keys/${key}`, tenant.bob, paidAt)).status).toBe(404);
+    expect((await env.http.get(`/invoices/${invoice.id}`, env.tenant.alice, paidAt)).status).toBe(200);
+    expect((await env.http.get(`/invoices/${invoice.id}`, other.alice, paidAt)).status).toBe(404);
+    expect(
+      (await env.http.get(`/payments/${paid.json<{ id: string }>().id}`, other.alice, paidAt)).status,
+    ).toBe(404);
+    expect((await env.http.get(`/idempotency-keys/${key}`, other.alice, paidAt)).status).toBe(404);
+    expect((await env.http.get(`/idempotency-keys/${key}`, env.tenant.bob, paidAt)).status).toBe(404);
   });
 });
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { useGatewayTestApi } from '../testing/index.js';
+import { shortGatewayTimings, useGatewayTestApi } from '../testing/index.js';
 
-const env = useGatewayTestApi();
+const env = useGatewayTestApi(shortGatewayTimings);
 
 const payByCard = async (invoiceId: string, key: string) =>
   env.http.post(`/invoices/${invoiceId}/payments`, {

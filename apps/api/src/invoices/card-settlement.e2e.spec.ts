@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '@once/event-store';
-import { useGatewayTestApi } from '../testing/index.js';
+import { shortGatewayTimings, useGatewayTestApi } from '../testing/index.js';
 
 // Three attempts a few hundred milliseconds apart instead of eight over ten minutes.
 const env = useGatewayTestApi({
+  ...shortGatewayTimings,
   cardSettlementRetryPolicy: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 200 },
 });
 

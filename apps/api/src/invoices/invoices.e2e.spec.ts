@@ -1,47 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '@once/postgres';
-import { createTestDatabase } from '@once/testing';
-import type { TestDatabase } from '@once/testing';
-import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
+import { describe, expect, it } from 'vitest';
 import {
   cardPayment,
   cashPayment,
-  createHttp,
   expectCardCapturedOnce,
   expectConcurrentDuplicatesOnce,
   expectKeyReuseRefused,
   invoiceCalls,
-  startTestApi,
+  useGatewayTestApi,
 } from '../testing/index.js';
-import type { Http, TestApi, TestTenant } from '../testing/index.js';
 
-let db: TestDatabase;
-let gateway: GatewaySimProcess;
-let api: TestApi;
-let http: Http;
-let tenant: TestTenant;
+const env = useGatewayTestApi();
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  gateway = await startGatewaySimProcess({ port: await findFreePort() });
-  api = await startTestApi({ databaseUrl: db.connectionString, gatewayUrl: gateway.url, logger: false });
-  http = createHttp(api.url);
-  tenant = await api.tenant();
-});
-
-afterAll(async () => {
-  await api?.close();
-  await gateway?.stop();
-  await db?.release();
-});
-
-const calls = (apiKey = tenant.alice) => invoiceCalls(http, apiKey, gateway.url);
-const issueInvoice = (total = 1000, apiKey = tenant.alice) => calls(apiKey).issueInvoice(total);
-const payCash = (invoiceId: string, amount: number, key: string, apiKey = tenant.alice) =>
+const calls = (apiKey = env.tenant.alice) => invoiceCalls(env.http, apiKey, env.gateway.url);
+const issueInvoice = (total = 1000, apiKey = env.tenant.alice) => calls(apiKey).issueInvoice(total);
+const payCash = (invoiceId: string, amount: number, key: string, apiKey = env.tenant.alice) =>
   calls(apiKey).pay(invoiceId, key, cashPayment(amount));
-const invoice = (invoiceId: string, apiKey = tenant.alice) => calls(apiKey).invoice(invoiceId);
+const invoice = (invoiceId: string, apiKey = env.tenant.alice) => calls(apiKey).invoice(invoiceId);
 
 describe('the article suite', () => {
   it('replays a duplicate with the same status and a byte-identical body', async () => {
@@ -56,7 +31,7 @@ describe('the article suite', () => {
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.headers.get('location')).toBe(first.headers.get('location'));
     expect((await invoice(invoiceId)).payments).toHaveLength(1);
-    const metrics = (await http.get('/metrics')).text;
+    const metrics = (await env.http.get('/metrics')).text;
     for (const outcome of ['first', 'replay']) {
       expect(metrics).toMatch(
         new RegExp(
@@ -77,8 +52,8 @@ describe('the article suite', () => {
   it("never replays user A's response to user B with the same key", async () => {
     const invoiceId = await issueInvoice();
     const key = randomUUID();
-    const byAlice = await payCash(invoiceId, 200, key, tenant.alice);
-    const byBob = await payCash(invoiceId, 200, key, tenant.bob);
+    const byAlice = await payCash(invoiceId, 200, key, env.tenant.alice);
+    const byBob = await payCash(invoiceId, 200, key, env.tenant.bob);
     expect(byAlice.status).toBe(201);
     expect(byBob.status).toBe(201);
     expect(byBob.headers.get('idempotent-replayed')).toBeNull();
@@ -119,8 +94,8 @@ describe('state guards', () => {
 describe('tenancy', () => {
   it("answers 404 for another tenant's invoice, for reads and writes", async () => {
     const invoiceId = await issueInvoice();
-    const other = await api.tenant();
-    expect((await http.get(`/invoices/${invoiceId}`, other.alice)).status).toBe(404);
+    const other = await env.api.tenant();
+    expect((await env.http.get(`/invoices/${invoiceId}`, other.alice)).status).toBe(404);
     const payment = await payCash(invoiceId, 100, randomUUID(), other.alice);
     expect(payment.status).toBe(404);
     expect(payment.json()).toMatchObject({ type: '/problems/invoice-not-found' });
@@ -128,10 +103,10 @@ describe('tenancy', () => {
   });
 
   it('refuses a missing or unknown API key', async () => {
-    const missing = await http.get(`/invoices/${randomUUID()}`);
+    const missing = await env.http.get(`/invoices/${randomUUID()}`);
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toContain('Bearer');
-    expect((await http.get(`/invoices/${randomUUID()}`, 'once_not_a_key')).status).toBe(401);
+    expect((await env.http.get(`/invoices/${randomUUID()}`, 'once_not_a_key')).status).toBe(401);
   });
 });
 
@@ -160,17 +135,19 @@ describe('reads', () => {
     const invoiceId = await issueInvoice();
     const paid = await payCash(invoiceId, 250, randomUUID());
     const paymentId = paid.json<{ id: string }>().id;
-    await expect.poll(async () => (await http.get(`/payments/${paymentId}`, tenant.alice)).status).toBe(200);
-    expect((await http.get(`/payments/${paymentId}`, tenant.alice)).json()).toEqual(paid.json());
-    const other = await api.tenant();
-    expect((await http.get(`/payments/${paymentId}`, other.alice)).status).toBe(404);
+    await expect
+      .poll(async () => (await env.http.get(`/payments/${paymentId}`, env.tenant.alice)).status)
+      .toBe(200);
+    expect((await env.http.get(`/payments/${paymentId}`, env.tenant.alice)).json()).toEqual(paid.json());
+    const other = await env.api.tenant();
+    expect((await env.http.get(`/payments/${paymentId}`, other.alice)).status).toBe(404);
   });
 
   it("shows the caller's own key and nobody else's", async () => {
     const invoiceId = await issueInvoice();
     const key = randomUUID();
     await payCash(invoiceId, 100, key);
-    const own = await http.get(`/idempotency-keys/${key}`, tenant.alice);
+    const own = await env.http.get(`/idempotency-keys/${key}`, env.tenant.alice);
     expect(own.json()).toEqual({
       key,
       status: 'completed',
@@ -178,6 +155,6 @@ describe('reads', () => {
       route: '/invoices/:id/payments',
       responseStatus: 201,
     });
-    expect((await http.get(`/idempotency-keys/${key}`, tenant.bob)).status).toBe(404);
+    expect((await env.http.get(`/idempotency-keys/${key}`, env.tenant.bob)).status).toBe(404);
   });
 });

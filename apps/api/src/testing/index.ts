@@ -5,9 +5,11 @@ export type { Http, TextResponse } from './http.js';
 export { rawRequest } from './raw-request.js';
 export { startApiProcess } from './api-process.js';
 export type { ApiProcess } from './api-process.js';
+export { useApiProcesses } from './use-api-processes.js';
+export type { ApiProcessOptions, ApiProcessesContext } from './use-api-processes.js';
 export { useTestApi } from './use-test-api.js';
 export type { TestApiContext } from './use-test-api.js';
-export { useGatewayTestApi } from './use-gateway-test-api.js';
+export { shortGatewayTimings, useGatewayTestApi } from './use-gateway-test-api.js';
 export type { GatewayTestApiContext } from './use-gateway-test-api.js';
 export {
   cardPayment,

@@ -16,11 +16,21 @@ export interface GatewayTestApiContext extends TestApiContext {
 }
 
 /**
- * The e2e setup of a test file about card payments: `useTestApi` with the gateway simulator as a process, a short
- * gateway timeout, lease and completer pause (then `deps`); all stopped after the file.
+ * Timings for a file that arms gateway faults: a hung charge times out, a crashed holder's lease ends and the
+ * completer picks its key up within a test's patience.
+ */
+export const shortGatewayTimings = {
+  gatewayTimeoutMs: 300,
+  leaseMs: 500,
+  completerIntervalMs: 200,
+} as const satisfies Partial<AppDeps>;
+
+/**
+ * The e2e setup of a test file that pays by card: `useTestApi` with the gateway simulator as a process (then `deps`,
+ * e.g. `shortGatewayTimings`); all stopped after the file.
  *
  * @example
- * const env = useGatewayTestApi();
+ * const env = useGatewayTestApi(shortGatewayTimings);
  * await env.arm('charge', { kind: 'error', status: 502 });
  */
 export const useGatewayTestApi = (
@@ -37,13 +47,7 @@ export const useGatewayTestApi = (
   afterAll(async () => {
     await gateway?.stop();
   });
-  const context = useTestApi(() => ({
-    gatewayUrl: started().url,
-    gatewayTimeoutMs: 300,
-    leaseMs: 500,
-    completerIntervalMs: 200,
-    ...deps,
-  }));
+  const context = useTestApi(() => ({ gatewayUrl: started().url, ...deps }));
   return Object.defineProperties(context as GatewayTestApiContext, {
     gateway: { get: started },
     arm: {

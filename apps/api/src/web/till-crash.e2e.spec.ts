@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '@once/postgres';
-import { chromiumPresent, chromiumSkipNote, createTestDatabase, launchChromium } from '@once/testing';
-import type { ChromiumSession, TestDatabase } from '@once/testing';
+import { chromiumPresent, chromiumSkipNote, launchChromium } from '@once/testing';
+import type { ChromiumSession } from '@once/testing';
 import { createApiKeyStore } from '../auth/index.js';
-import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import { bundleWebApps, putDemoMenu, signIn, startApiProcess, webAssetsDirectory } from '../testing/index.js';
-import type { ApiProcess } from '../testing/index.js';
+import { bundleWebApps, putDemoMenu, signIn, useApiProcesses, webAssetsDirectory } from '../testing/index.js';
 
 // The api is a child process that kills itself (SIGKILL) right after the gateway charged the card; the till keeps
 // retrying the payment with its key, and the api restarted on the same address finishes it from its recovery point.
@@ -16,14 +13,10 @@ const SKIP_NOTE = chromiumSkipNote('the till crash test');
 if (!chromiumPresent) console.warn(`till-crash.e2e.spec.ts${SKIP_NOTE}`);
 
 describe.skipIf(!chromiumPresent)(`the till when the api dies mid-payment${SKIP_NOTE}`, () => {
-  let db: TestDatabase;
-  let gateway: GatewaySimProcess;
+  const env = useApiProcesses();
   let browser: ChromiumSession;
-  const running = new Set<ApiProcess>();
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    gateway = await startGatewaySimProcess({ port: await findFreePort() });
     // The api process serves what `npm start` serves.
     await bundleWebApps(webAssetsDirectory);
     browser = await launchChromium();
@@ -31,30 +24,15 @@ describe.skipIf(!chromiumPresent)(`the till when the api dies mid-payment${SKIP_
 
   afterAll(async () => {
     await browser?.close();
-    await Promise.all([...running].map((api) => api.stop()));
-    await gateway?.stop();
-    await db?.release();
   });
 
-  const startApi = async (port: number, fault?: string) => {
-    const api = await startApiProcess(
-      {
-        DATABASE_URL: db.connectionString,
-        ONCE_GATEWAY_URL: gateway.url,
-        ONCE_LEASE_MS: '1000',
-        ...(fault ? { ONCE_FAULT: fault } : {}),
-      },
-      { port },
-    );
-    running.add(api);
-    return api;
-  };
+  const startApi = (port: number, fault?: string) => env.startApi(fault ? { port, fault } : { port });
 
   it('killed while a card payment is in flight: after the restart the till shows one payment', async () => {
     const port = await findFreePort();
     const crashing = await startApi(port, 'after-gateway-charge');
     const tenantId = randomUUID();
-    const apiKey = await createApiKeyStore(db.pool).create({ tenantId, actorId: randomUUID() });
+    const apiKey = await createApiKeyStore(env.db.pool).create({ tenantId, actorId: randomUUID() });
     await putDemoMenu(crashing.url, apiKey);
     const page = await browser.context.newPage();
     await signIn(page, `${crashing.url}/till`, apiKey);
@@ -65,7 +43,6 @@ describe.skipIf(!chromiumPresent)(`the till when the api dies mid-payment${SKIP_
 
     await payCard.click();
     expect((await crashing.exited).signal).toBe('SIGKILL');
-    running.delete(crashing);
     // The till holds the payment in its queue, under its key, while nothing answers.
     await page.locator('[data-testid=queue] li', { hasText: 'Pay order 1 by card' }).waitFor();
 
@@ -81,13 +58,13 @@ describe.skipIf(!chromiumPresent)(`the till when the api dies mid-payment${SKIP_
       )
       .toBe('1');
     await page.getByTestId('queue-empty').waitFor();
-    const { rows } = await db.pool.query<{ payment_id: string }>(
+    const { rows } = await env.db.pool.query<{ payment_id: string }>(
       `SELECT data->>'paymentId' AS payment_id FROM events WHERE type = 'CardPaymentCaptured' AND data->>'tenantId' = $1`,
       [tenantId],
     );
     expect(rows).toHaveLength(1);
     const charges = (await (
-      await fetch(`${gateway.url}/charges?reference=${rows[0]?.payment_id ?? ''}`)
+      await fetch(`${env.gateway.url}/charges?reference=${rows[0]?.payment_id ?? ''}`)
     ).json()) as {
       charges: unknown[];
     };

@@ -1,41 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '@once/postgres';
-import { createTestDatabase } from '@once/testing';
+import { describe, expect, it } from 'vitest';
 import { generateWebhookSecret, webhookHeaders } from '@once/webhooks';
-import type { TestDatabase } from '@once/testing';
-import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
-import { createHttp, startTestApi } from '../testing/index.js';
-import type { Http, TestApi, TestTenant } from '../testing/index.js';
+import { useGatewayTestApi } from '../testing/index.js';
 
 const secret = generateWebhookSecret();
-let db: TestDatabase;
-let gateway: GatewaySimProcess;
-let api: TestApi;
-let http: Http;
-let tenant: TestTenant;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  gateway = await startGatewaySimProcess({ port: await findFreePort() });
-  api = await startTestApi({
-    databaseUrl: db.connectionString,
-    gatewayUrl: gateway.url,
-    gatewayWebhookSecret: secret,
-    leaseMs: 500,
-    logger: false,
-  });
-  http = createHttp(api.url);
-  tenant = await api.tenant();
-});
-
-afterAll(async () => {
-  await api?.close();
-  await gateway?.stop();
-  await db?.release();
-});
+const env = useGatewayTestApi({ gatewayWebhookSecret: secret, leaseMs: 500 });
 
 interface Charge {
   id: string;
@@ -52,20 +22,20 @@ const deliver = (charge: Charge, options: { eventId?: string; timestamp?: number
     data: charge,
   });
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  return http.post('/webhooks/gateway', {
+  return env.http.post('/webhooks/gateway', {
     raw: body,
     headers: { ...webhookHeaders([options.sign ?? secret], { id: eventId, timestamp, body }) },
   });
 };
 
 const inquire = async (reference: string) =>
-  ((await (await fetch(`${gateway.url}/charges?reference=${reference}`)).json()) as { charges: Charge[] })
+  ((await (await fetch(`${env.gateway.url}/charges?reference=${reference}`)).json()) as { charges: Charge[] })
     .charges;
 
 const issueInvoice = async () =>
   (
-    await http.post('/invoices', {
-      apiKey: tenant.alice,
+    await env.http.post('/invoices', {
+      apiKey: env.tenant.alice,
       key: randomUUID(),
       body: { currency: 'EUR', total: 2000 },
     })
@@ -74,7 +44,7 @@ const issueInvoice = async () =>
 describe('gateway webhooks', () => {
   it('records a charge whose response was lost, once, and the retry of the payment agrees', async () => {
     const invoiceId = await issueInvoice();
-    const armed = await fetch(`${gateway.url}/admin/faults`, {
+    const armed = await fetch(`${env.gateway.url}/admin/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ target: 'charge', fault: { kind: 'lost-response' } }),
@@ -82,36 +52,48 @@ describe('gateway webhooks', () => {
     expect(armed.status).toBe(201);
     const key = randomUUID();
     const body = { method: 'card', amount: 1500, currency: 'EUR', cardToken: 'tok_visa' };
-    const lost = await http.post(`/invoices/${invoiceId}/payments`, { apiKey: tenant.alice, key, body });
+    const lost = await env.http.post(`/invoices/${invoiceId}/payments`, {
+      apiKey: env.tenant.alice,
+      key,
+      body,
+    });
     expect(lost.status).toBe(503);
     expect(lost.json()).toMatchObject({ type: '/problems/gateway-unavailable' });
     expect(lost.headers.get('retry-after')).not.toBeNull();
-    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({
+    expect((await env.http.get(`/invoices/${invoiceId}`, env.tenant.alice)).json()).toMatchObject({
       reserved: 1500,
       paid: 0,
     });
 
-    const state = await http.get(`/idempotency-keys/${key}`, tenant.alice);
+    const state = await env.http.get(`/idempotency-keys/${key}`, env.tenant.alice);
     expect(state.json()).toMatchObject({ status: 'in_flight' });
     const [charge] = await inquire(await paymentIdOf(invoiceId));
     expect(charge).toBeDefined();
 
     expect((await deliver(charge as Charge)).json()).toEqual({ outcome: 'applied' });
     expect((await deliver(charge as Charge)).json()).toEqual({ outcome: 'duplicate' });
-    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({
+    expect((await env.http.get(`/invoices/${invoiceId}`, env.tenant.alice)).json()).toMatchObject({
       reserved: 0,
       paid: 1500,
     });
 
-    let retried = await http.post(`/invoices/${invoiceId}/payments`, { apiKey: tenant.alice, key, body });
+    let retried = await env.http.post(`/invoices/${invoiceId}/payments`, {
+      apiKey: env.tenant.alice,
+      key,
+      body,
+    });
     for (let attempt = 0; retried.status === 409 && attempt < 50; attempt++) {
       await sleep(100);
-      retried = await http.post(`/invoices/${invoiceId}/payments`, { apiKey: tenant.alice, key, body });
+      retried = await env.http.post(`/invoices/${invoiceId}/payments`, {
+        apiKey: env.tenant.alice,
+        key,
+        body,
+      });
     }
     expect(retried.status).toBe(201);
     expect(retried.json()).toMatchObject({ status: 'captured', gatewayReference: (charge as Charge).id });
     expect(await inquire((charge as Charge).reference)).toHaveLength(1);
-    expect((await http.get(`/invoices/${invoiceId}`, tenant.alice)).json()).toMatchObject({
+    expect((await env.http.get(`/invoices/${invoiceId}`, env.tenant.alice)).json()).toMatchObject({
       paid: 1500,
       payments: [expect.anything()],
     });
@@ -121,7 +103,7 @@ describe('gateway webhooks', () => {
     const charge = { id: 'ch_x', reference: randomUUID(), amount: 1, currency: 'EUR', status: 'succeeded' };
     expect((await deliver(charge, { sign: generateWebhookSecret() })).status).toBe(401);
     expect((await deliver(charge, { timestamp: Math.floor(Date.now() / 1000) - 3600 })).status).toBe(401);
-    const mismatched = await http.post('/webhooks/gateway', {
+    const mismatched = await env.http.post('/webhooks/gateway', {
       raw: JSON.stringify({ id: 'evt_a', type: 'charge.succeeded', createdAt: '', data: charge }),
       headers: {
         'webhook-id': 'evt_b',
@@ -136,7 +118,7 @@ describe('gateway webhooks', () => {
 
 /** The reserved payment's id, as the invoice shows it. */
 const paymentIdOf = async (invoiceId: string): Promise<string> => {
-  const invoice = (await http.get(`/invoices/${invoiceId}`, tenant.alice)).json<{
+  const invoice = (await env.http.get(`/invoices/${invoiceId}`, env.tenant.alice)).json<{
     payments: { id: string }[];
   }>();
   return invoice.payments[0]?.id ?? '';

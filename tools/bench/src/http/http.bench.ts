@@ -26,6 +26,8 @@ import {
 } from '../processes/bench-processes.js';
 import type { BenchService } from '../processes/bench-processes.js';
 import { loadAverages } from '../write-cost/machine-load.js';
+import { measurePhaseCpu, medianPhaseCpu } from './phase-cpu.js';
+import type { PhaseCpu } from './phase-cpu.js';
 
 /** What `npm run bench -- http` writes to tools/bench/results/http.json. */
 export interface HttpBenchResult {
@@ -59,6 +61,11 @@ export interface HttpBenchResult {
     readonly article: number;
     readonly article_replay: number;
   };
+  /**
+   * Where the machine's CPU went per answered request, medians over each side's phases: the server process (all its
+   * threads), its database's PostgreSQL backends by application name, the load generator and the rest.
+   */
+  readonly cpu_per_request: Readonly<Partial<Record<Side['name'], PhaseCpu>>>;
   /** Both sides checked after the run: paid amounts equal the sum of recorded payments, and those the confirmed ones. */
   readonly balances: {
     readonly once: Balances;
@@ -98,11 +105,12 @@ interface PhaseResult {
 const payment = { method: 'cash', amount: 1, currency: 'EUR' };
 const paymentText = JSON.stringify(payment);
 
-/** A server under load: where it answers, whose key it takes, which invoices it pays. */
+/** A server under load: where it answers, whose key it takes, which invoices it pays, which database it writes. */
 interface Target {
   readonly service: BenchService;
   readonly apiKey: string;
   readonly invoiceIds: readonly string[];
+  readonly database: string;
 }
 
 /** 16 connections for `seconds`: each request a cash payment on a random invoice, with a fresh key or a fixed one. */
@@ -137,14 +145,20 @@ const phase = async (target: Target, fixed?: { key: string; invoiceId: string })
   };
 };
 
+/** The database a connection string names. */
+const databaseOf = (connectionString: string): string =>
+  new URL(connectionString).pathname.slice(1) || 'postgres';
+
 const median = (values: readonly number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** One measured side: its phases, and whether its payments count towards Once's or the article's balances. */
 interface Side {
   readonly name: 'plain' | 'keyed' | 'keyed_projector_off' | 'article' | 'replay' | 'article_replay';
+  readonly target: Target;
   readonly run: () => Promise<PhaseResult>;
   readonly results: PhaseResult[];
+  readonly cpu: PhaseCpu[];
 }
 
 /** Sides in a different order each round, so no side always runs first, or on the longer streams. */
@@ -198,7 +212,8 @@ export const runHttpBench = async (
       count: INVOICES,
       total: INVOICE_TOTAL,
     });
-    const keyed: Target = { service: keyedApi, apiKey, invoiceIds };
+    const onceDatabase = databaseOf(server.connectionString);
+    const keyed: Target = { service: keyedApi, apiKey, invoiceIds, database: onceDatabase };
     const projectorOffKey = await createOnceApiKey(projectorOffUrl);
     const projectorOff: Target = {
       service: projectorOffApi,
@@ -207,13 +222,20 @@ export const runHttpBench = async (
         count: INVOICES,
         total: INVOICE_TOTAL,
       }),
+      database: databaseOf(projectorOffUrl),
     };
     const plain: Target = {
       service: plainApi,
       apiKey,
       invoiceIds: await issueOnceInvoices(plainApi.url, apiKey, { count: INVOICES, total: INVOICE_TOTAL }),
+      database: onceDatabase,
     };
-    const peer: Target = { service: articleApi, apiKey: article.apiKey, invoiceIds: article.invoiceIds };
+    const peer: Target = {
+      service: articleApi,
+      apiKey: article.apiKey,
+      invoiceIds: article.invoiceIds,
+      database: databaseOf(article.databaseUrl),
+    };
     const replayOf = async (target: Target) => {
       const fixed = { key: randomUUID(), invoiceId: target.invoiceIds[0] as string };
       await postCreated(
@@ -228,21 +250,39 @@ export const runHttpBench = async (
     const articleReplay = await replayOf(peer);
 
     const warmups = [await phase(keyed), await phase(plain), await phase(peer), await phase(projectorOff)];
+    const side = (name: Side['name'], target: Target, fixed?: { key: string; invoiceId: string }): Side => ({
+      name,
+      target,
+      run: () => phase(target, fixed),
+      results: [],
+      cpu: [],
+    });
     const fresh: Side[] = [
-      { name: 'plain', run: () => phase(plain), results: [] },
-      { name: 'keyed', run: () => phase(keyed), results: [] },
-      { name: 'keyed_projector_off', run: () => phase(projectorOff), results: [] },
-      { name: 'article', run: () => phase(peer), results: [] },
+      side('plain', plain),
+      side('keyed', keyed),
+      side('keyed_projector_off', projectorOff),
+      side('article', peer),
     ];
-    const replays: Side[] = [
-      { name: 'replay', run: () => phase(keyed, onceReplay), results: [] },
-      { name: 'article_replay', run: () => phase(peer, articleReplay), results: [] },
-    ];
+    const replays: Side[] = [side('replay', keyed, onceReplay), side('article_replay', peer, articleReplay)];
     for (let round = 0; round < rounds; round++) {
-      for (const side of [...rotated(fresh, round), ...rotated(replays, round)]) {
-        const result = await side.run();
-        side.results.push(result);
-        log(`round ${round + 1}: ${side.name} ${result.rps.toFixed(0)}/s p99 ${result.p99} ms`);
+      for (const measured of [...rotated(fresh, round), ...rotated(replays, round)]) {
+        const { result, cpu } = await measurePhaseCpu(
+          {
+            serverPid: measured.target.service.child.pid as number,
+            database: measured.target.database,
+            serverUrl: server.connectionString,
+            dataDirectory: server.dataDirectory,
+          },
+          measured.run,
+        );
+        measured.results.push(result);
+        measured.cpu.push(cpu);
+        log(
+          `round ${round + 1}: ${measured.name} ${result.rps.toFixed(0)}/s p99 ${result.p99} ms, ` +
+            `CPU per request ${cpu.machine_busy_us} µs: server ${cpu.server_us}, PostgreSQL ` +
+            `${Object.values(cpu.postgres_us).reduce((sum, micros) => sum + micros, 0)}, ` +
+            `load generator ${cpu.load_generator_us}, other ${cpu.other_us}`,
+        );
       }
     }
     const resultsOf = (name: Side['name']) =>
@@ -309,6 +349,9 @@ export const runHttpBench = async (
         article: non2xx('article'),
         article_replay: non2xx('article_replay'),
       },
+      cpu_per_request: Object.fromEntries(
+        [...fresh, ...replays].map((measured) => [measured.name, medianPhaseCpu(measured.cpu)] as const),
+      ),
       balances: { once: onceBalance, once_projector_off: projectorOffBalance, article: articleBalance },
       connections: CONNECTIONS,
       pool_size: POOL_SIZE,

@@ -10,6 +10,7 @@ import { incrementCounterHandler, incrementInput } from '@once/idempotency/testi
 import type { IncrementCounter } from '@once/idempotency/testing';
 import { startEmbeddedPostgres } from '@once/postgres';
 import pg from 'pg';
+import { median } from './median.js';
 
 /** What `npm run bench -- engine` writes to tools/bench/results/engine.json. */
 export interface EngineBenchResult {
@@ -132,15 +133,14 @@ export const runEngineBench = async (
       remembered.push(await throughput(SECONDS_PER_PHASE, (index) => replay(engine, recent, index)));
       log(`round ${round + 1}: remembered replay ${remembered.at(-1)?.toFixed(0)}/s`);
     }
-    const median = (values: number[]) =>
-      Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0);
+    const rate = (values: number[]) => Math.round(median(values));
     const result: EngineBenchResult = {
-      keyed_per_s: median(keyed),
-      plain_per_s: median(plain),
-      replay_per_s: median(replays),
-      remembered_replay_per_s: median(remembered),
-      keyed_vs_plain: Number((median(keyed) / median(plain)).toFixed(2)),
-      replay_vs_keyed: Number((median(replays) / median(keyed)).toFixed(2)),
+      keyed_per_s: rate(keyed),
+      plain_per_s: rate(plain),
+      replay_per_s: rate(replays),
+      remembered_replay_per_s: rate(remembered),
+      keyed_vs_plain: Number((rate(keyed) / rate(plain)).toFixed(2)),
+      replay_vs_keyed: Number((rate(replays) / rate(keyed)).toFixed(2)),
       callers: CALLERS,
       seconds_per_phase: SECONDS_PER_PHASE,
       rounds: ROUNDS,

@@ -14,6 +14,7 @@ import {
   processTreeRunQueueWaitSeconds,
   runQueueWaitSeconds,
 } from './process-cpu.js';
+import { median } from './median.js';
 
 /** One replica count's measurement (medians over the rounds). */
 export interface ReplicasPoint {
@@ -75,9 +76,6 @@ const ROUNDS = 2;
 const INVOICES = 512;
 
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'replicas.json');
-
-const median = (values: readonly number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 const round = (value: number, digits = 2): number => Math.round(value * 10 ** digits) / 10 ** digits;
 

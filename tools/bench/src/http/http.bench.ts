@@ -25,6 +25,7 @@ import {
   POOL_SIZE,
 } from '../processes/bench-processes.js';
 import type { BenchService } from '../processes/bench-processes.js';
+import { median } from '../median.js';
 import { loadAverages } from '../write-cost/machine-load.js';
 import { measurePhaseCpu, medianPhaseCpu } from './phase-cpu.js';
 import type { PhaseCpu } from './phase-cpu.js';
@@ -148,9 +149,6 @@ const phase = async (target: Target, fixed?: { key: string; invoiceId: string })
 /** The database a connection string names. */
 const databaseOf = (connectionString: string): string =>
   new URL(connectionString).pathname.slice(1) || 'postgres';
-
-const median = (values: readonly number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** One measured side: its phases, and whether its payments count towards Once's or the article's balances. */
 interface Side {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { median } from '../median.js';
 import { childProcesses, cpuBetween, cpuSnapshot, postmasterPid } from '../write-cost/process-cpu.js';
 
 /** Where one phase's CPU went, in microseconds per answered request (`/proc` user + system time). */
@@ -66,8 +67,8 @@ export const measurePhaseCpu = async <Result extends { readonly ok: number }>(
   const requests = Math.max(result.ok, 1);
   const per = (micros: number) => Math.round(micros / requests);
   const byApplication = new Map<string, number[]>();
-  for (const backend of backends.rows)
-    byApplication.set(backend.name, [...(byApplication.get(backend.name) ?? []), backend.pid]);
+  for (const { name, pid } of backends.rows)
+    byApplication.set(name, [...(byApplication.get(name) ?? []), pid]);
   const postgresUs = Object.fromEntries(
     [...byApplication].map(([name, pids]) => [name, per(cpuBetween(before, after, pids))] as const),
   );
@@ -91,8 +92,6 @@ export const measurePhaseCpu = async <Result extends { readonly ok: number }>(
 /** The median of each figure over a side's phases (application names seen in any phase). */
 export const medianPhaseCpu = (phases: readonly PhaseCpu[]): PhaseCpu | undefined => {
   if (phases.length === 0) return undefined;
-  const median = (values: readonly number[]) =>
-    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   const of = (pick: (cpu: PhaseCpu) => number) => median(phases.map(pick));
   const names = [...new Set(phases.flatMap((cpu) => Object.keys(cpu.postgres_us)))].sort();
   return {

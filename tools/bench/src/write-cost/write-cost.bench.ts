@@ -19,6 +19,7 @@ import {
   POOL_SIZE,
 } from '../processes/bench-processes.js';
 import type { BenchService } from '../processes/bench-processes.js';
+import { median } from '../median.js';
 import { loadAverages } from './machine-load.js';
 import { childProcesses, cpuBetween, cpuSnapshot, postmasterPid } from './process-cpu.js';
 import { ServerStatistics, statisticsSettings } from './server-statistics.js';
@@ -134,9 +135,6 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
  */
 const isProjectorStatement = (query: string): boolean =>
   /^(BEGIN|COMMIT|ROLLBACK)$|projection_checkpoints|projection_versions|"\w+_v\d+"|m\.matches/.test(query);
-
-const median = (values: readonly number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 

@@ -344,6 +344,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
           max_age_seconds: null,
           truncate_before: null,
           no_retention: true,
+          also_no_stream: null,
         },
         {
           ord: 2,
@@ -354,6 +355,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
           max_age_seconds: null,
           truncate_before: null,
           no_retention: true,
+          also_no_stream: freshStream('renamed'),
         },
       ];
       const events = [moved, created].map((stream) => ({
@@ -365,7 +367,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       }));
       const { rows } = await client.query<{ 'QUERY PLAN': unknown }>({
         text: `EXPLAIN (FORMAT JSON) ${fastAppendMultiStatement.text}`,
-        values: [JSON.stringify(heads), JSON.stringify(events), null, [freshStream('renamed')]],
+        values: [JSON.stringify(heads), JSON.stringify(events), null],
       });
       const scans = JSON.stringify(rows[0]?.['QUERY PLAN']).match(
         /"Node Type":"Seq Scan","[^}]*?"Relation Name":"streams"/g,
@@ -374,6 +376,44 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     } finally {
       await client.query('ROLLBACK');
       client.release();
+    }
+  });
+
+  it('a guarded multi-stream append is planned once per connection, not on every call', async () => {
+    // PostgreSQL plans a prepared statement afresh on each of its first five calls, then keeps its generic plan unless
+    // that plan looks dearer than the ones made for the values given. Nothing in the append's parameters may make it
+    // look dearer, on a streams table of any size.
+    await migrateEventStore(db.pool);
+    await db.pool.query(
+      `INSERT INTO streams (stream, revision) SELECT 'cache-bulk-' || g || '-' || $1, 0 FROM generate_series(1, 5000) g`,
+      [randomUUID()],
+    );
+    await db.pool.query('ANALYZE streams');
+    const onePool = new pg.Pool({ connectionString: db.connectionString, max: 1 });
+    try {
+      const store = createPostgresEventStore(onePool);
+      const shared = freshStream('cache');
+      await store.appendToStream(shared, someEvents(1), { expectedRevision: 'no_stream' });
+      for (let call = 0; call < 12; call++) {
+        await store.appendMulti([
+          {
+            stream: freshStream('cache-key'),
+            events: someEvents(1),
+            expectedRevision: 'no_stream',
+            retention: { maxAgeSeconds: 60 },
+            alsoNoStream: freshStream('cache-legacy'),
+          },
+          { stream: shared, events: someEvents(1), expectedRevision: BigInt(call) },
+        ]);
+      }
+      const { rows } = await onePool.query<{ generic_plans: string; custom_plans: string }>(
+        `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'once_event_store_fast_append_multi'`,
+      );
+      expect(
+        rows.map((row) => ({ generic: Number(row.generic_plans), custom: Number(row.custom_plans) })),
+      ).toEqual([{ generic: 7, custom: 5 }]);
+    } finally {
+      await onePool.end();
     }
   });
 

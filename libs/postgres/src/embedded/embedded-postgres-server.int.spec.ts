@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres } from './embedded-postgres-server.js';
+
+/** The environment a server's backend runs with, as the system shows it (Linux `/proc`). */
+const backendEnvironment = async (connectionString: string): Promise<Map<string, string>> => {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const raw = await readFile(`/proc/${rows[0]?.pid}/environ`, 'utf8');
+    return new Map(
+      raw
+        .split('\0')
+        .filter(Boolean)
+        .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+    );
+  } finally {
+    await client.end();
+  }
+};
+
+describe.runIf(process.platform === 'linux')('embedded PostgreSQL server (Linux: reads /proc)', () => {
+  it("runs its backends with glibc's malloc keeping freed memory, and leaves this process's environment as it was", async () => {
+    const before = process.env['GLIBC_TUNABLES'];
+    delete process.env['GLIBC_TUNABLES'];
+    try {
+      const servers = await Promise.all([
+        startEmbeddedPostgres({ ephemeral: true }),
+        startEmbeddedPostgres({ ephemeral: true }),
+      ]);
+      try {
+        expect(process.env['GLIBC_TUNABLES']).toBeUndefined();
+        for (const server of servers) {
+          const tunables = (await backendEnvironment(server.connectionString)).get('GLIBC_TUNABLES');
+          // glibc reads the variable at the server's start and cuts it at the first ':' in place, which /proc shows.
+          expect(tunables).toMatch(
+            /^glibc\.malloc\.trim_threshold=16777216(:glibc\.malloc\.mmap_threshold=4194304)?$/,
+          );
+        }
+      } finally {
+        await Promise.all(servers.map((server) => server.stop()));
+      }
+    } finally {
+      if (before !== undefined) process.env['GLIBC_TUNABLES'] = before;
+    }
+  });
+
+  it('leaves tunables the caller set to the caller', async () => {
+    const before = process.env['GLIBC_TUNABLES'];
+    process.env['GLIBC_TUNABLES'] = 'glibc.malloc.arena_max=2';
+    try {
+      const server = await startEmbeddedPostgres({ ephemeral: true });
+      try {
+        expect((await backendEnvironment(server.connectionString)).get('GLIBC_TUNABLES')).toBe(
+          'glibc.malloc.arena_max=2',
+        );
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      if (before === undefined) delete process.env['GLIBC_TUNABLES'];
+      else process.env['GLIBC_TUNABLES'] = before;
+    }
+  });
+});

@@ -34,7 +34,7 @@ describe('the entry points of @once/event-store', () => {
 
   it.each([
     ['in-memory/index.ts', []],
-    ['postgres/index.ts', ['@once/postgres']],
+    ['postgres/index.ts', ['@once/postgres', 'pg']],
     ['eventstoredb/index.ts', ['@eventstore/db-client']],
   ])('%s loads only its own driver', (entry, drivers) => {
     const { files, packages } = loadedBy(entry);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from './embedded-postgres-server.js';
 
 /** The environment a server's backend runs with, as the system shows it (Linux `/proc`). */
@@ -22,46 +22,42 @@ const backendEnvironment = async (connectionString: string): Promise<Map<string,
 };
 
 describe.runIf(process.platform === 'linux')('embedded PostgreSQL server (Linux: reads /proc)', () => {
+  // Each test sets the variable as its caller would; the runner's own value comes back after it.
+  const runnersTunables = process.env['GLIBC_TUNABLES'];
+  afterEach(() => {
+    if (runnersTunables === undefined) delete process.env['GLIBC_TUNABLES'];
+    else process.env['GLIBC_TUNABLES'] = runnersTunables;
+  });
+
   it("runs its backends with glibc's malloc keeping freed memory, and leaves this process's environment as it was", async () => {
-    const before = process.env['GLIBC_TUNABLES'];
     delete process.env['GLIBC_TUNABLES'];
+    const servers = await Promise.all([
+      startEmbeddedPostgres({ ephemeral: true }),
+      startEmbeddedPostgres({ ephemeral: true }),
+    ]);
     try {
-      const servers = await Promise.all([
-        startEmbeddedPostgres({ ephemeral: true }),
-        startEmbeddedPostgres({ ephemeral: true }),
-      ]);
-      try {
-        expect(process.env['GLIBC_TUNABLES']).toBeUndefined();
-        for (const server of servers) {
-          const tunables = (await backendEnvironment(server.connectionString)).get('GLIBC_TUNABLES');
-          // glibc reads the variable at the server's start and cuts it at the first ':' in place, which /proc shows.
-          expect(tunables).toMatch(
-            /^glibc\.malloc\.trim_threshold=16777216(:glibc\.malloc\.mmap_threshold=4194304)?$/,
-          );
-        }
-      } finally {
-        await Promise.all(servers.map((server) => server.stop()));
+      expect(process.env['GLIBC_TUNABLES']).toBeUndefined();
+      for (const server of servers) {
+        const tunables = (await backendEnvironment(server.connectionString)).get('GLIBC_TUNABLES');
+        // glibc reads the variable at the server's start and cuts it at the first ':' in place, which /proc shows.
+        expect(tunables).toMatch(
+          /^glibc\.malloc\.trim_threshold=16777216(:glibc\.malloc\.mmap_threshold=4194304)?$/,
+        );
       }
     } finally {
-      if (before !== undefined) process.env['GLIBC_TUNABLES'] = before;
+      await Promise.all(servers.map((server) => server.stop()));
     }
   });
 
   it('leaves tunables the caller set to the caller', async () => {
-    const before = process.env['GLIBC_TUNABLES'];
     process.env['GLIBC_TUNABLES'] = 'glibc.malloc.arena_max=2';
+    const server = await startEmbeddedPostgres({ ephemeral: true });
     try {
-      const server = await startEmbeddedPostgres({ ephemeral: true });
-      try {
-        expect((await backendEnvironment(server.connectionString)).get('GLIBC_TUNABLES')).toBe(
-          'glibc.malloc.arena_max=2',
-        );
-      } finally {
-        await server.stop();
-      }
+      expect((await backendEnvironment(server.connectionString)).get('GLIBC_TUNABLES')).toBe(
+        'glibc.malloc.arena_max=2',
+      );
     } finally {
-      if (before === undefined) delete process.env['GLIBC_TUNABLES'];
-      else process.env['GLIBC_TUNABLES'] = before;
+      await server.stop();
     }
   });
 });

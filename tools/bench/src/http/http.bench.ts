@@ -27,7 +27,7 @@ import {
 import type { BenchService } from '../processes/bench-processes.js';
 import { median } from '../median.js';
 import { loadAverages } from '../write-cost/machine-load.js';
-import { measurePhaseCpu, medianPhaseCpu } from './phase-cpu.js';
+import { measurePhaseCpu, medianPhaseCpu, postgresTotal } from './phase-cpu.js';
 import type { PhaseCpu } from './phase-cpu.js';
 
 /** What `npm run bench -- http` writes to tools/bench/results/http.json. */
@@ -277,8 +277,7 @@ export const runHttpBench = async (
         measured.cpu.push(cpu);
         log(
           `round ${round + 1}: ${measured.name} ${result.rps.toFixed(0)}/s p99 ${result.p99} ms, ` +
-            `CPU per request ${cpu.machine_busy_us} µs: server ${cpu.server_us}, PostgreSQL ` +
-            `${Object.values(cpu.postgres_us).reduce((sum, micros) => sum + micros, 0)}, ` +
+            `CPU per request ${cpu.machine_busy_us} µs: server ${cpu.server_us}, PostgreSQL ${postgresTotal(cpu)}, ` +
             `load generator ${cpu.load_generator_us}, other ${cpu.other_us}`,
         );
       }

@@ -75,7 +75,6 @@ export const measurePhaseCpu = async <Result extends { readonly ok: number }>(
   const busy = per(machineAfter.busy - machineBefore.busy);
   const server = per(cpuBetween(before, after, [target.serverPid]));
   const loadGenerator = per(cpuBetween(before, after, [process.pid]));
-  const postgresTotal = Object.values(postgresUs).reduce((sum, micros) => sum + micros, 0);
   return {
     result,
     cpu: {
@@ -84,10 +83,14 @@ export const measurePhaseCpu = async <Result extends { readonly ok: number }>(
       server_us: server,
       postgres_us: postgresUs,
       load_generator_us: loadGenerator,
-      other_us: Math.max(busy - server - postgresTotal - loadGenerator, 0),
+      other_us: Math.max(busy - server - postgresTotal({ postgres_us: postgresUs }) - loadGenerator, 0),
     },
   };
 };
+
+/** A phase's PostgreSQL CPU per request, all its database's backends together. */
+export const postgresTotal = (cpu: Pick<PhaseCpu, 'postgres_us'>): number =>
+  Object.values(cpu.postgres_us).reduce((sum, micros) => sum + micros, 0);
 
 /** The median of each figure over a side's phases (application names seen in any phase). */
 export const medianPhaseCpu = (phases: readonly PhaseCpu[]): PhaseCpu | undefined => {

@@ -142,11 +142,6 @@ export interface StreamTailRead {
   readonly stream: string;
   readonly fromRevision: StreamRevision;
   /**
-   * The stream to read instead when `stream` has no head (nothing was ever appended to it): a second name a stream
-   * may still live under. It is looked at only then, so a stream that exists costs no second lookup.
-   */
-  readonly orElse?: string;
-  /**
    * Read `stream` only while this other stream has no head: a caller that needs the stream only while another one is
    * new (an aggregate read with its command's idempotency key, which is new unless the request is a retry) saves the
    * read otherwise. A read left out answers `skipped: true`, with no events and no head.
@@ -161,8 +156,6 @@ export interface StreamTailRead {
  * revisions 0 to `head`.
  */
 export interface StreamTail {
-  /** The stream read: the one asked for, or its `orElse` when the one asked for has no head. */
-  readonly stream: string;
   readonly events: readonly RecordedEvent[];
   readonly head: StreamRevision | undefined;
   readonly retained: boolean;

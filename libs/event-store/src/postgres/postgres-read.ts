@@ -149,30 +149,20 @@ export const readStreamsRows = async (
 
 // Each stream's events from a revision of its own, and its head row (revision and retention) found through the
 // primary key: one row per stream at least (event columns NULL when nothing is new), so the caller learns the head of
-// a stream that has nothing new. A read with an `or_else` name reads that stream instead when the one asked for has
-// no head: `s` is the stream read, `h` its head row, and the second head lookup (`other`) sits behind a one-time
-// filter, so a stream found under the name asked for costs one lookup, as a read without `or_else` does. A read with
-// an `unless_exists` name is `skipped` when that stream's row (`gate`, by the primary key) has a head: its events sit
-// behind a one-time filter too. Listed as a VALUES list for the same reason as readManyText.
+// a stream that has nothing new. A read with an `unless_exists` name is `skipped` when that stream's row (`gate`, by
+// the primary key) has a head: its head lookup and its events sit behind a one-time filter, so a skipped read costs
+// the gate's lookup alone. Listed as a VALUES list for the same reason as readManyText.
 const readTailsText = (reads: string, now: string): string =>
-  `SELECT r.ord, s.stream AS read_stream, h.revision AS head, k.skipped,
+  `SELECT r.ord, h.revision AS head, k.skipped,
           coalesce(h.max_age_seconds IS NOT NULL OR h.truncate_before IS NOT NULL, false) AS retained,
           ${eventColumns}
      FROM ${reads}
      LEFT JOIN streams gate ON gate.stream = r.unless_exists
      CROSS JOIN LATERAL (SELECT coalesce(gate.revision >= 0, false) AS skipped) k
-     LEFT JOIN streams asked ON asked.stream = r.stream AND NOT k.skipped
-     CROSS JOIN LATERAL (
-       SELECT CASE WHEN k.skipped OR r.or_else IS NULL OR asked.revision >= 0 THEN r.stream ELSE r.or_else END AS stream) s
-     LEFT JOIN LATERAL (
-       SELECT o.* FROM streams o WHERE s.stream <> r.stream AND o.stream = s.stream OFFSET 0) other ON true
-     CROSS JOIN LATERAL (
-       SELECT CASE WHEN s.stream = r.stream THEN asked.revision ELSE other.revision END AS revision,
-              CASE WHEN s.stream = r.stream THEN asked.max_age_seconds ELSE other.max_age_seconds END AS max_age_seconds,
-              CASE WHEN s.stream = r.stream THEN asked.truncate_before ELSE other.truncate_before END AS truncate_before) h
+     LEFT JOIN streams h ON h.stream = r.stream AND NOT k.skipped
      LEFT JOIN LATERAL (
        SELECT e.* FROM events e
-        WHERE NOT k.skipped AND e.stream = s.stream AND e.revision >= r.from_revision
+        WHERE NOT k.skipped AND e.stream = r.stream AND e.revision >= r.from_revision
           AND NOT coalesce(e.revision < h.truncate_before, false)
           AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => h.max_age_seconds), false)
         ORDER BY e.revision ASC) e ON true
@@ -181,15 +171,14 @@ const readTailsStatements = Array.from({ length: maxListedStreams }, (_, index) 
   const count = index + 1;
   const list = Array.from(
     { length: count },
-    (_, item) =>
-      `(${item + 1}, $${4 * item + 1}::text, $${4 * item + 2}::bigint, $${4 * item + 3}::text, $${4 * item + 4}::text)`,
+    (_, item) => `(${item + 1}, $${3 * item + 1}::text, $${3 * item + 2}::bigint, $${3 * item + 3}::text)`,
   ).join(', ');
   return {
     name: `once_event_store_read_tails_${count}`,
     types: eventRowTypes,
     text: readTailsText(
-      `(VALUES ${list}) AS r(ord, stream, from_revision, or_else, unless_exists)`,
-      `$${4 * count + 1}::timestamptz`,
+      `(VALUES ${list}) AS r(ord, stream, from_revision, unless_exists)`,
+      `$${3 * count + 1}::timestamptz`,
     ),
   };
 });
@@ -197,14 +186,13 @@ const readTailsByArray = {
   name: 'once_event_store_read_tails',
   types: eventRowTypes,
   text: readTailsText(
-    'unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS r(stream, from_revision, or_else, unless_exists, ord)',
-    '$5::timestamptz',
+    'unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS r(stream, from_revision, unless_exists, ord)',
+    '$4::timestamptz',
   ),
 };
 
 interface TailRow extends EventRow {
   ord: number;
-  read_stream: string;
   head: string | null;
   retained: boolean;
   skipped: boolean;
@@ -212,7 +200,6 @@ interface TailRow extends EventRow {
 
 /** A `StreamTail` as its rows arrive. */
 interface TailBeingRead {
-  stream: string;
   events: RecordedEvent[];
   head: StreamRevision | undefined;
   retained: boolean;
@@ -234,7 +221,6 @@ export const readStreamTailsRows = async (
           values: [
             reads.map((read) => read.stream),
             reads.map((read) => read.fromRevision.toString()),
-            reads.map((read) => read.orElse ?? null),
             reads.map((read) => read.unlessExists ?? null),
             now,
           ],
@@ -245,15 +231,13 @@ export const readStreamTailsRows = async (
             ...reads.flatMap((read) => [
               read.stream,
               read.fromRevision.toString(),
-              read.orElse ?? null,
               read.unlessExists ?? null,
             ]),
             now,
           ],
         },
   );
-  const tails = reads.map((read): TailBeingRead => ({
-    stream: read.stream,
+  const tails = reads.map((): TailBeingRead => ({
     events: [],
     head: undefined,
     retained: false,
@@ -265,7 +249,6 @@ export const readStreamTailsRows = async (
       tail.skipped = true;
       continue;
     }
-    tail.stream = row.read_stream;
     tail.head = row.head === null || row.head === '-1' ? undefined : BigInt(row.head);
     tail.retained = row.retained;
     if (row.event_id !== null) tail.events.push(toRecordedEvent(row));

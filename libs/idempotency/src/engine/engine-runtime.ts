@@ -9,7 +9,6 @@ import type {
   RecordedEvent,
   StreamRetention,
   StreamRevision,
-  StreamTail,
   StreamTailRead,
 } from '@once/event-store';
 import type { TypedCommand } from '../commands/index.js';
@@ -329,14 +328,20 @@ export const createEngineRuntime = (settings: EngineSettings) => {
   ): Promise<{ key?: KeyLogRead; aggregates?: (readonly RecordedEvent[])[] } | undefined> => {
     if (store.readStreamTails === undefined) return undefined;
     const plans = streams.map((stream) => streamCache.tailRead(stream));
-    const keyReads = execution === undefined ? [] : [keyTailRead(execution)];
+    const keyReads = execution === undefined ? [] : keyTailReads(execution);
     const unlessExists = execution?.keyStream;
     const tails = await store.readStreamTails([
       ...keyReads,
       ...plans.map((plan) => (unlessExists === undefined ? plan.read : { ...plan.read, unlessExists })),
     ]);
-    const key = execution === undefined ? undefined : keyFromTail(execution, tails[0]);
-    if (tails.some((tail) => tail.skipped === true)) return { key };
+    const key =
+      execution === undefined
+        ? undefined
+        : resolveKey(
+            execution,
+            tails.slice(0, keyReads.length).map((tail) => tail.events),
+          );
+    if (tails.slice(keyReads.length).some((tail) => tail.skipped === true)) return { key };
     const aggregates: (readonly RecordedEvent[] | undefined)[] = streams.map((stream, index) => {
       const tail = tails[keyReads.length + index];
       const plan = plans[index];
@@ -353,18 +358,15 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     return { key, aggregates: aggregates.map((events) => events ?? []) };
   };
 
-  /** The key stream read whole; its legacy name looked at only when the short name was never written. */
-  const keyTailRead = (execution: Execution): StreamTailRead => ({
-    stream: execution.keyStream,
-    fromRevision: 0n,
-    ...(execution.keyStream === execution.legacyKeyStream ? {} : { orElse: execution.legacyKeyStream }),
-  });
-
-  /** The key log a tail read found, read as `resolveKey` reads the short and legacy streams side by side. */
-  const keyFromTail = (execution: Execution, tail: StreamTail | undefined): KeyLogRead =>
-    resolveKey(
-      execution,
-      tail?.stream === execution.legacyKeyStream ? [[], tail.events] : [tail?.events ?? []],
+  /**
+   * The key stream read whole; its legacy name (see `keyStreamsOf`) read only when the short name was never written:
+   * one statement either way.
+   */
+  const keyTailReads = (execution: Execution): StreamTailRead[] =>
+    keyStreamsOf(execution).map((stream, index) =>
+      index === 0
+        ? { stream, fromRevision: 0n }
+        : { stream, fromRevision: 0n, unlessExists: execution.keyStream },
     );
 
   const readSnapshots = async (streams: readonly string[]): Promise<ReadonlyMap<string, StreamSnapshot>> => {

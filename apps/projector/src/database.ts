@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { startEmbeddedPostgres } from '@once/postgres';
+import { embeddedConnectionString, startEmbeddedPostgres } from '@once/postgres';
 
 /** The read-model database the projector or the replay command works on. */
 export interface ResolvedDatabase {
@@ -27,10 +27,10 @@ export const resolveDatabase = async (options: {
     return { connectionString: options.databaseUrl, source: 'DATABASE_URL', stop: async () => undefined };
   }
   const dataDirectory = defaultDataDirectory(options.dataDirectory);
-  const running = await runningPort(dataDirectory);
+  const running = await runningServer(dataDirectory);
   if (running !== undefined) {
     return {
-      connectionString: `postgres://postgres:once@127.0.0.1:${String(running)}/postgres`,
+      connectionString: embeddedConnectionString(running.port, running.socketDirectory),
       source: 'embedded (already running)',
       stop: async () => undefined,
     };
@@ -43,19 +43,25 @@ export const resolveDatabase = async (options: {
   };
 };
 
-/** The port of a live server on this data folder: line 4 of `postmaster.pid`, if its process is alive. */
-const runningPort = async (dataDirectory: string): Promise<number | undefined> => {
+/**
+ * A live server on this data folder, from its `postmaster.pid`: its port (line 4) and its socket folder (line 5,
+ * empty when it listens on TCP alone), if its process is alive.
+ */
+const runningServer = async (
+  dataDirectory: string,
+): Promise<{ port: number; socketDirectory: string } | undefined> => {
   const text = await readFile(join(dataDirectory, 'postmaster.pid'), 'utf8').catch(() => undefined);
   if (!text) return undefined;
-  const [pidLine, , , portLine] = text.split('\n');
+  const [pidLine, , , portLine, socketLine = ''] = text.split('\n');
   const pid = Number(pidLine);
   const port = Number(portLine);
   if (!Number.isInteger(pid) || !Number.isInteger(port) || port <= 0) return undefined;
+  const server = { port, socketDirectory: socketLine.trim() };
   try {
     process.kill(pid, 0);
-    return port;
+    return server;
   } catch (error) {
     // EPERM: alive, but owned by another user (the server runs as `postgres` when started by root).
-    return (error as { code?: string }).code === 'EPERM' ? port : undefined;
+    return (error as { code?: string }).code === 'EPERM' ? server : undefined;
   }
 };

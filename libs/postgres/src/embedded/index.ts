@@ -1,2 +1,2 @@
-export { startEmbeddedPostgres, findFreePort } from './embedded-postgres-server.js';
+export { startEmbeddedPostgres, embeddedConnectionString, findFreePort } from './embedded-postgres-server.js';
 export type { EmbeddedPostgresServer, EmbeddedPostgresOptions } from './embedded-postgres-server.js';

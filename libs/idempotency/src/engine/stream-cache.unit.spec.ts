@@ -15,7 +15,6 @@ const event = (stream: string, revision: number): RecordedEvent => ({
 const events = (stream: string, from: number, to: number) =>
   Array.from({ length: to - from }, (_, index) => event(stream, from + index));
 const tail = (stream: string, from: number, to: number, retained = false): StreamTail => ({
-  stream,
   events: events(stream, from, to),
   head: to === 0 ? undefined : BigInt(to - 1),
   retained,
@@ -70,11 +69,10 @@ describe('StreamCache', () => {
     const cache = new StreamCache();
     cache.merge('s', [], tail('s', 0, 2));
     const { kept } = cache.tailRead('s');
-    expect(cache.merge('s', kept, { stream: 's', events: [], head: 4n, retained: false })).toBeUndefined();
+    expect(cache.merge('s', kept, { events: [], head: 4n, retained: false })).toBeUndefined();
     cache.merge('s', [], tail('s', 0, 2));
     expect(
       cache.merge('s', cache.tailRead('s').kept, {
-        stream: 's',
         events: [],
         head: undefined,
         retained: false,

@@ -63,7 +63,9 @@ const watchingReads = (base: EventStore) => {
     store.readStreamTails = async (tailReads) => {
       reads.count += 1;
       const tails = await readStreamTails(tailReads);
-      reads.fetched.push(...tails.filter((tail) => tail.skipped !== true).map((tail) => tail.stream));
+      reads.fetched.push(
+        ...tailReads.filter((_, index) => tails[index]?.skipped !== true).map((read) => read.stream),
+      );
       return tails;
     };
   }

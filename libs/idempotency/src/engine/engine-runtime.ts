@@ -334,16 +334,18 @@ export const createEngineRuntime = (settings: EngineSettings) => {
       ...keyReads,
       ...plans.map((plan) => (unlessExists === undefined ? plan.read : { ...plan.read, unlessExists })),
     ]);
+    const keyTails = tails.slice(0, keyReads.length);
+    const aggregateTails = tails.slice(keyReads.length);
     const key =
       execution === undefined
         ? undefined
         : resolveKey(
             execution,
-            tails.slice(0, keyReads.length).map((tail) => tail.events),
+            keyTails.map((tail) => tail.events),
           );
-    if (tails.slice(keyReads.length).some((tail) => tail.skipped === true)) return { key };
+    if (aggregateTails.some((tail) => tail.skipped === true)) return { key };
     const aggregates: (readonly RecordedEvent[] | undefined)[] = streams.map((stream, index) => {
-      const tail = tails[keyReads.length + index];
+      const tail = aggregateTails[index];
       const plan = plans[index];
       return tail === undefined || plan === undefined ? [] : streamCache.merge(stream, plan.kept, tail);
     });
@@ -363,8 +365,8 @@ export const createEngineRuntime = (settings: EngineSettings) => {
    * one statement either way.
    */
   const keyTailReads = (execution: Execution): StreamTailRead[] =>
-    keyStreamsOf(execution).map((stream, index) =>
-      index === 0
+    keyStreamsOf(execution).map((stream) =>
+      stream === execution.keyStream
         ? { stream, fromRevision: 0n }
         : { stream, fromRevision: 0n, unlessExists: execution.keyStream },
     );

@@ -123,7 +123,10 @@ export class CompletedKeys {
     const until = Math.min(now + this.ttlMs, expiresAt);
     if (until <= now) return;
     this.remembered.delete(keyStream);
-    this.remembered.set(keyStream, { ...key, until });
+    // A fingerprint of its own: what a request allocates stays short-lived, and V8 allocates every object from a site
+    // whose objects all survive (the request's fingerprint, were it kept) straight into its old generation.
+    const { fingerprint, response, position } = key;
+    this.remembered.set(keyStream, { fingerprint: { ...fingerprint }, response, position, until });
     if (this.remembered.size > this.capacity) {
       const oldest = this.remembered.keys().next();
       if (oldest.done !== true) this.remembered.delete(oldest.value);

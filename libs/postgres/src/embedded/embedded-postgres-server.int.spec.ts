@@ -107,3 +107,29 @@ describe.runIf(process.platform !== 'win32')('embedded PostgreSQL server: how cl
     }
   });
 });
+
+describe('embedded PostgreSQL server: statistics', () => {
+  it('analyzes a table that grew within seconds, so cached plans follow a fresh database as it fills', async () => {
+    const server = await startEmbeddedPostgres({ ephemeral: true });
+    const client = new pg.Client({ connectionString: server.connectionString });
+    await client.connect();
+    try {
+      await client.query('CREATE TABLE grown (id integer PRIMARY KEY)');
+      await client.query('INSERT INTO grown SELECT generate_series(1, 1000)');
+      await expect
+        .poll(
+          async () => {
+            const { rows } = await client.query<{ analyzed: Date | null }>(
+              `SELECT last_autoanalyze AS analyzed FROM pg_stat_user_tables WHERE relname = 'grown'`,
+            );
+            return rows[0]?.analyzed ?? null;
+          },
+          { timeout: 20_000, interval: 250 },
+        )
+        .not.toBeNull();
+    } finally {
+      await client.end();
+      await server.stop();
+    }
+  }, 30_000);
+});

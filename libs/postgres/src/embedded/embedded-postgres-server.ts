@@ -136,6 +136,11 @@ export const startEmbeddedPostgres = async (
       'max_connections=400',
       '-c',
       `unix_socket_directories=${socketDirectory ?? ''}`,
+      // Statistics that follow a fresh database's first minute: a cached generic plan made while a table was small
+      // (a hash of the whole table, say) is replanned only once ANALYZE has seen the table grow, and at the default
+      // of 60 s autovacuum first looks after the database has taken its first burst of load.
+      '-c',
+      'autovacuum_naptime=5s',
       ...(options.ephemeral
         ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
         : []),

@@ -118,9 +118,9 @@ export const runEngineBench = async (
     const keys: string[] = [];
     await throughput(1, () => plainIncrement(store));
     await throughput(1, () => keyedIncrement(engine, keys));
-    // What autovacuum has done by the time a database has run for a minute or two. Without it, a generic plan made
-    // while the warm-up's first rows went in (a few hundred streams, best hashed whole) could be kept for the whole
-    // run, with thousands of streams: 3 of 8 runs stalled at a fifth of their speed.
+    // Statistics as a running service has them, not as autovacuum's next visit (every 5 s on the embedded server)
+    // happens to leave them: a generic plan made while the warm-up's first rows went in (a few hundred streams, best
+    // hashed whole) is kept until the tables are analyzed again. With a visit a minute, 5 of 10 runs stalled so.
     await pool.query('ANALYZE');
     const plain: number[] = [];
     const keyed: number[] = [];

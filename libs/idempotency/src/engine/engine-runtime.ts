@@ -34,6 +34,7 @@ import type {
 } from './command-handler.js';
 import type { EngineProtocol, ExecuteOutcome } from './execute-outcome.js';
 import type { FaultHook, FaultPoint } from './fault-points.js';
+import { dropOldestBeyond } from './oldest-first.js';
 import { StreamCache } from './stream-cache.js';
 import { toStoredResponse } from './stored-response.js';
 
@@ -115,7 +116,7 @@ export class CompletedKeys {
 
   /**
    * Remembers a completed key at `now`, until the earlier of `now + ttlMs` and `expiresAt` (engine-clock ms). Beyond
-   * the capacity the key remembered longest is dropped: an answer does not move a key up, since moving an entry of a
+   * the capacity the keys remembered longest are dropped (`dropOldestBeyond`): an answer does not move a key up, since moving an entry of a
    * large map on every replay (delete, then set) costs more than the occasional read of a key dropped early.
    */
   remember(keyStream: string, key: CompletedKey, now: number, expiresAt: number): void {
@@ -127,10 +128,7 @@ export class CompletedKeys {
     // whose objects all survive (the request's fingerprint, were it kept) straight into its old generation.
     const { fingerprint, response, position } = key;
     this.remembered.set(keyStream, { fingerprint: { ...fingerprint }, response, position, until });
-    if (this.remembered.size > this.capacity) {
-      const oldest = this.remembered.keys().next();
-      if (oldest.done !== true) this.remembered.delete(oldest.value);
-    }
+    dropOldestBeyond(this.remembered, this.capacity);
   }
 }
 

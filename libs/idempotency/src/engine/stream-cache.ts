@@ -1,6 +1,7 @@
 import type { RecordedEvent, StreamTail, StreamTailRead } from '@once/event-store';
+import { dropOldestBeyond } from './oldest-first.js';
 
-/** How many aggregate streams an engine keeps the events of, least recently read dropped first. */
+/** How many aggregate streams an engine keeps the events of, least recently read dropped first (a few at once). */
 export const STREAM_CACHE_SIZE = 4096;
 
 /**
@@ -71,13 +72,7 @@ export class StreamCache {
 
   private keep(stream: string, events: readonly RecordedEvent[]): void {
     this.kept.set(stream, events);
-    if (this.kept.size > this.capacity) {
-      const oldest = this.kept.keys().next();
-      if (oldest.done !== true) {
-        this.kept.delete(oldest.value);
-        this.behind.delete(oldest.value);
-      }
-    }
+    dropOldestBeyond(this.kept, this.capacity, (dropped) => this.behind.delete(dropped));
   }
 }
 

@@ -1,0 +1,24 @@
+/**
+ * Drops a map's oldest entries (its first keys, in insertion order) once it holds more than `capacity`: a sixteenth
+ * of the capacity at once (only the excess below 16), so the map stays within it. Deleted entries of a JavaScript `Map` stay behind as holes in
+ * its table until the table is rebuilt, and a walk from the first key passes every one of them: dropping one entry a
+ * time walked thousands of holes on every insert of a full map, where one walk now drops many. `dropped` hears of
+ * each key dropped (to forget what else was kept with it).
+ *
+ * @example
+ * cache.set(stream, events);
+ * dropOldestBeyond(cache, 4096, (stream) => behind.delete(stream));
+ */
+export const dropOldestBeyond = <Key>(
+  map: Map<Key, unknown>,
+  capacity: number,
+  dropped?: (key: Key) => void,
+): void => {
+  if (map.size <= capacity) return;
+  const keep = capacity - Math.floor(capacity / 16);
+  for (const key of map.keys()) {
+    if (map.size <= keep) return;
+    map.delete(key);
+    dropped?.(key);
+  }
+};

@@ -10,6 +10,7 @@ import { freshStream, someEvents } from '../testing/index.js';
 import { eventStoreMigrations, migrateEventStore } from './event-store-migrations.js';
 import { appendOnClient, fastAppendMultiStatement } from './postgres-append.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
+import { readTailsStatements } from './postgres-read.js';
 
 /** A stream named for the readStreamTails tests. */
 const tailStream = (): string => freshStream('tail');
@@ -434,6 +435,26 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       { revisions: [1n, 2n], head: 2n, skipped: false },
       { revisions: [], head: undefined, skipped: true },
     ]);
+  });
+
+  it('a tail read probes the events only of streams with something past the revision it reads from', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const { two } = await writeTailStreams(store);
+    const reads = [
+      { stream: tailStream(), fromRevision: 0n },
+      { stream: two, fromRevision: 2n },
+      { stream: two, fromRevision: 1n },
+    ];
+    const statement = readTailsStatements[reads.length - 1];
+    const { rows } = await db.pool.query<{ 'QUERY PLAN': unknown }>({
+      text: `EXPLAIN (ANALYZE, FORMAT JSON) ${statement?.text ?? ''}`,
+      values: [...reads.flatMap((read) => [read.stream, read.fromRevision.toString(), null]), null],
+    });
+    // A stream with no row and one whose head is below the revision read from: their scans never run.
+    const loops = JSON.stringify(rows[0]?.['QUERY PLAN'])
+      .match(/"Relation Name":"events"[^}]*?"Actual Loops":\d+/g)
+      ?.map((scan) => Number(/"Actual Loops":(\d+)/.exec(scan)?.[1]));
+    expect(loops).toEqual([1]);
   });
 
   it('a retention set before the first append rides on the stream row; the stream still reads and appends as absent', async () => {

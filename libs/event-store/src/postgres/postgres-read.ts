@@ -151,7 +151,9 @@ export const readStreamsRows = async (
 // primary key: one row per stream at least (event columns NULL when nothing is new), so the caller learns the head of
 // a stream that has nothing new. A read with an `unless_exists` name is `skipped` when that stream's row (`gate`, by
 // the primary key) has a head: its head lookup and its events sit behind a one-time filter, so a skipped read costs
-// the gate's lookup alone. Listed as a VALUES list for the same reason as readManyText.
+// the gate's lookup alone. The events sit behind the head too: a stream's row moves with every append, in the same
+// transaction, so no event lies beyond it, and a stream that has no row, or nothing past `from_revision`, costs no
+// probe of the events. Listed as a VALUES list for the same reason as readManyText.
 const readTailsText = (reads: string, now: string): string =>
   `SELECT r.ord, h.revision AS head, k.skipped,
           coalesce(h.max_age_seconds IS NOT NULL OR h.truncate_before IS NOT NULL, false) AS retained,
@@ -162,12 +164,14 @@ const readTailsText = (reads: string, now: string): string =>
      LEFT JOIN streams h ON h.stream = r.stream AND NOT k.skipped
      LEFT JOIN LATERAL (
        SELECT e.* FROM events e
-        WHERE NOT k.skipped AND e.stream = r.stream AND e.revision >= r.from_revision
+        WHERE NOT k.skipped AND h.revision >= r.from_revision
+          AND e.stream = r.stream AND e.revision >= r.from_revision
           AND NOT coalesce(e.revision < h.truncate_before, false)
           AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => h.max_age_seconds), false)
         ORDER BY e.revision ASC) e ON true
     ORDER BY r.ord, e.revision ASC`;
-const readTailsStatements = Array.from({ length: maxListedStreams }, (_, index) => {
+/** The tail read's prepared statements, by how many streams they list (one to `maxListedStreams`). */
+export const readTailsStatements = Array.from({ length: maxListedStreams }, (_, index) => {
   const count = index + 1;
   const list = Array.from(
     { length: count },

@@ -34,7 +34,7 @@ import type {
 } from './command-handler.js';
 import type { EngineProtocol, ExecuteOutcome } from './execute-outcome.js';
 import type { FaultHook, FaultPoint } from './fault-points.js';
-import { dropOldestBeyond } from './oldest-first.js';
+import { dropOldestBeyond } from './drop-oldest.js';
 import { StreamCache } from './stream-cache.js';
 import { toStoredResponse } from './stored-response.js';
 
@@ -116,8 +116,9 @@ export class CompletedKeys {
 
   /**
    * Remembers a completed key at `now`, until the earlier of `now + ttlMs` and `expiresAt` (engine-clock ms). Beyond
-   * the capacity the keys remembered longest are dropped (`dropOldestBeyond`): an answer does not move a key up, since moving an entry of a
-   * large map on every replay (delete, then set) costs more than the occasional read of a key dropped early.
+   * the capacity the keys remembered longest are dropped (`dropOldestBeyond`): an answer does not move a key up,
+   * since moving an entry of a large map on every replay (delete, then set) costs more than the occasional read of a
+   * key dropped early.
    */
   remember(keyStream: string, key: CompletedKey, now: number, expiresAt: number): void {
     if (this.capacity <= 0) return;

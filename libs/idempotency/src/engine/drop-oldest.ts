@@ -1,9 +1,9 @@
 /**
  * Drops a map's oldest entries (its first keys, in insertion order) once it holds more than `capacity`: a sixteenth
- * of the capacity at once (only the excess below 16), so the map stays within it. Deleted entries of a JavaScript `Map` stay behind as holes in
- * its table until the table is rebuilt, and a walk from the first key passes every one of them: dropping one entry a
- * time walked thousands of holes on every insert of a full map, where one walk now drops many. `dropped` hears of
- * each key dropped (to forget what else was kept with it).
+ * of the capacity at once (only the excess below 16), so the map stays within it. A JavaScript `Map` keeps deleted
+ * entries as holes in its table until it rebuilds the table, and a walk from the first key passes every one of them:
+ * dropping one entry at a time walked thousands of holes on every insert into a full map, where one walk now drops
+ * many. `dropped` hears of each key dropped (to forget what else was kept with it).
  *
  * @example
  * cache.set(stream, events);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropOldestBeyond } from './oldest-first.js';
+import { dropOldestBeyond } from './drop-oldest.js';
 
 const filled = (count: number): Map<number, string> =>
   new Map(Array.from({ length: count }, (_, index) => [index, `entry ${String(index)}`] as const));

@@ -150,9 +150,9 @@ export const readStreamsRows = async (
 // Each stream's events from a revision of its own, and its head row (revision and retention) found through the
 // primary key: one row per stream at least (event columns NULL when nothing is new), so the caller learns the head of
 // a stream that has nothing new. A read with an `unless_exists` name is `skipped` when that stream's row (`gate`, by
-// the primary key) has a head: its head lookup and its events sit behind a one-time filter, so a skipped read costs
-// the gate's lookup alone. The events sit behind the head too: a stream's row moves with every append, in the same
-// transaction, so no event lies beyond it, and a stream that has no row, or nothing past `from_revision`, costs no
+// the primary key) has a head: its head lookup sits behind a one-time filter, and its events behind the head it then
+// lacks, so a skipped read costs the gate's lookup alone. A stream's row moves with every append, in the same
+// transaction, so no event lies beyond its head: a stream that has no row, or nothing past `from_revision`, costs no
 // probe of the events. Listed as a VALUES list for the same reason as readManyText.
 const readTailsText = (reads: string, now: string): string =>
   `SELECT r.ord, h.revision AS head, k.skipped,
@@ -164,8 +164,7 @@ const readTailsText = (reads: string, now: string): string =>
      LEFT JOIN streams h ON h.stream = r.stream AND NOT k.skipped
      LEFT JOIN LATERAL (
        SELECT e.* FROM events e
-        WHERE NOT k.skipped AND h.revision >= r.from_revision
-          AND e.stream = r.stream AND e.revision >= r.from_revision
+        WHERE h.revision >= r.from_revision AND e.stream = r.stream AND e.revision >= r.from_revision
           AND NOT coalesce(e.revision < h.truncate_before, false)
           AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => h.max_age_seconds), false)
         ORDER BY e.revision ASC) e ON true

@@ -1,24 +1,40 @@
-import { buildApp } from '@once/api';
+import { buildApp, operationsFromEnv, operationsSettings } from '@once/api';
+import { onceEnvironment, readEnvironment } from '@once/settings';
 import { createPlainEngine } from './plain-engine.js';
 
 /**
  * The HTTP bench's unkeyed api: the api as `buildApp` makes it, with the plain engine in place of the idempotency
- * engine. Spawned by `http.bench.ts` on the same database as the keyed api.
+ * engine, and the settings the keyed api's main reads from the same environment (pool size, projector, limits,
+ * metrics), so the two differ in the engine alone. Spawned by `http.bench.ts` beside the keyed api.
  */
-const port = Number(process.env['PORT'] ?? '0');
-const host = process.env['HOST'] ?? '127.0.0.1';
-const databaseUrl = process.env['DATABASE_URL'];
-if (databaseUrl === undefined) throw new Error('DATABASE_URL is required');
+const env = readEnvironment(
+  onceEnvironment.pick({
+    PORT: true,
+    HOST: true,
+    DATABASE_URL: true,
+    ONCE_LOG_LEVEL: true,
+    ONCE_DATABASE_POOL_SIZE: true,
+    ONCE_GATEWAY_URL: true,
+    ONCE_PROJECTOR: true,
+    ONCE_COMPLETER_INTERVAL_MS: true,
+    ...operationsSettings,
+  }),
+);
+if (env.DATABASE_URL === undefined) throw new Error('DATABASE_URL is required');
 
 const app = await buildApp({
-  databaseUrl,
-  gatewayUrl: process.env['ONCE_GATEWAY_URL'] ?? 'http://127.0.0.1:9',
+  databaseUrl: env.DATABASE_URL,
+  gatewayUrl: env.ONCE_GATEWAY_URL ?? 'http://127.0.0.1:9',
   createEngine: createPlainEngine,
-  logger: { level: 'warn' },
+  projector: env.ONCE_PROJECTOR,
+  completerIntervalMs: env.ONCE_COMPLETER_INTERVAL_MS,
+  poolSize: env.ONCE_DATABASE_POOL_SIZE,
+  operations: operationsFromEnv(env),
+  logger: { level: env.ONCE_LOG_LEVEL },
 });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     void app.close().then(() => process.exit(0));
   });
 }
-await app.listen({ port, host });
+await app.listen({ port: env.PORT ?? 0, host: env.HOST ?? '127.0.0.1' });

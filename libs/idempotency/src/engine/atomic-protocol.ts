@@ -13,12 +13,13 @@ import type { ExecuteOutcome } from './execute-outcome.js';
  * aggregates' events are used: a replay costs one read, only a claim pays for the decision. A key some other holder
  * left in flight is taken over by the phased protocol (`takeOver`).
  *
- * A first attempt on aggregates whose events this process keeps up to their heads skips the read: it decides as if
- * the key were new, and only a decision that writes to every aggregate it read can be appended so. The append is
- * guarded (the key stream new under both its names, each aggregate still at its kept head and without retention),
- * so it commits exactly when the read would have found the same; when it is refused, or the decision was anything
- * else, the request is read and decided again. A retry of a key this process did not complete pays one refused
- * statement for it; where most attempts are refused (other writers), `KeptDecisions` has the engine read first.
+ * A first attempt on aggregates whose events this process keeps up to their heads, or that it knows nothing of
+ * (taken as new), skips the read: it decides as if the key were new, and only a decision that writes to every
+ * aggregate it was made on can be appended so. The append is guarded (the key stream new under both its names, each
+ * aggregate still at its kept head, or new, and without retention), so it commits exactly when the read would have
+ * found the same; when it is refused, or the decision was anything else, the request is read and decided again. A
+ * retry of a key this process did not complete pays one refused statement for it; where most attempts are refused
+ * (other writers, retries), `KeptDecisions` has the engine read first.
  */
 export const runAtomic = async (
   runtime: EngineRuntime,
@@ -30,7 +31,7 @@ export const runAtomic = async (
   const { input, request } = execution;
   let aggregateConflicts = 0;
   const keyConflicts = new KeyConflicts(settings.maxConflictRetries);
-  let mayUseKept = settings.keptDecisions.shouldTry();
+  let firstAttempt = true;
   for (;;) {
     const now = settings.clock();
     const context = execution.context(now);
@@ -45,8 +46,9 @@ export const runAtomic = async (
     } catch (error) {
       streamsError = error;
     }
-    const kept = mayUseKept && streams !== undefined ? runtime.keptSnapshots(streams) : undefined;
-    mayUseKept = false;
+    const unread = firstAttempt && streams !== undefined ? runtime.unreadSnapshots(streams) : undefined;
+    firstAttempt = false;
+    const kept = unread?.snapshots;
     const { key, snapshots: read } =
       kept === undefined
         ? await runtime.readKeyAndSnapshots(execution, streams)
@@ -97,11 +99,11 @@ export const runAtomic = async (
       if (completion !== undefined) execution.wroteKeyLog(completion);
       execution.wrote(effects);
       runtime.keepWritten(writes, effects);
-      if (kept !== undefined) settings.keptDecisions.record(false);
+      unread?.odds.record(false);
     } catch (error) {
       if (!isConflict(error)) throw error;
-      if (kept !== undefined) {
-        settings.keptDecisions.record(true);
+      if (unread !== undefined) {
+        unread.odds.record(true);
         continue;
       }
       if (error.stream === keyStream) {

@@ -71,6 +71,14 @@ export interface EngineSettings {
   readonly completedKeys: CompletedKeys;
   /** Whether first requests on aggregates this process keeps are decided on the kept events (the atomic protocol). */
   readonly keptDecisions: KeptDecisions;
+  /** Whether first requests naming aggregates this process knows nothing of are decided on them as new. */
+  readonly newAggregates: KeptDecisions;
+}
+
+/** The aggregates a first attempt is decided on without a read, and the odds that let it try (told how it ended). */
+interface UnreadSnapshots {
+  readonly snapshots: ReadonlyMap<string, StreamSnapshot>;
+  readonly odds: KeptDecisions;
 }
 
 /** How many completed keys an engine remembers by default, the longest remembered dropped first. */
@@ -380,11 +388,25 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     return toSnapshots(unique, await Promise.all(unique.map((stream) => store.readStream(stream))));
   };
 
-  /** The aggregates as this process keeps them, when it keeps every one up to its head; undefined otherwise. */
-  const keptSnapshots = (streams: readonly string[]): ReadonlyMap<string, StreamSnapshot> | undefined => {
+  /**
+   * The aggregates to decide a first attempt on without a read, and the odds it is tried on: every one as this
+   * process keeps it up to its head, or as new where this process knows nothing of it (a command that creates its
+   * aggregate; only where the store reads tails, so that every aggregate read is kept); undefined when it keeps one
+   * behind its head, or the odds say read first.
+   */
+  const unreadSnapshots = (streams: readonly string[]): UnreadSnapshots | undefined => {
     const unique = [...new Set(streams)];
-    const kept = unique.map((stream) => streamCache.current(stream));
-    return kept.every((events) => events !== undefined) ? toSnapshots(unique, kept) : undefined;
+    const events: (readonly RecordedEvent[])[] = [];
+    let assumedNew = false;
+    for (const stream of unique) {
+      const kept = streamCache.current(stream);
+      if (kept === undefined && streamCache.knows(stream)) return undefined;
+      assumedNew ||= kept === undefined;
+      events.push(kept ?? []);
+    }
+    if (assumedNew && store.readStreamTails === undefined) return undefined;
+    const odds = assumedNew ? settings.newAggregates : settings.keptDecisions;
+    return odds.shouldTry() ? { snapshots: toSnapshots(unique, events), odds } : undefined;
   };
 
   /**
@@ -635,7 +657,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     readKey,
     readSnapshots,
     readKeyAndSnapshots,
-    keptSnapshots,
+    unreadSnapshots,
     keepWritten,
     newKey: toKeyLog([]),
     planWrites,

@@ -2,7 +2,7 @@ import type { EventStore } from '@once/event-store';
 import { keyStreamName, legacyKeyStreamName } from '../key-log/index.js';
 import type { KeyState } from '../key-log/index.js';
 import { runAtomic } from './atomic-protocol.js';
-import { KeptDecisions } from './kept-decisions.js';
+import { KeptDecisions, NEW_AGGREGATE_PROBE_EVERY } from './kept-decisions.js';
 import { CompletedKeys, createEngineRuntime, CrashSignal, Execution } from './engine-runtime.js';
 import type { ExecuteInput } from './engine-runtime.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
@@ -53,10 +53,11 @@ export interface IdempotencyEngineOptions {
    */
   readonly completedKeys?: { readonly capacity?: number; readonly ttlMs?: number };
   /**
-   * Decide a first request on aggregates whose events this process keeps (it read or wrote them before) without a
-   * read, where the store appends atomically: the append itself proves the key new and the aggregates unchanged, or
-   * the request is read and decided again. Default true. Where other processes write the same aggregates and most
-   * attempts are refused, the engine reads first on its own (trying one request in 16); false never tries.
+   * Decide a first request on aggregates whose events this process keeps (it read or wrote them before), or that it
+   * knows nothing of (taken as new, where the store reads tails), without a read, where the store appends atomically:
+   * the append itself proves the key new and the aggregates unchanged, or the request is read and decided again.
+   * Default true. Where most attempts are refused (other processes write the same aggregates, or retry keys they
+   * completed), the engine reads first on its own (trying one request in 16, in 128 on new ones); false never tries.
    */
   readonly decideOnKeptEvents?: boolean;
 }
@@ -105,6 +106,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     allowList: options.responseHeaderAllowList ?? defaultResponseHeaderAllowList,
     completedKeys: new CompletedKeys(options.completedKeys?.capacity, options.completedKeys?.ttlMs),
     keptDecisions: new KeptDecisions(options.decideOnKeptEvents ?? true),
+    newAggregates: new KeptDecisions(options.decideOnKeptEvents ?? true, NEW_AGGREGATE_PROBE_EVERY),
   });
   const forcePhased = options.protocol === 'phased';
   const takeOver = (execution: Execution) => runPhased(runtime, execution);

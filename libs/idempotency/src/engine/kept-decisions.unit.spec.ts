@@ -24,4 +24,10 @@ describe('KeptDecisions', () => {
     for (let index = 0; index < 64; index++) decisions.record(false);
     expect(tries(decisions, 64)).toBe(64);
   });
+
+  it('probes as rarely as it is told while most attempts are refused', () => {
+    const decisions = new KeptDecisions(true, 128);
+    for (let index = 0; index < 64; index++) decisions.record(true);
+    expect(tries(decisions, 512)).toBe(4);
+  });
 });

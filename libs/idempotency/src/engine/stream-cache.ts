@@ -50,6 +50,11 @@ export class StreamCache {
     return kept === undefined || this.behind.has(stream) ? undefined : kept;
   }
 
+  /** True when this process keeps events of `stream`, up to its head or behind it. */
+  knows(stream: string): boolean {
+    return this.kept.has(stream);
+  }
+
   /**
    * After this process appended to `stream`: keeps the events it wrote when they are known exactly (as a read would
    * return them) and follow the kept ones or start the stream; otherwise the kept events stay, behind the head, until

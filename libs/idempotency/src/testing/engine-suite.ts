@@ -267,6 +267,63 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
         expect(counts.get(key)).toBe(1);
       });
 
+      it('a first request on a counter no one has written is decided as new, with no read', async () => {
+        const { store: reading, reads } = watchingReads(store);
+        const engine = engineWith({ store: reading });
+        const { scope, counterId } = fresh();
+        const first = await increment(engine, scope, counterId);
+        expect(first).toMatchObject({ kind: 'first', response: { status: 201 } });
+        expect(valueOf(first)).toBe(1);
+        if (keeps()) expect(reads.count).toBe(0);
+        else expect(reads.count).toBeGreaterThan(0);
+        expect((await countIncrementsByKey(store, counterId)).size).toBe(1);
+      });
+
+      it('a counter another engine created is read and decided again, each increment once', async () => {
+        const [mine, theirs] = [engineWith(), engineWith()];
+        const { scope, counterId } = fresh();
+        await increment(theirs, scope, counterId);
+        // Mine knows nothing of the counter: decided as new, the append is refused, and it reads.
+        expect(valueOf(await increment(mine, scope, counterId))).toBe(2);
+        const counts = await countIncrementsByKey(store, counterId);
+        expect([...counts.values()]).toEqual([1, 1]);
+      });
+
+      it('a key another engine completed replays, though this engine knows nothing of its counter', async () => {
+        const [mine, theirs] = [engineWith(), engineWith()];
+        const { scope, counterId } = fresh();
+        const key = randomUUID();
+        const completed = await increment(theirs, scope, counterId, key);
+        const retried = await increment(mine, scope, counterId, key);
+        expect(retried.kind).toBe('replay');
+        expect(body(retried)).toBe(body(completed));
+        expect([...(await countIncrementsByKey(store, counterId)).values()]).toEqual([1]);
+      });
+
+      it('where most first requests retry keys another engine completed, the engine soon reads first', async () => {
+        const refusals = { count: 0 };
+        const refusing: EventStore = {
+          ...store,
+          appendMulti: async (appends) => {
+            try {
+              return await store.appendMulti(appends);
+            } catch (error) {
+              if (error instanceof WrongExpectedRevisionError) refusals.count += 1;
+              throw error;
+            }
+          },
+        };
+        const [mine, theirs] = [engineWith({ store: refusing }), engineWith()];
+        const { scope } = fresh();
+        const keys = Array.from({ length: 160 }, () => ({ key: randomUUID(), counterId: randomUUID() }));
+        for (const { key, counterId } of keys) await increment(theirs, scope, counterId, key);
+        for (const { key, counterId } of keys) {
+          expect((await increment(mine, scope, counterId, key)).kind).toBe('replay');
+        }
+        // Each of its 160 requests was a retry, each counter new to it: refused a handful of times, not 160.
+        expect(refusals.count).toBeLessThan(12);
+      });
+
       it('a key another engine completed replays, though this engine keeps the counter up to its head', async () => {
         const [mine, theirs] = [engineWith(), engineWith()];
         const { scope, counterId } = fresh();

@@ -72,6 +72,23 @@ const watchingReads = (base: EventStore) => {
   return { store, reads };
 };
 
+/** `base` with the appends it refused (`WrongExpectedRevisionError`) counted. */
+const countingRefusals = (base: EventStore) => {
+  const refusals = { count: 0 };
+  const store: EventStore = {
+    ...base,
+    appendMulti: async (appends) => {
+      try {
+        return await base.appendMulti(appends);
+      } catch (error) {
+        if (error instanceof WrongExpectedRevisionError) refusals.count += 1;
+        throw error;
+      }
+    },
+  };
+  return { store, refusals };
+};
+
 /**
  * The engine's behaviour suite, run against every store and protocol: the article's tests, crashes at every
  * fault point, lease takeovers, releases, stored rejections and the completer.
@@ -229,18 +246,7 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       });
 
       it('where another engine writes the same counter between every request, the engine soon reads first', async () => {
-        const refusals = { count: 0 };
-        const refusing: EventStore = {
-          ...store,
-          appendMulti: async (appends) => {
-            try {
-              return await store.appendMulti(appends);
-            } catch (error) {
-              if (error instanceof WrongExpectedRevisionError) refusals.count += 1;
-              throw error;
-            }
-          },
-        };
+        const { store: refusing, refusals } = countingRefusals(store);
         const [mine, theirs] = [engineWith({ store: refusing }), engineWith()];
         const { scope, counterId } = fresh();
         for (let round = 0; round < 48; round++) {
@@ -301,18 +307,7 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       });
 
       it('where most first requests retry keys another engine completed, the engine soon reads first', async () => {
-        const refusals = { count: 0 };
-        const refusing: EventStore = {
-          ...store,
-          appendMulti: async (appends) => {
-            try {
-              return await store.appendMulti(appends);
-            } catch (error) {
-              if (error instanceof WrongExpectedRevisionError) refusals.count += 1;
-              throw error;
-            }
-          },
-        };
+        const { store: refusing, refusals } = countingRefusals(store);
         const [mine, theirs] = [engineWith({ store: refusing }), engineWith()];
         const { scope } = fresh();
         const keys = Array.from({ length: 160 }, () => ({ key: randomUUID(), counterId: randomUUID() }));

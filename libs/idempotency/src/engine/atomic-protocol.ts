@@ -48,11 +48,10 @@ export const runAtomic = async (
     }
     const unread = firstAttempt && streams !== undefined ? runtime.unreadSnapshots(streams) : undefined;
     firstAttempt = false;
-    const kept = unread?.snapshots;
     const { key, snapshots: read } =
-      kept === undefined
+      unread === undefined
         ? await runtime.readKeyAndSnapshots(execution, streams)
-        : { key: runtime.newKey, snapshots: kept };
+        : { key: runtime.newKey, snapshots: unread.snapshots };
     // Read with it: a key claimed before short stream names stays on its legacy stream.
     const { keyStream } = execution;
     const arrival = decideArrival(key.state, request, now);
@@ -62,7 +61,8 @@ export const runAtomic = async (
     const snapshots = read ?? (await runtime.readSnapshots(streams));
 
     const decided = runtime.decide(execution, handler, context, snapshots);
-    if (kept !== undefined && !(decided.kind === 'accept' && writesEvery(decided.writes, kept))) continue;
+    if (unread !== undefined && !(decided.kind === 'accept' && writesEvery(decided.writes, snapshots)))
+      continue;
     if (decided.kind === 'released') return decided.outcome;
     const holder = randomUUID();
     const expected = keyConflicts.expected(key.revision);
@@ -85,7 +85,7 @@ export const runAtomic = async (
           events: execution.keyEvents(keyLog.events, holder, expected),
           expectedRevision: expected,
           ...runtime.claimRetention(input, expected),
-          ...(kept !== undefined && execution.legacyKeyStream !== keyStream
+          ...(unread !== undefined && execution.legacyKeyStream !== keyStream
             ? { alsoNoStream: execution.legacyKeyStream }
             : {}),
         },
@@ -93,7 +93,7 @@ export const runAtomic = async (
           stream: write.stream,
           events: write.events,
           expectedRevision: toExpected(write.expectedRevision),
-          ...(kept === undefined ? {} : { expectNoRetention: true }),
+          ...(unread === undefined ? {} : { expectNoRetention: true }),
         })),
       ]);
       if (completion !== undefined) execution.wroteKeyLog(completion);

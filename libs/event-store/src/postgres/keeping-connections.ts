@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, QueryConfig, QueryResult } from 'pg';
 
 /**
  * The pool, with a `query` that leaves a connection in the pool when the statement failed with an error the server
@@ -7,26 +7,50 @@ import type { Pool } from 'pg';
  * new server process, which starts cold and plans every statement again. A statement sent through `pool.query` runs
  * in a transaction of its own, so after such an error the connection is as good as before. A connection that broke,
  * or that the server ended (FATAL), is discarded as before.
+ *
+ * Written with callbacks, as pg-pool's `query` is: awaiting `pool.connect()` and then the client's own promise kept
+ * every statement's query and result objects alive past the next minor garbage collection, so V8 came to allocate
+ * them, for every statement of the process, reads too, in its old generation (docs/PERFORMANCE.md).
  */
 export const keepingConnections = (pool: Pool): Pool => {
-  const query = async (...args: unknown[]): Promise<unknown> => {
-    const client = await pool.connect();
-    let broken: Error | undefined;
-    const onError = (error: Error) => {
-      broken = error;
-    };
-    client.on('error', onError);
-    let failure: Error | undefined;
-    try {
-      return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
-    } catch (error) {
-      if (!failedStatementOnly(error)) failure = asError(error);
-      throw error;
-    } finally {
-      client.off('error', onError);
-      client.release(broken ?? failure);
-    }
-  };
+  const query = (text: string | QueryConfig, values?: unknown[]): Promise<QueryResult> =>
+    new Promise((resolve, reject) => {
+      pool.connect((connectError, client, release) => {
+        if (connectError !== undefined || client === undefined) {
+          reject(asError(connectError));
+          return;
+        }
+        let released = false;
+        const releaseOnce = (error: Error | undefined): boolean => {
+          if (released) return false;
+          released = true;
+          release(error);
+          return true;
+        };
+        // The connection broke while the statement ran: it leaves the pool, and the statement fails with it.
+        const onError = (error: Error) => {
+          if (releaseOnce(error)) reject(error);
+        };
+        client.once('error', onError);
+        // pg's overloads take a config or a text with values; this passes whichever the caller gave.
+        const send = client.query.bind(client) as (
+          text: string | QueryConfig,
+          values: unknown[] | undefined,
+          callback: (error: Error | undefined, result: QueryResult) => void,
+        ) => void;
+        try {
+          send(text, values, (error, result) => {
+            client.removeListener('error', onError);
+            if (!releaseOnce(error === undefined || failedStatementOnly(error) ? undefined : error)) return;
+            if (error) reject(error);
+            else resolve(result);
+          });
+        } catch (error) {
+          client.removeListener('error', onError);
+          if (releaseOnce(asError(error))) reject(asError(error));
+        }
+      });
+    });
   return new Proxy(pool, {
     get: (target, property, receiver) =>
       property === 'query' ? query : Reflect.get(target, property, receiver),

@@ -8,6 +8,7 @@ import { WrongExpectedRevisionError } from '../port/index.js';
 import type { EventStore, StreamTailRead } from '../port/index.js';
 import { freshStream, someEvents } from '../testing/index.js';
 import { eventStoreMigrations, migrateEventStore } from './event-store-migrations.js';
+import { keepingConnections } from './keeping-connections.js';
 import { appendOnClient, fastAppendMultiStatement } from './postgres-append.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 import { readTailsStatements } from './postgres-read.js';
@@ -315,6 +316,40 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       await db.pool.query('SELECT pg_terminate_backend($1)', [before]);
       await expect.poll(async () => (await store.readStream(single).catch(() => undefined))?.length).toBe(1);
       expect(await backend()).not.toBe(before);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('a write whose connection the server ends while it runs fails, and the next one gets a new connection', async () => {
+    const pool = new pg.Pool({ connectionString: db.connectionString, max: 1 });
+    pool.on('error', () => undefined);
+    try {
+      const writes = keepingConnections(pool);
+      const backend = async () =>
+        (await writes.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+      const before = await backend();
+      await expect(writes.query('SELECT no_such_column FROM streams')).rejects.toMatchObject({
+        code: '42703',
+      });
+      expect(await backend()).toBe(before);
+      const sleeping = writes.query('SELECT pg_sleep(30)');
+      await expect
+        .poll(
+          async () =>
+            (
+              await db.pool.query<{ count: string }>(
+                `SELECT count(*) AS count FROM pg_stat_activity WHERE pid = $1 AND query LIKE 'SELECT pg_sleep%'`,
+                [before],
+              )
+            ).rows[0]?.count,
+        )
+        .toBe('1');
+      await db.pool.query('SELECT pg_terminate_backend($1)', [before]);
+      await expect(sleeping).rejects.toBeInstanceOf(Error);
+      const after = await backend();
+      expect(after).toBeDefined();
+      expect(after).not.toBe(before);
     } finally {
       await pool.end();
     }

@@ -68,8 +68,8 @@ const countingStatements = (
 export const createPostgresEventStore = (pool: Pool, options: PostgresEventStoreOptions = {}): EventStore => {
   const readBatchSize = options.readBatchSize ?? 1_000;
   const onRoundTrip = options.onRoundTrip;
-  // Writes through `keepingConnections`, since an append may fail by design; reads straight through the pool, which
-  // measured cheaper per read (through the wrapper, V8 came to allocate pg's query results in its old generation).
+  // Writes through `keepingConnections`, since an append may fail by design; reads, which do not, straight through
+  // the pool.
   const writes = keepingConnections(pool);
   const counted = (target: Pool, operation: RoundTripOperation): Pool =>
     onRoundTrip ? countingStatements(target, operation, onRoundTrip) : target;

@@ -492,6 +492,34 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     expect(loops).toEqual([1]);
   });
 
+  it('a skipped tail read costs the lookup of its unlessExists stream alone, and sends no row', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const { two, three } = await writeTailStreams(store);
+    const reads = [
+      { stream: two, fromRevision: 0n, unlessExists: null },
+      { stream: three, fromRevision: 0n, unlessExists: two },
+      { stream: tailStream(), fromRevision: 0n, unlessExists: two },
+    ];
+    const statement = readTailsStatements[reads.length - 1];
+    const values = [
+      ...reads.flatMap((read) => [read.stream, read.fromRevision.toString(), read.unlessExists]),
+      null,
+    ];
+    const { rows } = await db.pool.query<{ ord: number }>({ text: statement?.text ?? '', values });
+    expect(rows.map((row) => row.ord)).toEqual([1, 1]);
+    const { rows: plan } = await db.pool.query<{ 'QUERY PLAN': unknown }>({
+      text: `EXPLAIN (ANALYZE, FORMAT JSON) ${statement?.text ?? ''}`,
+      values,
+    });
+    const loops = (alias: string) =>
+      JSON.stringify(plan[0]?.['QUERY PLAN'])
+        .match(new RegExp(`"Alias":"${alias}"[^}]*?"Actual Loops":\\d+`, 'g'))
+        ?.map((scan) => Number(/"Actual Loops":(\d+)/.exec(scan)?.[1]));
+    // Only the read that was not skipped looks up its head and scans its events.
+    expect(loops('h')).toEqual([1]);
+    expect(loops('e')).toEqual([1]);
+  });
+
   it('a retention set before the first append rides on the stream row; the stream still reads and appends as absent', async () => {
     const store = createPostgresEventStore(db.pool);
     const stream = freshStream('kept-early');

@@ -23,8 +23,10 @@ interface EventRow {
   recorded_at: Date;
 }
 
-const eventColumns =
-  'e.event_id, e.stream, e.revision, e.type, e.data, e.metadata, e.transaction_id::text AS transaction_id, e.global_position, e.recorded_at';
+// A tail read knows each row's stream by its place in the list, so it leaves the name out.
+const eventColumnsButStream =
+  'e.event_id, e.revision, e.type, e.data, e.metadata, e.transaction_id::text AS transaction_id, e.global_position, e.recorded_at';
+const eventColumns = `e.stream, ${eventColumnsButStream}`;
 
 // An event is visible unless its stream's retention has expired it: below truncateBefore, or older than the age.
 const visible = (now: string): string => `NOT EXISTS (
@@ -44,9 +46,9 @@ const visibleInStream = (now: string): string =>
   `NOT coalesce(e.revision < r.truncate_before, false)
    AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => r.max_age_seconds), false)`;
 
-const toRecordedEvent = (row: EventRow): RecordedEvent => ({
+const toRecordedEvent = (row: Omit<EventRow, 'stream'>, stream: string): RecordedEvent => ({
   id: row.event_id,
-  stream: row.stream,
+  stream,
   revision: BigInt(row.revision),
   type: row.type,
   data: row.data,
@@ -87,12 +89,12 @@ export const readStreamRows = async (
     if (from === 'end') return [];
     const start = from === 'start' ? '0' : from.toString();
     const { rows } = await pool.query<EventRow>({ ...readForwards, values: [stream, start, limit, now] });
-    return rows.map(toRecordedEvent);
+    return rows.map((row) => toRecordedEvent(row, row.stream));
   }
   if (from === 'start') return [];
   const start = from === 'end' ? maxRevision : from.toString();
   const { rows } = await pool.query<EventRow>({ ...readBackwards, values: [stream, start, limit, now] });
-  return rows.map(toRecordedEvent);
+  return rows.map((row) => toRecordedEvent(row, row.stream));
 };
 
 // Several streams in one statement, one index range each, driven by a VALUES list of scalar parameters: one prepared
@@ -143,21 +145,21 @@ export const readStreamsRows = async (
       ? { ...readManyByArray, values: [names, now] }
       : { ...statement, values: [...names, now] },
   );
-  for (const row of rows) byStream.get(row.stream)?.push(toRecordedEvent(row));
+  for (const row of rows) byStream.get(row.stream)?.push(toRecordedEvent(row, row.stream));
   return streams.map((stream) => byStream.get(stream) ?? []);
 };
 
 // Each stream's events from a revision of its own, and its head row (revision and retention) found through the
 // primary key: one row per stream at least (event columns NULL when nothing is new), so the caller learns the head of
-// a stream that has nothing new. A read with an `unless_exists` name is `skipped` when that stream's row (`gate`, by
-// the primary key) has a head: its head lookup sits behind a one-time filter, and its events behind the head it then
-// lacks, so a skipped read costs the gate's lookup alone. A stream's row moves with every append, in the same
-// transaction, so no event lies beyond its head: a stream that has no row, or nothing past `from_revision`, costs no
-// probe of the events. Listed as a VALUES list for the same reason as readManyText.
+// a stream that has nothing new. A read with an `unless_exists` name is skipped when that stream's row (`gate`, by
+// the primary key) has a head: it is filtered out right after that lookup, before its own head and events, and sends
+// no row at all (a replay's read of its key log is one row, not one per stream listed). A stream's row moves with
+// every append, in the same transaction, so no event lies beyond its head: a stream that has no row, or nothing past
+// `from_revision`, costs no probe of the events. Listed as a VALUES list for the same reason as readManyText.
 const readTailsText = (reads: string, now: string): string =>
-  `SELECT r.ord, h.revision AS head, k.skipped,
+  `SELECT r.ord, h.revision AS head,
           coalesce(h.max_age_seconds IS NOT NULL OR h.truncate_before IS NOT NULL, false) AS retained,
-          ${eventColumns}
+          ${eventColumnsButStream}
      FROM ${reads}
      LEFT JOIN streams gate ON gate.stream = r.unless_exists
      CROSS JOIN LATERAL (SELECT coalesce(gate.revision >= 0, false) AS skipped) k
@@ -168,6 +170,7 @@ const readTailsText = (reads: string, now: string): string =>
           AND NOT coalesce(e.revision < h.truncate_before, false)
           AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => h.max_age_seconds), false)
         ORDER BY e.revision ASC) e ON true
+    WHERE NOT k.skipped
     ORDER BY r.ord, e.revision ASC`;
 /** The tail read's prepared statements, by how many streams they list (one to `maxListedStreams`). */
 export const readTailsStatements = Array.from({ length: maxListedStreams }, (_, index) => {
@@ -194,11 +197,10 @@ const readTailsByArray = {
   ),
 };
 
-interface TailRow extends EventRow {
+interface TailRow extends Omit<EventRow, 'stream'> {
   ord: number;
   head: string | null;
   retained: boolean;
-  skipped: boolean;
 }
 
 /** A `StreamTail` as its rows arrive. */
@@ -240,22 +242,22 @@ export const readStreamTailsRows = async (
           ],
         },
   );
-  const tails = reads.map((): TailBeingRead => ({
-    events: [],
-    head: undefined,
-    retained: false,
-  }));
+  const tails = reads.map((): TailBeingRead => ({ events: [], head: undefined, retained: false }));
+  const answered = reads.map(() => false);
   for (const row of rows) {
-    const tail = tails[row.ord - 1];
-    if (tail === undefined) continue;
-    if (row.skipped) {
-      tail.skipped = true;
-      continue;
-    }
+    const index = row.ord - 1;
+    const tail = tails[index];
+    const read = reads[index];
+    if (tail === undefined || read === undefined) continue;
+    answered[index] = true;
     tail.head = row.head === null || row.head === '-1' ? undefined : BigInt(row.head);
     tail.retained = row.retained;
-    if (row.event_id !== null) tail.events.push(toRecordedEvent(row));
+    if (row.event_id !== null) tail.events.push(toRecordedEvent(row, read.stream));
   }
+  // A read that is not skipped sends a row at least: one that sent none was skipped.
+  tails.forEach((tail, index) => {
+    if (!answered[index]) tail.skipped = true;
+  });
   return tails;
 };
 
@@ -349,7 +351,7 @@ export const readAllRows = async (
     });
     rows.push(...rest.rows);
   }
-  const events = rows.filter((row) => row.matches).map(toRecordedEvent);
+  const events = rows.filter((row) => row.matches).map((row) => toRecordedEvent(row, row.stream));
   const last = rows.at(-1);
   return {
     events,

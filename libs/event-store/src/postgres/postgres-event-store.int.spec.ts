@@ -286,20 +286,30 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     expect(tails?.[0]?.events).toEqual((await store.readStream(plain)).slice(2));
   });
 
-  it('an append that loses a race keeps its connection; a connection the server ended is replaced', async () => {
+  /** Runs `test` on a pool of one connection, whose backend it may end (pg-pool then reports that on the pool). */
+  const onOneConnection = async (test: (pool: pg.Pool) => Promise<void>): Promise<void> => {
     const pool = new pg.Pool({ connectionString: db.connectionString, max: 1 });
-    // The backend ended below may be idle in the pool when its end arrives: pg-pool reports that on the pool.
     pool.on('error', () => undefined);
     try {
+      await test(pool);
+    } finally {
+      await pool.end();
+    }
+  };
+
+  /** The process id of the backend that runs the next statement sent through `pool`. */
+  const backendOf = async (pool: Pick<pg.Pool, 'query'>) =>
+    (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+
+  it('an append that loses a race keeps its connection; a connection the server ended is replaced', async () => {
+    await onOneConnection(async (pool) => {
       const store = createPostgresEventStore(pool);
-      const backend = async () =>
-        (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
       const [single, other] = [freshStream('keep'), freshStream('keep')];
       await store.appendMulti([
         { stream: single, events: someEvents(1), expectedRevision: 'no_stream' },
         { stream: other, events: someEvents(1), expectedRevision: 'no_stream' },
       ]);
-      const before = await backend();
+      const before = await backendOf(pool);
       // Both statements of a lost multi-stream append fail (the fast one, then the full function), and so does the
       // single-stream append: each is a statement error, not a broken connection.
       await expect(
@@ -311,28 +321,22 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       await expect(
         store.appendToStream(single, someEvents(1), { expectedRevision: 5n }),
       ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-      expect(await backend()).toBe(before);
+      expect(await backendOf(pool)).toBe(before);
 
       await db.pool.query('SELECT pg_terminate_backend($1)', [before]);
       await expect.poll(async () => (await store.readStream(single).catch(() => undefined))?.length).toBe(1);
-      expect(await backend()).not.toBe(before);
-    } finally {
-      await pool.end();
-    }
+      expect(await backendOf(pool)).not.toBe(before);
+    });
   });
 
   it('a write whose connection the server ends while it runs fails, and the next one gets a new connection', async () => {
-    const pool = new pg.Pool({ connectionString: db.connectionString, max: 1 });
-    pool.on('error', () => undefined);
-    try {
+    await onOneConnection(async (pool) => {
       const writes = keepingConnections(pool);
-      const backend = async () =>
-        (await writes.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
-      const before = await backend();
+      const before = await backendOf(writes);
       await expect(writes.query('SELECT no_such_column FROM streams')).rejects.toMatchObject({
         code: '42703',
       });
-      expect(await backend()).toBe(before);
+      expect(await backendOf(writes)).toBe(before);
       const sleeping = writes.query('SELECT pg_sleep(30)');
       await expect
         .poll(
@@ -347,12 +351,10 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
         .toBe('1');
       await db.pool.query('SELECT pg_terminate_backend($1)', [before]);
       await expect(sleeping).rejects.toBeInstanceOf(Error);
-      const after = await backend();
+      const after = await backendOf(writes);
       expect(after).toBeDefined();
       expect(after).not.toBe(before);
-    } finally {
-      await pool.end();
-    }
+    });
   });
 
   it('an append finds the heads it moves through the primary key, however many streams there are', async () => {

@@ -1,4 +1,4 @@
-import type { Pool, QueryConfig, QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 
 /**
  * The pool, with a `query` that leaves a connection in the pool when the statement failed with an error the server
@@ -16,7 +16,7 @@ export const keepingConnections = (pool: Pool): Pool => {
   const query = (text: string | QueryConfig, values?: unknown[]): Promise<QueryResult> =>
     new Promise((resolve, reject) => {
       pool.connect((connectError, client, release) => {
-        if (connectError !== undefined || client === undefined) {
+        if (connectError || client === undefined) {
           reject(asError(connectError));
           return;
         }
@@ -32,16 +32,10 @@ export const keepingConnections = (pool: Pool): Pool => {
           if (releaseOnce(error)) reject(error);
         };
         client.once('error', onError);
-        // pg's overloads take a config or a text with values; this passes whichever the caller gave.
-        const send = client.query.bind(client) as (
-          text: string | QueryConfig,
-          values: unknown[] | undefined,
-          callback: (error: Error | undefined, result: QueryResult) => void,
-        ) => void;
         try {
-          send(text, values, (error, result) => {
+          (client.query as unknown as QueryWithCallback).call(client, text, values, (error, result) => {
             client.removeListener('error', onError);
-            if (!releaseOnce(error === undefined || failedStatementOnly(error) ? undefined : error)) return;
+            if (!releaseOnce(!error || failedStatementOnly(error) ? undefined : error)) return;
             if (error) reject(error);
             else resolve(result);
           });
@@ -56,6 +50,15 @@ export const keepingConnections = (pool: Pool): Pool => {
       property === 'query' ? query : Reflect.get(target, property, receiver),
   });
 };
+
+/** pg's `query` as this sends it: a config or a text, with the values the caller gave, and a callback. */
+type QueryWithCallback = (
+  this: PoolClient,
+  text: string | QueryConfig,
+  values: unknown[] | undefined,
+  // pg answers a statement that succeeded with a null error.
+  callback: (error: Error | null, result: QueryResult) => void,
+) => void;
 
 /** A server's error report for the statement (pg's DatabaseError: a SQLSTATE and a severity), not a broken link. */
 const failedStatementOnly = (error: unknown): boolean => {

@@ -208,7 +208,6 @@ interface TailBeingRead {
   events: RecordedEvent[];
   head: StreamRevision | undefined;
   retained: boolean;
-  skipped?: true;
 }
 
 /** Reads each stream given from its own revision, with its head, in one statement (see `EventStore.readStreamTails`). */
@@ -242,23 +241,20 @@ export const readStreamTailsRows = async (
           ],
         },
   );
-  const tails = reads.map((): TailBeingRead => ({ events: [], head: undefined, retained: false }));
-  const answered = reads.map(() => false);
+  // A read that is not skipped sends a row at least, so a tail is made by its first row; a read with none was skipped.
+  const tails: (TailBeingRead | undefined)[] = [];
   for (const row of rows) {
     const index = row.ord - 1;
-    const tail = tails[index];
     const read = reads[index];
-    if (tail === undefined || read === undefined) continue;
-    answered[index] = true;
+    if (read === undefined) continue;
+    const tail = (tails[index] ??= { events: [], head: undefined, retained: false });
     tail.head = row.head === null || row.head === '-1' ? undefined : BigInt(row.head);
     tail.retained = row.retained;
     if (row.event_id !== null) tail.events.push(toRecordedEvent(row, read.stream));
   }
-  // A read that is not skipped sends a row at least: one that sent none was skipped.
-  tails.forEach((tail, index) => {
-    if (!answered[index]) tail.skipped = true;
-  });
-  return tails;
+  return reads.map(
+    (_, index) => tails[index] ?? { events: [], head: undefined, retained: false, skipped: true },
+  );
 };
 
 // Only transactions below the snapshot's xmin are final: none of them can still commit an earlier event. Scanning

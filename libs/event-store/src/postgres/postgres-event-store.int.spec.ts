@@ -286,6 +286,54 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     expect(tails?.[0]?.events).toEqual((await store.readStream(plain)).slice(2));
   });
 
+  it('tail reads asked for in one turn go out as one statement, each answered as it would be alone', async () => {
+    const statements: string[] = [];
+    const store = createPostgresEventStore(db.pool, {
+      onRoundTrip: (operation) => statements.push(operation),
+    });
+    const { two, three, onlyRetention } = await writeTailStreams(store);
+    const asks: StreamTailRead[][] = [
+      [{ stream: two, fromRevision: 1n }],
+      [
+        { stream: three, fromRevision: 0n },
+        { stream: onlyRetention, fromRevision: 0n },
+      ],
+      [{ stream: two, fromRevision: 0n, unlessExists: three }],
+      [{ stream: tailStream(), fromRevision: 0n }],
+    ];
+    statements.length = 0;
+    const together = await Promise.all(asks.map((reads) => store.readStreamTails?.(reads)));
+    expect(statements).toEqual(['readStreamTails']);
+
+    const aloneStatements: string[] = [];
+    const alone = createPostgresEventStore(db.pool, {
+      coalesceReads: false,
+      onRoundTrip: (operation) => aloneStatements.push(operation),
+    });
+    expect(together).toEqual(await Promise.all(asks.map((reads) => alone.readStreamTails?.(reads))));
+    expect(aloneStatements).toHaveLength(asks.length);
+    expect(together.map((tails) => tails?.map((tail) => tail.events.length))).toEqual([
+      [1],
+      [3, 0],
+      [0],
+      [0],
+    ]);
+  });
+
+  it('a tail read PostgreSQL refuses fails alone, and the reads asked for with it are answered', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const { two, three } = await writeTailStreams(store);
+    const [before, refused, after] = await Promise.allSettled([
+      store.readStreamTails?.([{ stream: two, fromRevision: 0n }]),
+      // A text value cannot hold a NUL character: the statement that lists it fails.
+      store.readStreamTails?.([{ stream: `${tailStream()}\u0000`, fromRevision: 0n }]),
+      store.readStreamTails?.([{ stream: three, fromRevision: 2n }]),
+    ]);
+    expect(refused?.status).toBe('rejected');
+    expect(before?.status === 'fulfilled' && before.value?.map((tail) => tail.events.length)).toEqual([2]);
+    expect(after?.status === 'fulfilled' && after.value?.map((tail) => tail.head)).toEqual([2n]);
+  });
+
   /** Runs `test` on a pool of one connection, whose backend it may end (pg-pool then reports that on the pool). */
   const onOneConnection = async (test: (pool: pg.Pool) => Promise<void>): Promise<void> => {
     const pool = new pg.Pool({ connectionString: db.connectionString, max: 1 });

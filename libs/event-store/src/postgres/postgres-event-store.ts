@@ -22,6 +22,7 @@ import { migrateEventStore } from './event-store-migrations.js';
 import { keepingConnections } from './keeping-connections.js';
 import type { AppendOutcome } from './postgres-append.js';
 import { appendMultiOnPool, appendOnClient } from './postgres-append.js';
+import { coalescingReads } from './coalesced-reads.js';
 import { readAllRows, readStreamRows, readStreamsRows, readStreamTailsRows } from './postgres-read.js';
 
 export interface PostgresEventStoreOptions {
@@ -33,7 +34,15 @@ export interface PostgresEventStoreOptions {
   readonly readBatchSize?: number;
   /** Told of every statement an operation sends (migrations aside). */
   readonly onRoundTrip?: RoundTripListener;
+  /**
+   * Send the tail reads asked for in one turn of the event loop as one statement (`coalescingReads`). Default true;
+   * false sends each call as a statement of its own.
+   */
+  readonly coalesceReads?: boolean;
 }
+
+/** The most streams one coalesced tail read lists; a call with more is sent alone. */
+const maxCoalescedReads = 64;
 
 /** The pool, telling `onRoundTrip` of each statement sent through it on behalf of `operation`. */
 const countingStatements = (
@@ -130,9 +139,14 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     return readStreamsRows(readPoolFor('readStreams'), streams, now());
   };
 
+  const sendTailReads = (reads: readonly StreamTailRead[], at: Date | null): Promise<readonly StreamTail[]> =>
+    readStreamTailsRows(readPoolFor('readStreamTails'), reads, at);
+  const tailReads =
+    options.coalesceReads === false ? sendTailReads : coalescingReads(sendTailReads, maxCoalescedReads);
+
   const readStreamTails = async (reads: readonly StreamTailRead[]): Promise<readonly StreamTail[]> => {
     await whenReady();
-    return readStreamTailsRows(readPoolFor('readStreamTails'), reads, now());
+    return reads.length === 0 ? [] : tailReads(reads, now());
   };
 
   const readAll = async (readOptions: ReadAllOptions = {}): Promise<ReadAllBatch> => {

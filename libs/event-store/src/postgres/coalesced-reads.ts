@@ -40,8 +40,17 @@ export const coalescingReads = <Read, Result>(
 ): SendReads<Read, Result> => {
   let pending: Batch<Read, Result> | undefined;
 
+  // Sent from a timer's callback: a sender that throws instead of rejecting must fail its callers, not the process.
+  const sending = (reads: readonly Read[], now: Date | null): Promise<readonly Result[]> => {
+    try {
+      return send(reads, now);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  };
+
   const sendAlone = ({ reads, resolve, reject }: Waiting<Read, Result>, now: Date | null): void => {
-    send(reads, now).then(resolve, reject);
+    sending(reads, now).then(resolve, reject);
   };
 
   const flush = (batch: Batch<Read, Result>): void => {
@@ -53,7 +62,7 @@ export const coalescingReads = <Read, Result>(
       sendAlone(only, batch.now);
       return;
     }
-    send(
+    sending(
       batch.waiting.flatMap((waiting) => waiting.reads),
       batch.now,
     ).then(

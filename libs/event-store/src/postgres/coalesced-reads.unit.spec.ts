@@ -101,6 +101,19 @@ describe('coalescingReads', () => {
     expect(sent.map((call) => call.reads)).toEqual([['bad']]);
   });
 
+  it('fails the callers of a sender that throws instead of rejecting, and goes on reading', async () => {
+    let throws = true;
+    const read = coalescingReads(async (reads: readonly string[]) => reads, 64);
+    const throwing = coalescingReads((reads: readonly string[]) => {
+      if (throws) throw new Error('thrown');
+      return Promise.resolve(reads);
+    }, 64);
+    await expect(Promise.all([throwing(['a'], null), throwing(['b'], null)])).rejects.toThrow('thrown');
+    await expect(throwing(['c'], null)).rejects.toThrow('thrown');
+    throws = false;
+    expect(await Promise.all([throwing(['d'], null), read(['e'], null)])).toEqual([['d'], ['e']]);
+  });
+
   it('still sends its reads while a test fakes the global timers', async () => {
     vi.useFakeTimers();
     const { send } = recordingSender();

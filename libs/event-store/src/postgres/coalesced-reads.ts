@@ -19,7 +19,6 @@ interface Batch<Read, Result> {
   readonly now: Date | null;
   readonly waiting: Waiting<Read, Result>[];
   count: number;
-  sent: boolean;
 }
 
 /**
@@ -38,6 +37,7 @@ export const coalescingReads = <Read, Result>(
   send: SendReads<Read, Result>,
   maxReads: number,
 ): SendReads<Read, Result> => {
+  // The batch still open to callers; one sent early (full, or another clock came) is no longer pending.
   let pending: Batch<Read, Result> | undefined;
 
   // Sent from a timer's callback: a sender that throws instead of rejecting must fail its callers, not the process.
@@ -53,10 +53,10 @@ export const coalescingReads = <Read, Result>(
     sending(reads, now).then(resolve, reject);
   };
 
-  const flush = (batch: Batch<Read, Result>): void => {
-    if (batch.sent) return;
-    batch.sent = true;
-    if (pending === batch) pending = undefined;
+  const flushPending = (): void => {
+    const batch = pending;
+    if (batch === undefined) return;
+    pending = undefined;
     const [only] = batch.waiting;
     if (batch.waiting.length === 1 && only !== undefined) {
       sendAlone(only, batch.now);
@@ -86,12 +86,14 @@ export const coalescingReads = <Read, Result>(
         pending !== undefined &&
         (pending.now?.getTime() !== now?.getTime() || pending.count + reads.length > maxReads)
       ) {
-        flush(pending);
+        flushPending();
       }
       let batch = pending;
       if (batch === undefined) {
-        const started: Batch<Read, Result> = { now, waiting: [], count: 0, sent: false };
-        setImmediate(() => flush(started));
+        const started: Batch<Read, Result> = { now, waiting: [], count: 0 };
+        setImmediate(() => {
+          if (pending === started) flushPending();
+        });
         pending = batch = started;
       }
       batch.waiting.push({ reads, resolve, reject });

@@ -140,7 +140,7 @@ try {
 if (shouldSeedDemoKeys({ host, embedded: embeddedPostgres !== undefined, demo: env.ONCE_DEMO })) {
   const demo = await seedDemoTenant(createApiKeyStore(app.pg));
   const url = `http://${host}:${String(port)}`;
-  await seedDemoMenu(app.pg, demo.tenantId);
+  await seedDemoMenu(app.idempotency.engine, { tenantId: demo.tenantId, actorId: demo.actors[0].actorId });
   console.log(
     demoBanner({
       url,

@@ -10,6 +10,7 @@ import {
   resolveCardPayment,
 } from '../invoices/invoice.commands.js';
 import { resolveCardPaymentHandler } from '../invoices/resolve-card-payment.handler.js';
+import { setMenuItem, setMenuItemHandler, withdrawMenuItem, withdrawMenuItemHandler } from '../menu/index.js';
 import { approveOrder, completeOrder, placeOrder, serveOrder } from '../orders/order.commands.js';
 import {
   approveOrderHandler,
@@ -55,6 +56,8 @@ export const createCommandHandlers = (deps: CommandHandlerDeps): CommandHandlers
     bindCommand(payInvoiceByCash, cashPaymentHandler),
     bindCommand(payInvoiceByCard, cardPaymentHandler(deps)),
     bindCommand(resolveCardPayment, resolveCardPaymentHandler(deps)),
+    bindCommand(setMenuItem, setMenuItemHandler),
+    bindCommand(withdrawMenuItem, withdrawMenuItemHandler),
     bindCommand(placeOrder, placeOrderHandler),
     bindCommand(approveOrder, approveOrderHandler),
     bindCommand(serveOrder, serveOrderHandler),

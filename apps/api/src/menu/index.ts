@@ -1,3 +1,4 @@
+export { menuMigrations } from './menu.migrations.js';
 export { menuRoutes } from './menu.routes.js';
-export { listMenu, menuMigrations, putMenuItem } from './menu.store.js';
-export type { MenuItem } from './menu.store.js';
+export { setMenuItem, withdrawMenuItem } from './menu.commands.js';
+export { setMenuItemHandler, withdrawMenuItemHandler } from './menu.handlers.js';

@@ -108,7 +108,12 @@ describe('SetMenuItem', () => {
       .then([repriced]);
     given([...full.slice(1), added, withdrawn])
       .when(set({ sku: asSku('item-0') }))
-      .then([{ ...addedItem(0), data: { ...addedItem(0).data, name: 'Espresso', unitPrice: eur(250) } }]);
+      .then([
+        {
+          type: 'MenuItemAdded',
+          data: { tenantId, sku: asSku('item-0'), name: 'Espresso', unitPrice: eur(250), addedAt: at },
+        },
+      ]);
   });
 });
 

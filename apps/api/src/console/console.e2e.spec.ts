@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { useTestApi } from '../testing/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { putDemoMenu, useTestApi } from '../testing/index.js';
 
 const env = useTestApi();
+
+beforeAll(async () => {
+  await putDemoMenu(env.api.url, env.tenant.alice);
+});
 
 const placeOrder = (apiKey: string, key: string, quantity = 1) =>
   env.http.post('/orders', {
     apiKey,
     key,
-    body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity, unitPrice: 250 }] },
+    body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity }] },
   });
 
 interface LookedUp {

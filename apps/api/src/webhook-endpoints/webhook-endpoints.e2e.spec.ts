@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver } from '@once/outbox/testing';
 import type { WebhookReceiver } from '@once/outbox/testing';
-import { useTestApi } from '../testing/index.js';
+import { putDemoMenu, useTestApi } from '../testing/index.js';
 
 const env = useTestApi({ webhookUrlPolicy: { allowHttp: true, allowPrivateNetworks: false } });
 const secrets: string[] = [];
@@ -10,6 +10,7 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver({ secrets: () => secrets });
+  await putDemoMenu(env.api.url, env.tenant.alice);
 });
 
 afterAll(async () => {
@@ -25,9 +26,9 @@ const remove = (path: string) =>
     headers: { authorization: `Bearer ${env.tenant.alice}`, 'idempotency-key': randomUUID() },
   });
 const placeOrder = async (): Promise<string> =>
-  (
-    await command('/orders', { currency: 'EUR', lines: [{ sku: 'flat-white', quantity: 1, unitPrice: 350 }] })
-  ).json<{ id: string }>().id;
+  (await command('/orders', { currency: 'EUR', lines: [{ sku: 'flat-white', quantity: 1 }] })).json<{
+    id: string;
+  }>().id;
 
 describe('webhook endpoints', () => {
   let endpointId: string;

@@ -113,11 +113,7 @@ export interface OnceCommandRoutes {
     readonly params: Record<string, never>;
     readonly body: {
       readonly currency: string;
-      readonly lines: readonly {
-        readonly sku: string;
-        readonly quantity: number;
-        readonly unitPrice: number;
-      }[];
+      readonly lines: readonly { readonly sku: string; readonly quantity: number }[];
       readonly expectedTotal?: number;
     };
     readonly response: OnceOrder;

@@ -150,6 +150,7 @@ describe('menu', () => {
     expect((await put(alice, 'tea', { name: 'Tea', unitPrice: 100, currency: 'EUR', extra: 1 })).status).toBe(
       400,
     );
+    expect((await send('DELETE', alice, 'tea', [1])).status).toBe(400);
     expect((await env.http.get('/menu')).status).toBe(401);
     expect((await withdraw('nope', 'tea')).status).toBe(401);
   });

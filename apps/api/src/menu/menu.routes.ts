@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { maxMenuItems } from '@once/domain/menus';
 import { listMenu } from '@once/read-models';
-import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
+import {
+  commandProblems,
+  emptyBody,
+  idempotencyKeyHeader,
+  problemView,
+} from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { setMenuItem, withdrawMenuItem } from './menu.commands.js';
 import {
@@ -71,6 +76,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       headers: idempotencyKeyHeader,
       params: menuItemParams,
+      body: emptyBody,
       response: { 200: withdrawnMenuItemView, ...commandProblems },
     },
     command: withdrawMenuItem,

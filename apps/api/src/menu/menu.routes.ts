@@ -76,7 +76,8 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       headers: idempotencyKeyHeader,
       params: menuItemParams,
-      body: emptyBody,
+      // No body, or an empty object: anything else is a 400 before the key is claimed.
+      body: emptyBody.nullable(),
       response: { 200: withdrawnMenuItemView, ...commandProblems },
     },
     command: withdrawMenuItem,

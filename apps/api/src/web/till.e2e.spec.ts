@@ -1,10 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromiumPresent, chromiumSkipNote } from '@once/testing';
-import { putDemoMenu, saveScreenshot, signIn, useBrowserTestApi } from '../testing/index.js';
+import { putDemoMenu, putMenuItems, saveScreenshot, signIn, useBrowserTestApi } from '../testing/index.js';
 
-// The till as the api serves it, in real Chromium: one key per tap, the offline queue in IndexedDB, prices looked up
-// when a queued order is first sent.
+// The till as the api serves it, in real Chromium: one key per tap, the offline queue in IndexedDB, every order
+// priced by the api from its menu when it arrives.
 
 const SKIP_NOTE = chromiumSkipNote('the till tests');
 if (!chromiumPresent) console.warn(`till.e2e.spec.ts${SKIP_NOTE}`);
@@ -106,12 +106,9 @@ describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, (
     await placeOrder(page, ['espresso', 'croissant']);
     await page.locator('[data-testid=queue] li[data-state=offline]').waitFor();
 
-    const repriced = await fetch(`${env.api.url}/menu/items/espresso`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Espresso', unitPrice: 300, currency: 'EUR' }),
-    });
-    expect(repriced.status).toBe(200);
+    await putMenuItems(env.api.url, apiKey, [
+      { sku: 'espresso', name: 'Espresso', unitPrice: 300, currency: 'EUR' },
+    ]);
     await env.browser.context.setOffline(false);
 
     await order(page, 1).and(page.locator('[data-status=held]')).waitFor({ timeout: 60_000 });

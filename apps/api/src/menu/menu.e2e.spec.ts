@@ -13,7 +13,7 @@ const send = async (
   apiKey: string,
   sku: string,
   body?: unknown,
-  key = randomUUID(),
+  key: string = randomUUID(),
 ) => {
   const response = await fetch(`${env.api.url}/menu/items/${sku}`, {
     method,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { asTenantId, menuStream } from '@once/domain';
 import type { IdempotencyEngine, IdempotencyScope } from '@once/idempotency';
 import { setMenuItem, setMenuItemHandler } from '../menu/index.js';
@@ -26,13 +27,20 @@ export const seedDemoMenu = async (engine: IdempotencyEngine, scope: Idempotency
     const input = { params: { sku }, body };
     const data = setMenuItem.fromInput(input);
     if (data === undefined) throw new Error(`the demo menu's ${sku} is not a valid menu item`);
-    const outcome = await engine.execute({
-      scope,
-      key: `demo-menu-${sku}`,
-      request: { method: 'PUT', route: '/menu/items/:sku', ...input },
-      command: { type: setMenuItem.type, version: setMenuItem.version, data },
-      handler: setMenuItemHandler,
-    });
+    const execute = () =>
+      engine.execute({
+        scope,
+        key: `demo-menu-${sku}`,
+        request: { method: 'PUT', route: '/menu/items/:sku', ...input },
+        command: { type: setMenuItem.type, version: setMenuItem.version, data },
+        handler: setMenuItemHandler,
+      });
+    let outcome = await execute();
+    // Another process seeding the same item holds its key for a moment: wait, then read its answer.
+    for (let attempt = 0; attempt < 10 && outcome.kind === 'in-flight'; attempt += 1) {
+      await sleep(outcome.retryAfterSeconds * 1000);
+      outcome = await execute();
+    }
     if (outcome.kind !== 'first' && outcome.kind !== 'replay') {
       throw new Error(`seeding the demo menu's ${sku} ended ${outcome.kind}`);
     }

@@ -192,7 +192,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });
     }
 
-    await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
+    await app.register(webhooksRoutes, {
+      prefix: '/webhooks',
+      secret: deps.gatewayWebhookSecret,
+      retryPolicy: deps.cardSettlementRetryPolicy ?? defaultSettlementRetryPolicy,
+    });
     if (deps.webAssetsDirectory) await app.register(webAssetsRoutes, { directory: deps.webAssetsDirectory });
 
     await app.register(async (authenticated) => {

@@ -87,6 +87,12 @@ export const paymentNeedingAttentionView = z.object({
   currency: z.string(),
   attempts: z.number().int().describe('Attempts whose outcome stayed unknown (charge or inquiry)'),
   lastError: z.string().nullable(),
-  flaggedAt: z.string().describe('When the completer gave up on it'),
+  flaggedAt: z.string().describe('When the completer gave up on it, or the mismatched charge was reported'),
+  gatewayCharged: z
+    .object({ amount: z.number().int(), currency: z.string() })
+    .nullable()
+    .describe(
+      'What the gateway reported charging when it was not the reserved amount and currency: recorded, not applied',
+    ),
 });
 export const paymentsNeedingAttentionList = z.object({ payments: z.array(paymentNeedingAttentionView) });

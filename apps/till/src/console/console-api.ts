@@ -33,6 +33,8 @@ export interface ConsoleOverview {
     readonly status: string;
     readonly amount: number;
     readonly currency: string;
+    /** What the gateway reported charging when it was not the reservation. */
+    readonly gatewayCharged: { readonly amount: number; readonly currency: string } | null;
   }[];
   readonly projections: readonly {
     readonly name: string;

@@ -34,7 +34,7 @@ const env = readEnvironment(
       ONCE_COMPLETER_INTERVAL_MS: true,
       ONCE_READ_WAIT_MS: true,
       ONCE_WEBHOOK_ALLOW_HTTP: true,
-      ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
+      ONCE_WEBHOOK_ALLOWED_HOSTS: true,
       ...operationsSettings,
     })
     .extend({
@@ -91,7 +91,7 @@ const app = await buildApp({
   ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),
   webhookUrlPolicy: {
     allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? embeddedPostgres !== undefined,
-    allowPrivateNetworks: env.ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
+    allowedInternalHosts: env.ONCE_WEBHOOK_ALLOWED_HOSTS,
   },
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   operations: operationsFromEnv(env),

@@ -30,7 +30,7 @@ beforeAll(async () => {
   relay = await startWebhookRelay({
     pool: db.pool,
     store,
-    urlPolicy: { allowHttp: true, allowPrivateNetworks: false },
+    urlPolicy: { allowHttp: true },
     pollIntervalMs: 20,
   });
 });

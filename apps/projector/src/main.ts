@@ -19,7 +19,7 @@ const env = readEnvironment(
     ONCE_PROJECTOR_POLL_MS: true,
     ONCE_PROJECTOR_LEASE_RETRY_MS: true,
     ONCE_WEBHOOK_ALLOW_HTTP: true,
-    ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
+    ONCE_WEBHOOK_ALLOWED_HOSTS: true,
     ONCE_SCAVENGER: true,
     ONCE_SCAVENGER_INTERVAL_MS: true,
     // The completer's: the gateway card payments are resumed against, and the engine's lease and retention.
@@ -59,7 +59,7 @@ const relay = await startWebhookRelay({
   logger,
   urlPolicy: {
     allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? false,
-    allowPrivateNetworks: env.ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
+    allowedInternalHosts: env.ONCE_WEBHOOK_ALLOWED_HOSTS,
   },
   pollIntervalMs: env.ONCE_PROJECTOR_POLL_MS,
   leaseRetryMs: env.ONCE_PROJECTOR_LEASE_RETRY_MS,

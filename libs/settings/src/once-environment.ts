@@ -67,8 +67,20 @@ export const onceEnvironment = z.object({
 
   /** Webhook endpoints may use http to loopback hosts (development). On by default for the embedded default only. */
   ONCE_WEBHOOK_ALLOW_HTTP: flag,
-  /** Webhook endpoints may resolve to loopback, private and link-local addresses (a private network deployment). */
-  ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
+  /**
+   * Comma-separated host names every tenant's webhook endpoints may use although they resolve to loopback or private
+   * addresses (`kitchen-display` on the compose network), over http too; none by default. No other internal host is.
+   */
+  ONCE_WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((text) =>
+      (text ?? '')
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    )
+    .pipe(z.array(z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/))),
 
   /** `1` seeds the demo tenant's fixed keys even off loopback; `0` never. Default: embedded default on loopback. */
   ONCE_DEMO: flag,

@@ -144,7 +144,7 @@ export const measureOutbox = async (events: number, latencySeconds: number): Pro
   const relayOptions = {
     pool,
     store,
-    urlPolicy: { allowHttp: true, allowPrivateNetworks: false },
+    urlPolicy: { allowHttp: true },
     maxInFlightPerEndpoint: CONCURRENCY,
     pollIntervalMs: 20,
     logger: {

@@ -90,6 +90,19 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('lets webhooks reach the kitchen display on the compose network, and no other private host', () => {
+    const allowed = onceEnvironment.pick({ ONCE_WEBHOOK_ALLOWED_HOSTS: true, ONCE_WEBHOOK_ALLOW_HTTP: true });
+    const kitchenUrl = compose.services['kitchen-display']?.environment?.['ONCE_KITCHEN_WEBHOOK_URL'] ?? '';
+    for (const name of ['api', 'projector']) {
+      const environment = compose.services[name]?.environment ?? {};
+      expect(allowed.parse(environment), name).toEqual({
+        ONCE_WEBHOOK_ALLOWED_HOSTS: [new URL(kitchenUrl).hostname],
+        ONCE_WEBHOOK_ALLOW_HTTP: undefined,
+      });
+    }
+    expect(composeText).not.toMatch(/ALLOW_PRIVATE_NETWORKS/);
+  });
+
   it('gives the projector the gateway its completer resumes card payments against', () => {
     const { api, projector } = compose.services;
     expect(projector?.environment?.['ONCE_GATEWAY_URL']).toBe(api?.environment?.['ONCE_GATEWAY_URL']);

@@ -75,8 +75,8 @@ export const problemCatalog = idempotencyProblems
         description:
           'A webhook endpoint needs an absolute https URL without credentials whose host resolves only to public addresses ' +
           '(loopback, private, link-local and reserved addresses are refused, so a webhook cannot reach inside the network). ' +
-          'Development setups may allow http to loopback hosts (`ONCE_WEBHOOK_ALLOW_HTTP`), and private networks ' +
-          '(`ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS`). `detail` says what was wrong. Nothing was stored.',
+          'Development setups may allow http to loopback hosts (`ONCE_WEBHOOK_ALLOW_HTTP`); the operator may allow named ' +
+          'internal hosts (`ONCE_WEBHOOK_ALLOWED_HOSTS`). `detail` says what was wrong. Nothing was stored.',
       },
       'not-found': {
         status: 404,

@@ -4,7 +4,7 @@ import { startWebhookReceiver } from '@once/outbox/testing';
 import type { WebhookReceiver } from '@once/outbox/testing';
 import { useTestApi } from '../testing/index.js';
 
-const env = useTestApi({ webhookUrlPolicy: { allowHttp: true, allowPrivateNetworks: false } });
+const env = useTestApi({ webhookUrlPolicy: { allowHttp: true } });
 const secrets: string[] = [];
 let receiver: WebhookReceiver;
 

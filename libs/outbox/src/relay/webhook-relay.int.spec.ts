@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from '@once/event-store/postgres';
@@ -10,6 +12,7 @@ import { generateWebhookSecret, migrateWebhookInbox } from '@once/webhooks';
 import { listWebhookAttempts, listWebhookMessages, webhookDeliveryMetrics } from '../delivery-state/index.js';
 import { registerEndpointInLog, startWebhookReceiver } from '../testing/index.js';
 import type { WebhookReceiver } from '../testing/index.js';
+import { createPinnedAgent, UncheckedHostError } from './pinned-agent.js';
 import { relayLeaseName, startWebhookRelay } from './start-webhook-relay.js';
 import type { WebhookRelay, WebhookRelayOptions } from './index.js';
 
@@ -36,7 +39,7 @@ const relay = async (overrides: Partial<WebhookRelayOptions> = {}): Promise<Webh
   const started = await startWebhookRelay({
     pool: db.pool,
     store,
-    urlPolicy: { allowHttp: true, allowPrivateNetworks: false },
+    urlPolicy: { allowHttp: true },
     pollIntervalMs: 20,
     leaseRetryMs: 200,
     retryLadderMs: [50, 100, 100, 100, 100, 100, 100, 100],
@@ -215,5 +218,84 @@ describe('the webhook relay', () => {
     const [later] = await order(tenantId);
     await eventually(() => target.applied.includes(later as string), 'a delivery after the takeover');
     expect(target.applied).toHaveLength(2);
+  });
+
+  it('connects only to the address it checked, whatever the host resolves to afterwards (DNS rebinding)', async () => {
+    const asked: string[] = [];
+    // The check hears the receiver's address; any later resolution would hear a private one.
+    await relay({
+      resolveHost: async (host) => {
+        asked.push(host);
+        return asked.length === 1 ? ['127.0.0.1'] : ['10.255.255.1'];
+      },
+    });
+    const tenantId = freshTenantId();
+    const secret = generateWebhookSecret();
+    const target = await receiver(secret);
+    const rebinding = new URL(target.url);
+    rebinding.hostname = 'rebinding.once.test';
+    const endpointId = await register(tenantId, rebinding.href, secret);
+    const [placed] = await order(tenantId);
+    await eventually(
+      async () => (await listWebhookMessages(db.pool, endpointId, { limit: 1 }))[0]?.status === 'delivered',
+      'the delivery to the checked address',
+    );
+    expect(target.applied).toEqual([placed]);
+    expect(asked).toEqual(['rebinding.once.test']);
+  });
+
+  it('pins each connection to the checked addresses: another host name is refused, not resolved', async () => {
+    const secret = generateWebhookSecret();
+    const target = await receiver(secret);
+    const checked = new URL(target.url);
+    checked.hostname = 'checked.once.test';
+    const agent = createPinnedAgent(checked, ['127.0.0.1']);
+    closers.push(() => agent.close());
+    const answered = await agent.request({
+      origin: checked.origin,
+      path: checked.pathname,
+      method: 'POST',
+      body: '{}',
+    });
+    await answered.body.dump();
+    // The receiver refuses an unsigned body; what matters is that the pinned address answered.
+    expect(answered.statusCode).toBe(401);
+    const other = new URL(checked);
+    other.hostname = 'other.once.test';
+    await expect(
+      agent.request({ origin: other.origin, path: other.pathname, method: 'POST', body: '{}' }),
+    ).rejects.toBeInstanceOf(UncheckedHostError);
+  });
+
+  it('tells the tenant coarse error classes, never an address, a port or an errno', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await relay({
+      retryLadderMs: [20],
+      resolveHost: async (host) => (host === 'metadata.once.test' ? ['169.254.169.254'] : ['127.0.0.1']),
+    });
+    const tenantId = freshTenantId();
+    const secret = generateWebhookSecret();
+    const down = await receiver(secret);
+    down.setDown(true);
+    const endpoints = await Promise.all(
+      [`http://127.0.0.1:${String(port)}/webhooks`, 'http://metadata.once.test/latest', down.url].map((url) =>
+        register(tenantId, url, secret),
+      ),
+    );
+    await order(tenantId);
+    const errorsOf = async (endpointId: string) =>
+      (await listWebhookAttempts(db.pool, endpointId, { limit: 10 })).map((attempt) => attempt.error);
+    await eventually(
+      async () => (await Promise.all(endpoints.map(errorsOf))).every((errors) => errors.length === 2),
+      'two attempts per endpoint',
+    );
+    const [refused, blocked, failing] = await Promise.all(endpoints.map(errorsOf));
+    expect(refused).toEqual(['connection-refused', 'connection-refused']);
+    expect(blocked).toEqual(['blocked-address', 'blocked-address']);
+    expect(failing).toEqual(['http-5xx', 'http-5xx']);
+    expect(down.requests.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -17,6 +17,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ secret: string | undefined 
   app.post(
     '/gateway',
     {
+      config: { role: 'public' },
       schema: {
         summary: 'Gateway events (signed; applied once per event id)',
         tags: ['webhooks'],

@@ -72,21 +72,19 @@ export const docsPlugin = fp<{ catalog: ApiProblemCatalog; version: string }>(
     app.get('/problems', { config: { role: 'public' }, schema: { hide: true } }, async (_request, reply) =>
       reply.type('text/html').send(page),
     );
-    app
-      .withTypeProvider<ZodTypeProvider>()
-      .get(
-        '/problems/:type',
-        {
-          config: { role: 'public' },
-          schema: { hide: true, params: z.strictObject({ type: z.string().max(100) }) },
-        },
-        async (request, reply) => {
-          const { type } = request.params;
-          if (!catalog.has(type)) throw new HttpProblem('not-found', { detail: `no problem type ${type}` });
-          const { status, title, description } = catalog.describe(type);
-          return reply.send({ type: catalog.uri(type), status, title, description });
-        },
-      );
+    app.withTypeProvider<ZodTypeProvider>().get(
+      '/problems/:type',
+      {
+        config: { role: 'public' },
+        schema: { hide: true, params: z.strictObject({ type: z.string().max(100) }) },
+      },
+      async (request, reply) => {
+        const { type } = request.params;
+        if (!catalog.has(type)) throw new HttpProblem('not-found', { detail: `no problem type ${type}` });
+        const { status, title, description } = catalog.describe(type);
+        return reply.send({ type: catalog.uri(type), status, title, description });
+      },
+    );
   },
   { name: 'once-docs', fastify: '5.x' },
 );

@@ -117,6 +117,33 @@ describe('who may call each route', () => {
     }
   });
 
+  it('says in the OpenAPI document which role each operation needs, with the 403 of those above staff', async () => {
+    interface Operation {
+      readonly 'x-once-role'?: string;
+      readonly security?: readonly unknown[];
+      readonly responses?: Readonly<Record<string, unknown>>;
+    }
+    const spec = (await (await fetch(`${env.api.url}/docs/json`)).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const routes = declared();
+    const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => {
+        const url = path.replace(/\{(\w+)\}/g, ':$1').replace(/(.)\/$/, '$1');
+        return { route: `${method.toUpperCase()} ${url}`, operation };
+      }),
+    );
+    expect(operations.length).toBeGreaterThan(30);
+    for (const { route, operation } of operations) {
+      const role = routes.get(route);
+      expect(operation['x-once-role'], route).toBe(role);
+      expect(Object.keys(operation.responses ?? {}).includes('403'), route).toBe(
+        role === 'operator' || role === 'admin',
+      );
+      if (role === 'public') expect(operation.security, route).toEqual([]);
+    }
+  });
+
   it('keeps the console to operators, and webhook endpoints and prices to admins', () => {
     const roleOf = new Map(keyRouteEntries());
     const matching = (pattern: RegExp) => [...roleOf].filter(([route]) => pattern.test(route));

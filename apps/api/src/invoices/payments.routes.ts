@@ -83,7 +83,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/:id/resolve',
     config: { role: 'operator' },
     schema: {
-      summary: 'Resolve a card payment that needs attention (operator keys only)',
+      summary: 'Resolve a card payment that needs attention (operator keys)',
       description:
         '`inquire` asks the gateway again: a charge it has is captured, none releases the amount; `mark-declined` ' +
         'releases the amount at once. Only a payment the completer gave up on can be resolved (409 otherwise).',
@@ -91,7 +91,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       headers: idempotencyKeyHeader,
       params: paymentIdParams,
       body: resolvePaymentBody,
-      response: { 200: paymentView, 403: problemView, ...commandProblems },
+      response: { 200: paymentView, ...commandProblems },
     },
     command: resolveCardPayment,
   });

@@ -4,7 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { declarePublic } from '../auth/index.js';
+import { declarePublic, documentRouteRoles, withRouteRole } from '../auth/index.js';
 import { documentConsistencyHeaders } from '../consistency/index.js';
 import { documentRateLimits } from '../operations/openapi-rate-limits.js';
 import { HttpProblem } from '../problems/index.js';
@@ -59,8 +59,9 @@ export const docsPlugin = fp<{ catalog: ApiProblemCatalog; version: string }>(
         },
         security: [{ apiKey: [] }],
       },
-      transform: jsonSchemaTransform,
-      transformObject: (document) => documentRateLimits(documentConsistencyHeaders(document)),
+      transform: withRouteRole(jsonSchemaTransform),
+      transformObject: (document) =>
+        documentRouteRoles(documentRateLimits(documentConsistencyHeaders(document))),
     });
     // Swagger UI's pages cannot declare a role themselves: its own scope declares them public.
     await app.register(async (docs) => {

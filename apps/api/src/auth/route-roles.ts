@@ -19,7 +19,13 @@ declare module 'fastify' {
   }
 }
 
-/** Whether a key of `keyRole` may call a route that needs `needed`: roles are ordered staff < operator < admin. */
+/**
+ * Whether a key of `keyRole` may call a route that needs `needed`: roles are ordered staff < operator < admin.
+ *
+ * @example
+ * keyRoleAllows('operator', 'staff'); // true
+ * keyRoleAllows('operator', 'admin'); // false
+ */
 export const keyRoleAllows = (keyRole: ApiKeyRole, needed: ApiKeyRole): boolean =>
   apiKeyRoles.indexOf(keyRole) >= apiKeyRoles.indexOf(needed);
 

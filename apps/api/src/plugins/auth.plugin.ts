@@ -17,6 +17,12 @@ const bearer = /^Bearer +([\x21-\x7e]{1,512})$/i;
  * (tenant, actor, role). A missing or unknown key is 401 `unauthorized`; a key below the role the route declares
  * (`config: { role }`) is 403 `forbidden`. Both are answered before the body is read and before any idempotency work,
  * so nothing is stored for them. Every route of the scope must declare a key role (`public` routes live outside it).
+ *
+ * @example
+ * await app.register(async (authenticated) => {
+ *   await authenticated.register(authPlugin, { apiKeys: createApiKeyStore(app.pg) });
+ *   authenticated.get('/ops/routes', { config: { role: 'operator' } }, async () => ({ routes: [] }));
+ * });
  */
 export const authPlugin = fp<{ apiKeys: ApiKeyStore }>(
   async (app, { apiKeys }) => {

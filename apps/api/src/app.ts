@@ -29,6 +29,7 @@ import { observabilityPlugin } from './plugins/observability.plugin.js';
 import { postgresPlugin } from './plugins/postgres.plugin.js';
 import { problemDetailsPlugin } from './plugins/problem-details.plugin.js';
 import { projectorPlugin } from './plugins/projector.plugin.js';
+import { routeRolesPlugin } from './plugins/route-roles.plugin.js';
 import { scavengerPlugin } from './plugins/scavenger.plugin.js';
 import { corsPlugin, deferredChildLogger, rateLimitsPlugin, withRedaction } from './operations/index.js';
 import type { OperationsDeps } from './operations/index.js';
@@ -123,6 +124,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
   // A plugin that fails half way must not leave what earlier plugins opened (the pool, the projector) running.
   try {
+    await app.register(routeRolesPlugin);
     await app.register(problemDetailsPlugin, { catalog: problemCatalog, problemOf: problemOfError });
     if (operations.rateLimits) await app.register(rateLimitsPlugin, operations.rateLimits);
     if (operations.corsOrigins?.length) await app.register(corsPlugin, { origins: operations.corsOrigins });

@@ -10,7 +10,7 @@ import type {} from '../plugins/postgres.plugin.js';
 export interface TestApi {
   readonly url: string;
   readonly app: FastifyInstance;
-  /** A fresh tenant with API keys for two staff actors and an operator, so tests isolate by identity. */
+  /** A fresh tenant with API keys for two staff actors, an operator and an admin, so tests isolate by identity. */
   tenant(): Promise<TestTenant>;
   close(): Promise<void>;
 }
@@ -19,8 +19,10 @@ export interface TestTenant {
   readonly tenantId: string;
   readonly alice: string;
   readonly bob: string;
-  /** An operator of the same tenant (resolves card payments that need attention). */
+  /** An operator of the same tenant (reads the console's `/ops` routes, resolves card payments that need attention). */
   readonly olga: string;
+  /** An admin of the same tenant (configures it: webhook endpoints and deliveries, menu prices). */
+  readonly ada: string;
 }
 
 /**
@@ -58,12 +60,13 @@ export const startTestApi = async (deps: AppDeps): Promise<TestApi> => {
     app,
     tenant: async () => {
       const tenantId = randomUUID();
-      const [alice, bob, olga] = await Promise.all([
+      const [alice, bob, olga, ada] = await Promise.all([
         apiKeys.create({ tenantId, actorId: randomUUID(), label: 'alice' }),
         apiKeys.create({ tenantId, actorId: randomUUID(), label: 'bob' }),
         apiKeys.create({ tenantId, actorId: randomUUID(), label: 'olga', role: 'operator' }),
+        apiKeys.create({ tenantId, actorId: randomUUID(), label: 'ada', role: 'admin' }),
       ]);
-      return { tenantId, alice, bob, olga };
+      return { tenantId, alice, bob, olga, ada };
     },
     close: () => app.close(),
   };

@@ -42,6 +42,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
 
   app.command({
     url: '/',
+    config: { role: 'admin' },
     schema: {
       summary:
         'Register a webhook endpoint (its id is derived from the Idempotency-Key; the secret is shown here)',
@@ -61,6 +62,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
 
   app.command({
     url: '/:id/rotate-secret',
+    config: { role: 'admin' },
     schema: {
       summary: 'Rotate the secret (the previous one keeps signing during the grace period)',
       tags,
@@ -78,6 +80,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
   ] as const) {
     app.command({
       url: `/:id/${action}`,
+      config: { role: 'admin' },
       schema: {
         summary,
         tags,
@@ -93,6 +96,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
   app.command({
     method: 'DELETE',
     url: '/:id',
+    config: { role: 'admin' },
     schema: {
       summary: 'Delete a webhook endpoint',
       tags,
@@ -106,6 +110,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
   app.get(
     '/',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'The tenant’s webhook endpoints (never their secrets)',
         tags,
@@ -118,6 +123,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
   app.get(
     '/event-types',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'The event types an endpoint can subscribe to',
         tags,
@@ -130,6 +136,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
   app.get(
     '/:id',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'One webhook endpoint, with whether it is failing or disabled and why',
         tags,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import { checkWebhookUrl, webhookHeaders } from '@once/webhooks';
-import type { WebhookUrlCheck } from '@once/webhooks';
+import type { SecretsKeyring, WebhookUrlCheck } from '@once/webhooks';
 import type { DeliveryRecorder } from './delivery-recorder.js';
 import type { EndpointRow } from './endpoint-row.js';
 import { loadEndpoint } from './endpoint-row.js';
@@ -12,6 +12,8 @@ import { retryDelayMs } from './retry-ladder.js';
 export interface WorkerContext {
   readonly pool: Pool;
   readonly recorder: DeliveryRecorder;
+  /** Unseals the endpoints' secrets to sign with. */
+  readonly secrets: SecretsKeyring;
   readonly logger: RelayLogger;
   readonly settings: Required<
     Pick<
@@ -114,6 +116,7 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
     target: EndpointRow,
     message: PendingMessage,
   ): Promise<{ statusCode?: number; error?: string }> => {
+    if (!target.secrets.ok) return { error: target.secrets.reason };
     const check = await checkedUrl(target.url);
     if (!check.ok) return { error: `URL refused: ${check.reason}` };
     const timestamp = Math.floor(Date.now() / 1000);
@@ -126,7 +129,7 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Once-Webhooks/1',
-          ...webhookHeaders(target.secrets, { id: message.messageId, timestamp, body: message.body }),
+          ...webhookHeaders(target.secrets.secrets, { id: message.messageId, timestamp, body: message.body }),
         },
       });
       await response.body?.cancel();
@@ -258,11 +261,11 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
       if (wantReload && inFlight.size === 0) {
         wantReload = false;
         wantNew = false;
-        endpoint = await loadEndpoint(pool, endpointId);
+        endpoint = await loadEndpoint(pool, context.secrets, endpointId);
         queue = endpoint?.status === 'enabled' ? await fetchPending(-1n) : [];
       } else if (!wantReload && (wantNew || (more && queue.length < fetchLimit / 2))) {
         wantNew = false;
-        endpoint = await loadEndpoint(pool, endpointId);
+        endpoint = await loadEndpoint(pool, context.secrets, endpointId);
         if (endpoint?.status === 'enabled') queue.push(...(await fetchPending(lastSeq)));
       }
       if (endpoint?.status !== 'enabled' && inFlight.size === 0) break;

@@ -18,8 +18,9 @@ export interface CommandDefinition<Data> {
   readonly version: number;
   readonly fromInput: (input: CommandInput) => Data | undefined;
   /**
-   * Fields that hold a secret (a card token): the key log stores `sha256:<hex>` of each instead, so neither the
-   * stored command nor a resume reveals it. The live handler gets the real value; a resumed one only the reference.
+   * Fields that hold a secret (a card token): the key log stores `hmac-sha256:<hex>` of each instead (an HMAC under
+   * the engine's `secretReferenceKey`), so neither the stored command nor a resume reveals it. The live handler gets
+   * the real value; a resumed one only the reference.
    */
   readonly secretFields?: readonly string[];
 }

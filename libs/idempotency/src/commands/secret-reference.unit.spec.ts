@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import { describe, expect, it } from 'vitest';
 import { createIdempotencyEngine } from '../engine/idempotency-engine.js';
@@ -6,16 +6,33 @@ import { keyStreamName } from '../key-log/index.js';
 import { incrementCounterHandler, incrementInput } from '../testing/index.js';
 import { isSecretReference, secretReference, withSecretsReferenced } from './secret-reference.js';
 
+const referenceKey = randomBytes(32);
+
 describe('secret references', () => {
-  it('replace only the named string fields, the same secret always by the same reference', () => {
-    const stored = withSecretsReferenced({ amount: 800, cardToken: 'tok_visa', note: 'tok_visa' }, [
-      'cardToken',
-    ]);
-    expect(stored).toEqual({ amount: 800, cardToken: secretReference('tok_visa'), note: 'tok_visa' });
-    expect(secretReference('tok_visa')).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(isSecretReference(secretReference('tok_visa'))).toBe(true);
+  it('replace only the named string fields, the same secret under one key always by the same reference', () => {
+    const stored = withSecretsReferenced(
+      { amount: 800, cardToken: 'tok_visa', note: 'tok_visa' },
+      ['cardToken'],
+      referenceKey,
+    );
+    expect(stored).toEqual({
+      amount: 800,
+      cardToken: secretReference('tok_visa', referenceKey),
+      note: 'tok_visa',
+    });
+    expect(secretReference('tok_visa', referenceKey)).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    expect(isSecretReference(secretReference('tok_visa', referenceKey))).toBe(true);
     expect(isSecretReference('tok_visa')).toBe(false);
-    expect(withSecretsReferenced({ cardToken: 'tok_visa' }, [])).toEqual({ cardToken: 'tok_visa' });
+    expect(withSecretsReferenced({ cardToken: 'tok_visa' }, [], referenceKey)).toEqual({
+      cardToken: 'tok_visa',
+    });
+  });
+
+  it('are keyed: no plain hash of the secret, another key gives another reference', () => {
+    const reference = secretReference('4242424242424242', referenceKey);
+    const plainHash = createHash('sha256').update('4242424242424242').digest('hex');
+    expect(reference).not.toContain(plainHash);
+    expect(secretReference('4242424242424242', randomBytes(32))).not.toBe(reference);
   });
 
   it.each([
@@ -26,7 +43,7 @@ describe('secret references', () => {
     'keep the secret out of the key log while the live handler sees it ($protocol)',
     async ({ atomicMultiStreamAppend, storesCommand }) => {
       const store = createInMemoryEventStore({ atomicMultiStreamAppend });
-      const engine = createIdempotencyEngine({ store });
+      const engine = createIdempotencyEngine({ store, secretReferenceKey: referenceKey });
       const scope = { tenantId: randomUUID(), actorId: randomUUID() };
       const key = randomUUID();
       const base = incrementInput('c1', 1);
@@ -55,7 +72,7 @@ describe('secret references', () => {
         (await store.readStream(keyStreamName(scope, key))).map((event) => event.data),
       );
       expect(keyLog).not.toContain('secret-1234');
-      expect(keyLog.includes(secretReference('secret-1234'))).toBe(storesCommand);
+      expect(keyLog.includes(secretReference('secret-1234', referenceKey))).toBe(storesCommand);
     },
   );
 });

@@ -71,7 +71,7 @@ export const runAtomic = async (
     const keyLog = decideKeyLog(key.state, {
       type: 'Claim',
       request,
-      claim: claimOf(execution, holder, now, runtime.leaseExpiresAt(now)),
+      claim: claimOf(execution, runtime.settings.referenceKey, holder, now, runtime.leaseExpiresAt(now)),
       then: { type: 'Complete', response: decided.response },
       atomic: true,
     });
@@ -131,13 +131,23 @@ const writesEvery = (
 ): boolean => [...snapshots.keys()].every((stream) => writes.some((write) => write.stream === stream));
 
 /** The claim's own fields: who holds the key, for what command (its secrets as references), until when. */
-export const claimOf = (execution: Execution, holder: string, now: number, leaseExpiresAt: string) => ({
+export const claimOf = (
+  execution: Execution,
+  referenceKey: Uint8Array,
+  holder: string,
+  now: number,
+  leaseExpiresAt: string,
+) => ({
   tenantId: execution.input.scope.tenantId,
   actorId: execution.input.scope.actorId,
   key: execution.input.key,
   commandType: execution.input.command.type,
   commandVersion: execution.input.command.version,
-  command: withSecretsReferenced(execution.input.command.data, execution.input.command.secretFields ?? []),
+  command: withSecretsReferenced(
+    execution.input.command.data,
+    execution.input.command.secretFields ?? [],
+    referenceKey,
+  ),
   holder,
   claimedAt: new Date(now).toISOString(),
   leaseExpiresAt,

@@ -68,6 +68,8 @@ export interface EngineSettings {
   readonly retryBaseMs: number;
   readonly faults: FaultHook | undefined;
   readonly allowList: readonly string[];
+  /** The key secret fields' references are an HMAC under. */
+  readonly referenceKey: Uint8Array;
   readonly completedKeys: CompletedKeys;
   /** Whether first requests on aggregates this process keeps are decided on the kept events (the atomic protocol). */
   readonly keptDecisions: KeptDecisions;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { EventStore } from '@once/event-store';
 import { keyStreamName, legacyKeyStreamName } from '../key-log/index.js';
 import type { KeyState } from '../key-log/index.js';
@@ -39,6 +40,12 @@ export interface IdempotencyEngineOptions {
   ) => void;
   /** Response headers kept and replayed (lower-case). Default content-type, location, etag, last-modified, content-location. */
   readonly responseHeaderAllowList?: readonly string[];
+  /**
+   * The server key (32 bytes or more) a command's secret fields are referenced under in the key log, as an HMAC
+   * (`CommandDefinition.secretFields`). Default: random bytes of this engine, so its references name a secret only
+   * within this process; give every process the same key where references should match across them.
+   */
+  readonly secretReferenceKey?: Uint8Array;
   /**
    * Also look for each key under the stream name keys had before short names (`legacyKeyStreamName`), so keys claimed
    * by an older build replay and resume where they are. Default true. On PostgreSQL the legacy name is looked up in
@@ -104,6 +111,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     retryBaseMs: options.retryBaseMs ?? 5,
     faults: options.faults,
     allowList: options.responseHeaderAllowList ?? defaultResponseHeaderAllowList,
+    referenceKey: options.secretReferenceKey ?? randomBytes(32),
     completedKeys: new CompletedKeys(options.completedKeys?.capacity, options.completedKeys?.ttlMs),
     keptDecisions: new KeptDecisions(options.decideOnKeptEvents ?? true),
     newAggregates: new KeptDecisions(options.decideOnKeptEvents ?? true, NEW_AGGREGATE_PROBE_EVERY),

@@ -48,7 +48,7 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
       keyLog = {
         type: 'Claim',
         request,
-        claim: claimOf(execution, holder, now, runtime.leaseExpiresAt(now)),
+        claim: claimOf(execution, runtime.settings.referenceKey, holder, now, runtime.leaseExpiresAt(now)),
       };
       if (handler.kind === 'decide' && streams !== undefined) {
         // No external call comes first: the claim and the plan (or the rejection) travel in one append.

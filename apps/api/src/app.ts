@@ -161,7 +161,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       completedKeys: deps.completedKeys,
       createEngine: deps.createEngine,
       keyRetentionSeconds: operations.keyRetentionSeconds,
-      secretReferenceKey: secrets.referenceKey,
+      secretReferenceKeys: secrets.referenceKeys,
     });
     await app.register(gatewayPlugin, {
       baseUrl: deps.gatewayUrl,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from 'pg';
+import { fingerprint } from '@once/canonical-json';
 import { startWebhookReceiver } from '@once/outbox/testing';
 import type { WebhookReceiver } from '@once/outbox/testing';
 import { shortGatewayTimings, useGatewayTestApi } from './testing/index.js';
@@ -27,6 +28,8 @@ const env = useGatewayTestApi({
 });
 const cardToken = `tok_scan_${randomUUID()}`;
 const secrets: string[] = [];
+/** The plain SHA-256 fingerprints of the requests that carried the card token: a brute-force oracle if kept. */
+const plainFingerprints: string[] = [];
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
@@ -144,6 +147,9 @@ describe('secrets at rest', () => {
     const cash = { method: 'cash', amount: 200, currency: 'EUR' };
     expect((await command('POST', '/invoices/{id}/payments', payments, { body: cash })).status).toBe(201);
     const card = { method: 'card', amount: 300, currency: 'EUR', cardToken };
+    plainFingerprints.push(
+      fingerprint({ method: 'POST', route: '/invoices/:id/payments', params: { id: invoiceId }, body: card }),
+    );
     const cardKey = randomUUID();
     const paid = await command('POST', '/invoices/{id}/payments', payments, { body: card, key: cardKey });
     expect(paid.status).toBe(201);
@@ -274,7 +280,7 @@ describe('secrets at rest', () => {
 
     // The scan finds what is there: the endpoint's id is in the log, the endpoints table and the key table.
     expect(Object.keys(await tablesHolding(env.db.pool, endpointId)).length).toBeGreaterThanOrEqual(3);
-    const needles = ['whsec_', cardToken, ...secrets.map(keyMaterial)];
+    const needles = ['whsec_', cardToken, ...secrets.map(keyMaterial), ...plainFingerprints];
     for (const needle of needles) {
       expect({ needle, tables: await tablesHolding(env.db.pool, needle) }).toEqual({ needle, tables: {} });
     }

@@ -74,7 +74,7 @@ export interface CommandCompleterOptions {
 export const startCommandCompleter = (options: CommandCompleterOptions): RunningTask => {
   const engine = createIdempotencyEngine({
     store: options.store,
-    secretReferenceKey: options.secrets.referenceKey,
+    secretReferenceKeys: options.secrets.referenceKeys,
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     ...(options.keyRetentionSeconds === undefined ? {} : { retentionSeconds: options.keyRetentionSeconds }),
   });

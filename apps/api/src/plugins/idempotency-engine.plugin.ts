@@ -24,8 +24,8 @@ export interface IdempotencyEnginePluginOptions {
   readonly createEngine?: ((options: IdempotencyEngineOptions) => IdempotencyEngine) | undefined;
   /** How long a key is kept when its route and handler set no retention (seconds). Default 24 h. */
   readonly keyRetentionSeconds?: number | undefined;
-  /** The key card tokens are referenced under in the key log (an HMAC; the secrets keyring's reference key). */
-  readonly secretReferenceKey: Uint8Array;
+  /** The keys card tokens are referenced under (an HMAC; the secrets keyring's reference keys, current first). */
+  readonly secretReferenceKeys: readonly Uint8Array[];
 }
 
 /** The idempotency engine over the app's event store, with the api's fault points wired in. */
@@ -38,7 +38,7 @@ export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
       completedKeys,
       createEngine = createIdempotencyEngine,
       keyRetentionSeconds,
-      secretReferenceKey,
+      secretReferenceKeys,
     },
   ) => {
     const faultPoint: ProcessFaultHook = faults ?? (() => undefined);
@@ -47,7 +47,7 @@ export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
       'commandEngine',
       createEngine({
         store: app.eventStore,
-        secretReferenceKey,
+        secretReferenceKeys,
         faults: (point) => faultPoint(point),
         ...(leaseMs === undefined ? {} : { leaseMs }),
         ...(completedKeys === undefined ? {} : { completedKeys: { capacity: completedKeys } }),

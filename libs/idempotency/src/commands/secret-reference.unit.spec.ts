@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { fingerprint } from '@once/canonical-json';
 import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import { describe, expect, it } from 'vitest';
 import { createIdempotencyEngine } from '../engine/idempotency-engine.js';
@@ -43,7 +44,7 @@ describe('secret references', () => {
     'keep the secret out of the key log while the live handler sees it ($protocol)',
     async ({ atomicMultiStreamAppend, storesCommand }) => {
       const store = createInMemoryEventStore({ atomicMultiStreamAppend });
-      const engine = createIdempotencyEngine({ store, secretReferenceKey: referenceKey });
+      const engine = createIdempotencyEngine({ store, secretReferenceKeys: [referenceKey] });
       const scope = { tenantId: randomUUID(), actorId: randomUUID() };
       const key = randomUUID();
       const base = incrementInput('c1', 1);
@@ -73,6 +74,47 @@ describe('secret references', () => {
       );
       expect(keyLog).not.toContain('secret-1234');
       expect(keyLog.includes(secretReference('secret-1234', referenceKey))).toBe(storesCommand);
+    },
+  );
+});
+
+describe('the request fingerprint of a command with secret fields', () => {
+  it.each([
+    { protocol: 'phased', atomicMultiStreamAppend: false },
+    { protocol: 'atomic', atomicMultiStreamAppend: true },
+  ] as const)(
+    'hashes the reference, not the secret; a retry matches under an older key ($protocol)',
+    async ({ atomicMultiStreamAppend }) => {
+      const store = createInMemoryEventStore({ atomicMultiStreamAppend });
+      const [olderKey, newerKey] = [randomBytes(32), randomBytes(32)];
+      const engine = (keys: readonly Uint8Array[]) =>
+        createIdempotencyEngine({ store, secretReferenceKeys: keys, completedKeys: { capacity: 0 } });
+      const scope = { tenantId: randomUUID(), actorId: randomUUID() };
+      const key = randomUUID();
+      const base = incrementInput('c1', 1);
+      const run = (keys: readonly Uint8Array[], pin: string) =>
+        engine(keys).execute({
+          scope,
+          key,
+          request: { ...base.request, body: { by: 1, pin } },
+          command: { ...base.command, data: { ...base.command.data, pin }, secretFields: ['pin'] },
+          handler: incrementCounterHandler(),
+        });
+
+      expect((await run([olderKey], '1234')).kind).toBe('first');
+      const plainHash = fingerprint({ ...base.request, body: { by: 1, pin: '1234' } });
+      const keyLog = JSON.stringify((await store.readStream(keyStreamName(scope, key))).map((e) => e.data));
+      expect(keyLog).not.toContain(plainHash);
+      expect(keyLog).toContain(
+        fingerprint({ ...base.request, body: { by: 1, pin: secretReference('1234', olderKey) } }),
+      );
+
+      expect((await run([olderKey], '1234')).kind).toBe('replay');
+      expect((await run([olderKey], '9999')).kind).toBe('reused');
+      // After the server key changed: the same request still replays while the older key is kept.
+      expect((await run([newerKey, olderKey], '1234')).kind).toBe('replay');
+      expect((await run([newerKey, olderKey], '9999')).kind).toBe('reused');
+      expect((await run([newerKey], '1234')).kind).toBe('reused');
     },
   );
 });

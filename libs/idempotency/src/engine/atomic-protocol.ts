@@ -54,7 +54,7 @@ export const runAtomic = async (
         : { key: runtime.newKey, snapshots: unread.snapshots };
     // Read with it: a key claimed before short stream names stays on its legacy stream.
     const { keyStream } = execution;
-    const arrival = decideArrival(key.state, request, now);
+    const arrival = decideArrival(key.state, request, now, execution.alsoHashes);
     if (arrival.kind === 'take-over') return takeOver(execution);
     if (arrival.kind !== 'claim') return runtime.arrivalOutcome(execution, arrival, key);
     if (streams === undefined) return { kind: 'released', reason: 'handler-error', error: streamsError };
@@ -71,7 +71,7 @@ export const runAtomic = async (
     const keyLog = decideKeyLog(key.state, {
       type: 'Claim',
       request,
-      claim: claimOf(execution, runtime.settings.referenceKey, holder, now, runtime.leaseExpiresAt(now)),
+      claim: claimOf(execution, runtime.settings.referenceKeys, holder, now, runtime.leaseExpiresAt(now)),
       then: { type: 'Complete', response: decided.response },
       atomic: true,
     });
@@ -133,7 +133,7 @@ const writesEvery = (
 /** The claim's own fields: who holds the key, for what command (its secrets as references), until when. */
 export const claimOf = (
   execution: Execution,
-  referenceKey: Uint8Array,
+  referenceKeys: readonly Uint8Array[],
   holder: string,
   now: number,
   leaseExpiresAt: string,
@@ -146,7 +146,7 @@ export const claimOf = (
   command: withSecretsReferenced(
     execution.input.command.data,
     execution.input.command.secretFields ?? [],
-    referenceKey,
+    referenceKeys[0] as Uint8Array,
   ),
   holder,
   claimedAt: new Date(now).toISOString(),

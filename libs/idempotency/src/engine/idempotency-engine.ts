@@ -41,11 +41,12 @@ export interface IdempotencyEngineOptions {
   /** Response headers kept and replayed (lower-case). Default content-type, location, etag, last-modified, content-location. */
   readonly responseHeaderAllowList?: readonly string[];
   /**
-   * The server key (32 bytes or more) a command's secret fields are referenced under in the key log, as an HMAC
-   * (`CommandDefinition.secretFields`). Default: random bytes of this engine, so its references name a secret only
-   * within this process; give every process the same key where references should match across them.
+   * The server keys (32 bytes or more each) a command's secret fields are referenced under, as an HMAC, in the key log
+   * and in the request fingerprint (`CommandDefinition.secretFields`): the current key first, then older ones a retry
+   * is also matched under, so changing the key changes no key's answer. Default: one random key of this engine, for a
+   * single process; give every process the same keys.
    */
-  readonly secretReferenceKey?: Uint8Array;
+  readonly secretReferenceKeys?: readonly Uint8Array[];
   /**
    * Also look for each key under the stream name keys had before short names (`legacyKeyStreamName`), so keys claimed
    * by an older build replay and resume where they are. Default true. On PostgreSQL the legacy name is looked up in
@@ -111,7 +112,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     retryBaseMs: options.retryBaseMs ?? 5,
     faults: options.faults,
     allowList: options.responseHeaderAllowList ?? defaultResponseHeaderAllowList,
-    referenceKey: options.secretReferenceKey ?? randomBytes(32),
+    referenceKeys: options.secretReferenceKeys?.length ? options.secretReferenceKeys : [randomBytes(32)],
     completedKeys: new CompletedKeys(options.completedKeys?.capacity, options.completedKeys?.ttlMs),
     keptDecisions: new KeptDecisions(options.decideOnKeptEvents ?? true),
     newAggregates: new KeptDecisions(options.decideOnKeptEvents ?? true, NEW_AGGREGATE_PROBE_EVERY),
@@ -124,6 +125,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       input,
       keyStreamName(input.scope, input.key),
       options.legacyKeyStreams === false ? undefined : legacyKeyStreamName(input.scope, input.key),
+      runtime.settings.referenceKeys,
     );
     const remembered = runtime.rememberedOutcome(execution);
     if (remembered !== undefined) return remembered;

@@ -43,8 +43,11 @@ export interface SecretsKeyring {
   seal(secret: string): string;
   /** The secret an envelope holds. Throws `UnsealError` for an unknown key or an altered envelope. */
   unseal(sealed: string): string;
-  /** The key card-token references are an HMAC under (HMAC-SHA256), derived from the current key. */
-  readonly referenceKey: Buffer;
+  /**
+   * The keys references of secrets that are never kept (card tokens) are an HMAC-SHA256 under, one derived from each
+   * server key, the current one first (a reference made under an older key is still recognised).
+   */
+  readonly referenceKeys: readonly Buffer[];
 }
 
 const subkey = (key: Buffer, purpose: string): Buffer =>
@@ -127,10 +130,13 @@ export const createSecretsKeyring = (keys: readonly Buffer[]): SecretsKeyring =>
   const [current] = keys;
   if (current === undefined) throw new InvalidSecretsKeyError('no key given');
   const sealingKeys = new Map<string, Buffer>();
+  const referenceKeys: Buffer[] = [];
   for (const key of keys) {
     if (key.length !== keyBytes) throw new InvalidSecretsKeyError(`a key has ${String(key.length)} bytes`);
     const id = keyIdOf(key);
-    if (!sealingKeys.has(id)) sealingKeys.set(id, subkey(key, 'seal/v1'));
+    if (sealingKeys.has(id)) continue;
+    sealingKeys.set(id, subkey(key, 'seal/v1'));
+    referenceKeys.push(subkey(key, 'reference/v1'));
   }
   const currentKeyId = keyIdOf(current);
   const currentSealingKey = sealingKeys.get(currentKeyId) as Buffer;
@@ -138,7 +144,7 @@ export const createSecretsKeyring = (keys: readonly Buffer[]): SecretsKeyring =>
   return {
     currentKeyId,
     keyIds: [...sealingKeys.keys()],
-    referenceKey: subkey(current, 'reference/v1'),
+    referenceKeys,
     seal: (secret) => {
       const iv = randomBytes(ivBytes);
       const cipher = createCipheriv('aes-256-gcm', currentSealingKey, iv);

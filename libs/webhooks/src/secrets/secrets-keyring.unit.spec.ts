@@ -53,13 +53,15 @@ describe('the secrets keyring', () => {
     expect(() => keyring.unseal('whsec_x')).toThrow(UnsealError);
   });
 
-  it('derives the reference key apart from the sealing key, and from the current key only', () => {
+  it('derives a reference key from each server key, apart from the key itself, the current one first', () => {
     const [older, newer] = [generateSecretsKey(), generateSecretsKey()];
     const keyring = keyringOf(newer, older);
-    expect(keyring.referenceKey).toHaveLength(32);
-    expect(keyring.referenceKey.equals(Buffer.from(newer, 'base64'))).toBe(false);
-    expect(keyring.referenceKey.equals(keyringOf(newer).referenceKey)).toBe(true);
-    expect(keyring.referenceKey.equals(keyringOf(older).referenceKey)).toBe(false);
+    const [current, previous] = keyring.referenceKeys;
+    expect(keyring.referenceKeys).toHaveLength(2);
+    expect(current).toHaveLength(32);
+    expect(current?.equals(Buffer.from(newer, 'base64'))).toBe(false);
+    expect(current?.equals(keyringOf(newer).referenceKeys[0] as Buffer)).toBe(true);
+    expect(previous?.equals(keyringOf(older).referenceKeys[0] as Buffer)).toBe(true);
   });
 
   it('reads ONCE_SECRETS_KEY as comma-separated base64 keys of 32 bytes, naming what is wrong', () => {

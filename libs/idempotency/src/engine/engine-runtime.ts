@@ -1,4 +1,3 @@
-import { withSecretsReferenced } from '../commands/secret-reference.js';
 import { fingerprint } from '@once/canonical-json';
 import { comparePositions, WrongExpectedRevisionError } from '@once/event-store';
 import type {
@@ -12,6 +11,7 @@ import type {
   StreamRevision,
   StreamTailRead,
 } from '@once/event-store';
+import { withSecretsReferenced } from '../commands/secret-reference.js';
 import type { TypedCommand } from '../commands/index.js';
 import { deriveId } from '../ids/index.js';
 import type { KeptDecisions } from './kept-decisions.js';

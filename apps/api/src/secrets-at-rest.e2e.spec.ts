@@ -241,7 +241,8 @@ describe('secrets at rest', () => {
 
   it('shows the registration in /ops/keys with its secret redacted', async () => {
     const lookUp = async () =>
-      (await env.http.get(`/ops/keys?resource=${endpointId}`, env.tenant.alice)).json<{
+      // An operator's key, as the console uses.
+      (await env.http.get(`/ops/keys?resource=${endpointId}`, env.tenant.olga)).json<{
         keys: { key: string; response?: { body: string }; events: unknown[] }[];
       }>().keys;
     await expect.poll(async () => (await lookUp()).map((key) => key.key)).toContain(registrationKey);

@@ -40,7 +40,7 @@ import { webAssetsRoutes } from './web/index.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { outboxPlugin } from './plugins/outbox.plugin.js';
 import { webhookDeliveriesRoutes, webhookEndpointsRoutes } from './webhook-endpoints/index.js';
-import { strictWebhookUrlPolicy } from '@once/webhooks';
+import { createSecretsKeyring, parseSecretsKeys, strictWebhookUrlPolicy } from '@once/webhooks';
 import type { WebhookUrlPolicy } from '@once/webhooks';
 
 /** Everything the API is built from. `main.ts` fills it from the environment; tests fill it directly. */
@@ -55,6 +55,11 @@ export interface AppDeps {
   readonly gatewayTimeoutMs?: number;
   /** How often an unknown card outcome is retried before the payment needs an operator; 8 attempts, 5 s–5 min apart by default. */
   readonly cardSettlementRetryPolicy?: SettlementRetryPolicy;
+  /**
+   * `ONCE_SECRETS_KEY`'s value: the server keys secrets are sealed with at rest (webhook endpoints' secrets) and card
+   * tokens referenced under (comma-separated base64 of 32 bytes, the current key first; see `parseSecretsKeys`).
+   */
+  readonly secretsKey: string;
   /** The shared secret gateway webhooks are signed with; without it every webhook is refused. */
   readonly gatewayWebhookSecret?: string | undefined;
   /** How the command engine is made over the event store: `createIdempotencyEngine` by default. */
@@ -99,6 +104,7 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
 export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const bodyLimit = deps.bodyLimit ?? 64 * 1024;
   const operations = deps.operations ?? {};
+  const secrets = createSecretsKeyring(parseSecretsKeys(deps.secretsKey));
   const app = Fastify({
     logger: withRedaction(deps.logger ?? false),
     bodyLimit,
@@ -157,6 +163,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       completedKeys: deps.completedKeys,
       createEngine: deps.createEngine,
       keyRetentionSeconds: operations.keyRetentionSeconds,
+      secretReferenceKeys: secrets.referenceKeys,
     });
     await app.register(gatewayPlugin, {
       baseUrl: deps.gatewayUrl,
@@ -170,6 +177,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         readStream: (stream) => app.eventStore.readStream(stream),
         retryPolicy: deps.cardSettlementRetryPolicy ?? defaultSettlementRetryPolicy,
         now: () => new Date(app.commandEngine.now()),
+        secrets,
       }),
     );
     await app.register(idempotencyFastifyPlugin, {
@@ -185,6 +193,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         databaseUrl: deps.databaseUrl,
         eventStoreUrl: deps.eventStoreUrl,
         webhookUrlPolicy,
+        secretsKey: deps.secretsKey,
       });
     if (deps.projector !== 'external' && !deps.eventStoreUrl && operations.scavenger !== false) {
       await app.register(scavengerPlugin, operations.scavenger ?? {});
@@ -214,6 +223,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       await authenticated.register(webhookEndpointsRoutes, {
         prefix: '/webhook-endpoints',
         urlPolicy: webhookUrlPolicy,
+        secrets,
       });
       await authenticated.register(webhookDeliveriesRoutes, { prefix: '/webhook-endpoints' });
       await authenticated.register(menuRoutes, { prefix: '/menu' });

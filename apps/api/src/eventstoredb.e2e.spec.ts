@@ -6,6 +6,7 @@ import { invoiceStream } from '@once/domain';
 import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
 import { startEventStoreDb } from '@once/event-store/testing';
 import type { EventStoreTarget } from '@once/event-store/testing';
+import { generateSecretsKey } from '@once/webhooks';
 import { createApiKeyStore } from './auth/index.js';
 import {
   cardPayment,
@@ -98,6 +99,7 @@ describe('EventStoreDB mode', () => {
       EVENTSTORE_URL: eventStore.connectionString,
       ONCE_GATEWAY_URL: env.gateway.url,
       ONCE_LEASE_MS: '1000',
+      ONCE_SECRETS_KEY: generateSecretsKey(),
     };
     const crashing = await startApiProcess({ ...processEnv, ONCE_FAULT: 'after-complete@2' });
     try {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import pg from 'pg';
 import { startCommandCompleter } from '@once/api/completer';
 import { startStreamScavenger } from '@once/event-store/postgres';
@@ -5,7 +6,8 @@ import { startProjector } from '@once/projections';
 import { allProjections, expiredKeySweeper, removeKeyRowsOfStreams } from '@once/read-models';
 import { startWebhookRelay } from '@once/outbox';
 import { onceEnvironment, readEnvironment } from '@once/settings';
-import { resolveDatabase } from './database.js';
+import { createSecretsKeyring, parseSecretsKeys, readOrCreateSecretsKeyFile } from '@once/webhooks';
+import { defaultDataDirectory, resolveDatabase } from './database.js';
 import { createEventStoreFromEnv } from './event-store.js';
 import { createJsonLogger } from './json-logger.js';
 
@@ -14,6 +16,7 @@ const env = readEnvironment(
     DATABASE_URL: true,
     EVENTSTORE_URL: true,
     ONCE_DATA_DIR: true,
+    ONCE_SECRETS_KEY: true,
     ONCE_LOG_LEVEL: true,
     ONCE_PROJECTOR_BATCH_SIZE: true,
     ONCE_PROJECTOR_POLL_MS: true,
@@ -30,7 +33,17 @@ const env = readEnvironment(
   }),
 );
 
+if (env.DATABASE_URL && env.ONCE_SECRETS_KEY === undefined) {
+  throw new Error('ONCE_SECRETS_KEY is required with DATABASE_URL: the same value as the api’s');
+}
 const logger = createJsonLogger(env.ONCE_LOG_LEVEL);
+// The embedded default's key lives in its data folder, beside the api's (apps/api/src/embedded/embedded-runtime.ts).
+const secrets = createSecretsKeyring(
+  parseSecretsKeys(
+    env.ONCE_SECRETS_KEY ??
+      (await readOrCreateSecretsKeyFile(join(defaultDataDirectory(env.ONCE_DATA_DIR), 'once-secrets.key'))),
+  ),
+);
 const database = await resolveDatabase({ databaseUrl: env.DATABASE_URL, dataDirectory: env.ONCE_DATA_DIR });
 const pool = new pg.Pool({
   connectionString: database.connectionString,
@@ -56,6 +69,7 @@ const projector = await startProjector({
 const relay = await startWebhookRelay({
   pool,
   store,
+  secrets,
   logger,
   urlPolicy: {
     allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? false,
@@ -70,6 +84,7 @@ const completer = env.ONCE_GATEWAY_URL
       pool,
       store,
       gatewayUrl: env.ONCE_GATEWAY_URL,
+      secrets,
       leaseMs: env.ONCE_LEASE_MS,
       keyRetentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,
       intervalMs: env.ONCE_COMPLETER_INTERVAL_MS,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventStoreDbConnectionStringProblem } from '@once/event-store/eventstoredb';
-import { isWebhookSecret } from '@once/webhooks';
+import { isWebhookSecret, secretsKeysProblem } from '@once/webhooks';
 
 /** `0`, `1`, `true` or `false`; unset stays undefined, so each process picks its own default. */
 const flag = z
@@ -34,6 +34,17 @@ export const onceEnvironment = z.object({
     .optional(),
   /** Where the embedded default keeps PostgreSQL's data (default `.once/postgres`). */
   ONCE_DATA_DIR: z.string().min(1).optional(),
+  /**
+   * The server keys secrets are sealed with at rest (webhook endpoints' secrets) and card tokens referenced under:
+   * comma-separated base64 of 32 random bytes, the current key first, older keys after it (they only unseal).
+   * Required with `DATABASE_URL`; the embedded default generates one into its data folder.
+   */
+  ONCE_SECRETS_KEY: z
+    .string()
+    .refine((keys) => secretsKeysProblem(keys) === undefined, {
+      error: (issue) => secretsKeysProblem(String(issue.input)),
+    })
+    .optional(),
   ONCE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Connections in the api's PostgreSQL pool (a keyed command may use two at once: its append and the key's retention). */
   ONCE_DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(40),

@@ -44,6 +44,7 @@ const secrets = {
   ONCE_WEBHOOK_SECRET: 'whsec_b3BlcmF0b3ItY2hvc2VuLXdlYmhvb2stc2VjcmV0',
   ONCE_POSTGRES_PASSWORD: 'a-database-password',
   ONCE_GATEWAY_FAULT_TOKEN: 'a-fault-token-of-the-operator',
+  ONCE_SECRETS_KEY: 'b3BlcmF0b3ItY2hvc2VuLXNlcnZlci1rZXktMzJieXQ=',
 };
 
 describe('docker-compose.yml', () => {
@@ -142,6 +143,11 @@ describe('docker-compose.yml', () => {
     expect(resolved.services['gateway-sim']?.environment?.['ONCE_GATEWAY_WEBHOOK_SECRET']).toBe(
       secrets.ONCE_WEBHOOK_SECRET,
     );
+    for (const service of ['api', 'projector']) {
+      expect(resolved.services[service]?.environment?.['ONCE_SECRETS_KEY'], service).toBe(
+        secrets.ONCE_SECRETS_KEY,
+      );
+    }
     expect(resolved.services['postgres']?.environment?.['POSTGRES_PASSWORD']).toBe(
       secrets.ONCE_POSTGRES_PASSWORD,
     );

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { allProjections } from '@once/read-models';
+import { generateSecretsKey } from '@once/webhooks';
 import { buildApp } from '../app.js';
 import type { AppDeps } from '../app.js';
 import { createApiKeyStore } from '../auth/index.js';
@@ -43,13 +44,16 @@ const readModelsBuilt = async (app: FastifyInstance): Promise<void> => {
 };
 
 /**
- * Builds the api over the given database and listens on 127.0.0.1 (a free port).
+ * Builds the api over the given database and listens on 127.0.0.1 (a free port); with a server key of its own unless
+ * `secretsKey` is given.
  *
  * @example
  * const api = await startTestApi({ databaseUrl: db.connectionString, gatewayUrl });
  */
-export const startTestApi = async (deps: AppDeps): Promise<TestApi> => {
-  const app = await buildApp(deps);
+export const startTestApi = async (
+  deps: Omit<AppDeps, 'secretsKey'> & { readonly secretsKey?: string },
+): Promise<TestApi> => {
+  const app = await buildApp({ ...deps, secretsKey: deps.secretsKey ?? generateSecretsKey() });
   if (deps.projector !== 'external') await readModelsBuilt(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { webhookEventTypes } from '@once/domain/webhook-endpoints';
 import { getWebhookEndpoint, listWebhookEndpoints } from '@once/outbox';
 import { checkWebhookUrl } from '@once/webhooks';
-import type { WebhookUrlPolicy } from '@once/webhooks';
+import type { SecretsKeyring, WebhookUrlPolicy } from '@once/webhooks';
 import {
   commandProblems,
   emptyBody,
@@ -25,6 +25,7 @@ import {
   registerWebhookEndpoint,
   rotateWebhookSecret,
 } from './webhook-endpoint.commands.js';
+import { revealSealedSecrets } from './reveal-sealed-secrets.js';
 
 const endpointAnswer = webhookEndpointView.omit({ failingSince: true });
 const readProblems = { 400: problemView, 401: problemView, 404: problemView };
@@ -32,13 +33,15 @@ const readProblems = { 400: problemView, 401: problemView, 404: problemView };
 /**
  * Webhook endpoints of the caller's tenant. Writes are keyed commands on the endpoint's aggregate (definitions in
  * `webhook-endpoint.commands.ts`, handlers in `webhook-endpoint.handlers.ts`); reads come from the relay's endpoints
- * table, which follows the log (usually milliseconds behind a write).
+ * table, which follows the log (usually milliseconds behind a write). A secret is sealed everywhere it is kept
+ * (`secrets`); only the answer of a create or a rotation, and its replays, show it unsealed.
  */
-export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookUrlPolicy }> = async (
-  app,
-  { urlPolicy },
-) => {
+export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{
+  urlPolicy: WebhookUrlPolicy;
+  secrets: SecretsKeyring;
+}> = async (app, { urlPolicy, secrets }) => {
   const tags = ['webhook-endpoints'];
+  const revealSecret = revealSealedSecrets(secrets);
 
   app.command({
     url: '/',
@@ -57,6 +60,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
       const check = await checkWebhookUrl(url, urlPolicy);
       if (!check.ok) throw new HttpProblem('invalid-webhook-url', { detail: check.reason });
     },
+    onSend: revealSecret,
     command: registerWebhookEndpoint,
   });
 
@@ -71,6 +75,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
       body: rotateWebhookSecretBody,
       response: { 200: webhookEndpointWithSecret, ...commandProblems },
     },
+    onSend: revealSecret,
     command: rotateWebhookSecret,
   });
 

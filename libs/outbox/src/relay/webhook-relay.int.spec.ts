@@ -8,7 +8,13 @@ import type { EventStore } from '@once/event-store';
 import { asTenantId, asWebhookEndpointId, orderStream, asOrderId, webhookEndpointStream } from '@once/domain';
 import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
-import { generateWebhookSecret, migrateWebhookInbox } from '@once/webhooks';
+import {
+  createSecretsKeyring,
+  generateSecretsKey,
+  generateWebhookSecret,
+  migrateWebhookInbox,
+  parseSecretsKeys,
+} from '@once/webhooks';
 import { listWebhookAttempts, listWebhookMessages, webhookDeliveryMetrics } from '../delivery-state/index.js';
 import { registerEndpointInLog, startWebhookReceiver } from '../testing/index.js';
 import type { WebhookReceiver } from '../testing/index.js';
@@ -18,6 +24,7 @@ import type { WebhookRelay, WebhookRelayOptions } from './index.js';
 
 let db: TestDatabase;
 let store: EventStore;
+const keyring = createSecretsKeyring(parseSecretsKeys(generateSecretsKey()));
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
@@ -39,6 +46,7 @@ const relay = async (overrides: Partial<WebhookRelayOptions> = {}): Promise<Webh
   const started = await startWebhookRelay({
     pool: db.pool,
     store,
+    secrets: keyring,
     urlPolicy: { allowHttp: true },
     pollIntervalMs: 20,
     leaseRetryMs: 200,
@@ -60,7 +68,7 @@ const register = (
   url: string,
   secret: string,
   eventTypes = ['OrderPlaced', 'OrderServed'],
-) => registerEndpointInLog(store, { tenantId, url, secret, eventTypes });
+) => registerEndpointInLog(store, keyring, { tenantId, url, secret, eventTypes });
 
 /** Appends an order's events; returns their ids in log order. */
 const order = async (tenantId: string, types: readonly string[] = ['OrderPlaced']): Promise<string[]> => {
@@ -112,6 +120,56 @@ describe('the webhook relay', () => {
     expect(
       await listWebhookAttempts(db.pool, endpointId, { messageId: placed as string, limit: 10 }),
     ).toEqual([expect.objectContaining({ attempt: 1, outcome: 'delivered', statusCode: 204 })]);
+  });
+
+  it('keeps the endpoint’s secret sealed in its table; a secret it cannot unseal fails each attempt as secret-unavailable', async () => {
+    await relay();
+    const tenantId = freshTenantId();
+    const secret = generateWebhookSecret();
+    const target = await receiver(secret);
+    const endpointId = await register(tenantId, target.url, secret);
+    const lostKey = createSecretsKeyring(parseSecretsKeys(generateSecretsKey()));
+    const unreadable = await registerEndpointInLog(store, lostKey, {
+      tenantId,
+      url: target.url,
+      secret,
+      eventTypes: ['OrderPlaced'],
+    });
+    const [placed] = await order(tenantId, ['OrderPlaced']);
+    await eventually(() => target.applied.length === 1, 'the delivery signed with the unsealed secret');
+    expect(target.applied).toEqual([placed]);
+    await eventually(
+      async () => (await listWebhookAttempts(db.pool, unreadable, { limit: 1 })).length === 1,
+      'the refused attempt',
+    );
+    expect(await listWebhookAttempts(db.pool, unreadable, { limit: 1 })).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        statusCode: null,
+        error: 'secret-unavailable',
+      }),
+    ]);
+    const rows = await db.pool.query<{ secret: string }>(
+      'SELECT secret FROM webhook_endpoints WHERE endpoint_id = ANY($1)',
+      [[endpointId, unreadable]],
+    );
+    expect(rows.rows.map((row) => row.secret)).toEqual([
+      expect.stringMatching(/^sealed:v1:/),
+      expect.stringMatching(/^sealed:v1:/),
+    ]);
+    expect(target.requests).toHaveLength(1);
+    // Its retries would go on under the next tests' relays.
+    await store.appendToStream(
+      webhookEndpointStream(asTenantId(tenantId), asWebhookEndpointId(unreadable)),
+      [
+        {
+          id: randomUUID(),
+          type: 'WebhookEndpointDeleted',
+          data: { tenantId, endpointId: unreadable, deletedAt: new Date().toISOString() },
+        },
+      ],
+      { expectedRevision: 0n },
+    );
   });
 
   it('delivers again a message whose receiver answered 2xx when the relay died before recording it; the inbox applies it once', async () => {

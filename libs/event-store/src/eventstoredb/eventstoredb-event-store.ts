@@ -1,18 +1,27 @@
-import type { AllStreamResolvedEvent, ResolvedEvent } from '@eventstore/db-client';
-import { EventStoreDBClient, START, StreamNotFoundError, jsonEvent } from '@eventstore/db-client';
+import type { AllStreamResolvedEvent, ResolvedEvent, StreamMetadata } from '@eventstore/db-client';
+import {
+  EventStoreDBClient,
+  START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  jsonEvent,
+} from '@eventstore/db-client';
 import type {
   AppendResult,
   EventStore,
+  EventToAppend,
+  ExpectedRevision,
   ReadAllBatch,
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
   RoundTripListener,
+  ScavengeReport,
   StreamRetention,
   SubscribeOptions,
   Subscription,
 } from '../port/index.js';
-import { UnsupportedOperationError, comparePositions } from '../port/index.js';
+import { UnsupportedOperationError, WrongExpectedRevisionError, comparePositions } from '../port/index.js';
 import { assertValidAppend } from '../port/append-validation.js';
 import { assertValidRetention } from '../retention/index.js';
 import {
@@ -23,6 +32,7 @@ import {
 } from './eventstoredb-mapping.js';
 import { createSubscriptionRegistry } from '../subscription/index.js';
 import { subscribeToEventStoreDb } from './eventstoredb-subscription.js';
+import { startServerScavenge } from './eventstoredb-operations.js';
 
 export interface EventStoreDbEventStoreOptions {
   /** Events scanned per global read when the caller gives no `maxCount`. Default 1,000. */
@@ -62,7 +72,34 @@ export const createEventStoreDbEventStore = (
   ) => {
     assertValidAppend(stream, events, expectedRevision);
     if (retention !== undefined) assertValidRetention(retention);
+    // A stream's first write: its metadata goes first, so no event of it is ever stored without its retention (a
+    // crash between the two leaves metadata for a stream with no events, which a retry finds and keeps).
+    const metadataFirst =
+      retention !== undefined && expectedRevision === 'no_stream'
+        ? await writeRetentionOfNewStream(stream, retention)
+        : undefined;
     let result: AppendResult;
+    try {
+      result = await appendEvents(stream, events, expectedRevision);
+    } catch (error) {
+      if (metadataFirst === 'written' && error instanceof WrongExpectedRevisionError)
+        await undoRetentionOfNewStream(stream);
+      throw error;
+    }
+    // Any other write with a retention: the metadata after the events (the stream already exists, so its events
+    // already stand under the retention it had), and only when the append succeeded.
+    if (retention !== undefined && metadataFirst === undefined) {
+      roundTrip('appendToStream');
+      await writeRetention(stream, retention);
+    }
+    return result;
+  };
+
+  const appendEvents = async (
+    stream: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> => {
     try {
       roundTrip('appendToStream');
       const written = await client.appendToStream(
@@ -77,7 +114,7 @@ export const createEventStoreDbEventStore = (
         ),
         { expectedRevision },
       );
-      result = {
+      return {
         nextExpectedRevision: written.nextExpectedRevision,
         position: written.position
           ? { commit: written.position.commit, prepare: written.position.prepare }
@@ -86,14 +123,33 @@ export const createEventStoreDbEventStore = (
     } catch (error) {
       throw toWrongExpectedRevision(error, stream, expectedRevision) ?? error;
     }
-    // Not atomic here: EventStoreDB 6.x writes a stream's metadata as a separate append to its $$ stream. The
-    // events come first, so a crash in between leaves a stream without retention, which merely lives longer
-    // (never shorter); retrying the same append is an idempotent repeat that sets the metadata again.
-    if (retention !== undefined) {
+  };
+
+  /**
+   * The retention of a stream about to get its first events, as its metastream's first event: `written`, or
+   * `present` when the metastream already has one (a retry after a crash between the two writes, a repeat of the
+   * whole append, or another writer's stream), which is then left as it is.
+   */
+  const writeRetentionOfNewStream = async (
+    stream: string,
+    retention: StreamRetention,
+  ): Promise<'written' | 'present'> => {
+    try {
       roundTrip('appendToStream');
-      await writeRetention(stream, retention);
+      await client.setStreamMetadata(stream, metadataOf(retention), { expectedRevision: 'no_stream' });
+      return 'written';
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) return 'present';
+      throw error;
     }
-    return result;
+  };
+
+  /** The stream turned out to exist: its metastream gets back to no retention, as it was before (a refused write sets nothing). */
+  const undoRetentionOfNewStream = async (stream: string): Promise<void> => {
+    roundTrip('appendToStream');
+    await client.setStreamMetadata(stream, {}, { expectedRevision: 0n }).catch((error: unknown) => {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+    });
   };
 
   const appendMulti = async (): Promise<readonly AppendResult[]> => {
@@ -167,16 +223,15 @@ export const createEventStoreDbEventStore = (
   };
 
   const writeRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
-    await client.setStreamMetadata(
-      stream,
-      'truncateBefore' in retention
-        ? { truncateBefore: Number(retention.truncateBefore) }
-        : { maxAge: Math.ceil(retention.maxAgeSeconds) },
-    );
+    await client.setStreamMetadata(stream, metadataOf(retention));
   };
 
-  // The server removes expired events in its own scavenge (an admin operation the 6.x gRPC client does not offer).
-  const scavenge = async (): Promise<{ readonly removedEvents: number }> => ({ removedEvents: 0 });
+  // The server removes expired events in its own scavenge, in the background: this starts one (or finds it running).
+  const scavenge = async (): Promise<ScavengeReport> => {
+    roundTrip('scavenge');
+    const { scavengeId } = await startServerScavenge(client);
+    return { removedEvents: 0, serverScavengeId: scavengeId };
+  };
 
   const close = async (): Promise<void> => {
     await subscriptions.stopAll();
@@ -195,3 +250,8 @@ export const createEventStoreDbEventStore = (
     close,
   };
 };
+
+const metadataOf = (retention: StreamRetention): StreamMetadata =>
+  'truncateBefore' in retention
+    ? { truncateBefore: Number(retention.truncateBefore) }
+    : { maxAge: Math.ceil(retention.maxAgeSeconds) };

@@ -52,9 +52,9 @@ export interface AppendOptions {
   /**
    * Sets this stream's retention in the same atomic write (as `setStreamRetention` would, replacing any earlier
    * setting), whenever the append succeeds, an idempotent repeat included; a failed append sets nothing.
-   * PostgreSQL and in-memory: one atomic write. EventStoreDB: stream metadata written right after the append, so
-   * not atomic there (a crash between the two leaves the stream without retention: it merely lives longer; a retry
-   * of the same append is an idempotent repeat that sets it again).
+   * PostgreSQL and in-memory: one atomic write. EventStoreDB: stream metadata, a write of its own; for a stream's
+   * first write (`no_stream`) it goes first, so no event is ever stored without it (a crash between the two leaves
+   * metadata for a stream with no events), and after the events otherwise.
    */
   readonly retention?: StreamRetention;
 }
@@ -132,6 +132,13 @@ export interface Subscription {
   stop(): Promise<void>;
   /** Settles when the subscription ends: resolves on stop, rejects when a batch handler or the store failed. */
   readonly done: Promise<void>;
+}
+
+/** What `scavenge` did: the events it removed, or the scavenge it started on the server. */
+export interface ScavengeReport {
+  readonly removedEvents: number;
+  /** The id of the scavenge started (or found running) on the server, where the server scavenges (EventStoreDB). */
+  readonly serverScavengeId?: string;
 }
 
 export type StreamRetention =
@@ -232,8 +239,12 @@ export interface EventStore {
    */
   setStreamRetention(stream: string, retention: StreamRetention): Promise<void>;
 
-  /** Physically removes events that retention has expired. Returns how many were removed. */
-  scavenge(): Promise<{ readonly removedEvents: number }>;
+  /**
+   * Physically removes events that retention has expired. Returns how many were removed. EventStoreDB removes them
+   * itself: there this starts a scavenge on the server (which runs in the background) and reports 0 removed, with
+   * the server's scavenge id.
+   */
+  scavenge(): Promise<ScavengeReport>;
 
   close(): Promise<void>;
 }

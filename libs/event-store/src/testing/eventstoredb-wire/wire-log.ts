@@ -158,6 +158,10 @@ export const createWireLog = (options: WireLogOptions = {}) => {
     head: (): GlobalPosition | undefined => head,
     /** How many appends the log has answered: a subscription waits only when this has not moved since it read. */
     writes: (): number => writes,
+    /** A scavenge: the events retention expired leave the log, `$all` included (their streams keep their revisions). */
+    scavenge: async (): Promise<void> => {
+      await store.scavenge();
+    },
     close: () => store.close(),
   };
 };

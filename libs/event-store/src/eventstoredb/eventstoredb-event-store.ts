@@ -1,4 +1,4 @@
-import type { AllStreamResolvedEvent, ResolvedEvent, StreamMetadata } from '@eventstore/db-client';
+import type { AllStreamResolvedEvent, JSONType, ResolvedEvent, StreamMetadata } from '@eventstore/db-client';
 import {
   EventStoreDBClient,
   START,
@@ -71,28 +71,19 @@ export const createEventStoreDbEventStore = (
     { expectedRevision, retention },
   ) => {
     assertValidAppend(stream, events, expectedRevision);
-    if (retention !== undefined) assertValidRetention(retention);
-    // A stream's first write: its metadata goes first, so no event of it is ever stored without its retention (a
-    // crash between the two leaves metadata for a stream with no events, which a retry finds and keeps).
-    const metadataFirst =
-      retention !== undefined && expectedRevision === 'no_stream'
-        ? await writeRetentionOfNewStream(stream, retention)
-        : undefined;
-    let result: AppendResult;
+    if (retention === undefined) return appendEvents(stream, events, expectedRevision);
+    assertValidRetention(retention);
+    // The metadata goes first, so no event is ever stored without the retention it was appended with: a crash
+    // between the two leaves metadata for a stream with no events (or a retention the stream's earlier events get a
+    // little early), which a retry of the same append keeps.
+    const metadataRevision = await writeRetentionFirst(stream, retention, expectedRevision);
     try {
-      result = await appendEvents(stream, events, expectedRevision);
+      return await appendEvents(stream, events, expectedRevision);
     } catch (error) {
-      if (metadataFirst === 'written' && error instanceof WrongExpectedRevisionError)
-        await undoRetentionOfNewStream(stream);
+      if (metadataRevision !== undefined && error instanceof WrongExpectedRevisionError)
+        await restoreRetention(stream, metadataRevision);
       throw error;
     }
-    // Any other write with a retention: the metadata after the events (the stream already exists, so its events
-    // already stand under the retention it had), and only when the append succeeded.
-    if (retention !== undefined && metadataFirst === undefined) {
-      roundTrip('appendToStream');
-      await writeRetention(stream, retention);
-    }
-    return result;
   };
 
   const appendEvents = async (
@@ -126,30 +117,55 @@ export const createEventStoreDbEventStore = (
   };
 
   /**
-   * The retention of a stream about to get its first events, as its metastream's first event: `written`, or
-   * `present` when the metastream already has one (a retry after a crash between the two writes, a repeat of the
-   * whole append, or another writer's stream), which is then left as it is.
+   * Writes the retention as its metastream's next event and answers that event's revision. For a stream's first
+   * write (`no_stream`) only as the metastream's first event: one already there (a retry after a crash between the
+   * two writes, a repeat of the whole append, another writer's stream) is left as it is, and nothing is answered.
    */
-  const writeRetentionOfNewStream = async (
+  const writeRetentionFirst = async (
     stream: string,
     retention: StreamRetention,
-  ): Promise<'written' | 'present'> => {
+    expectedRevision: ExpectedRevision,
+  ): Promise<bigint | undefined> => {
+    const firstWrite = expectedRevision === 'no_stream';
     try {
       roundTrip('appendToStream');
-      await client.setStreamMetadata(stream, metadataOf(retention), { expectedRevision: 'no_stream' });
-      return 'written';
+      const written = await client.setStreamMetadata(
+        stream,
+        metadataOf(retention),
+        firstWrite ? { expectedRevision: 'no_stream' } : {},
+      );
+      return written.nextExpectedRevision;
     } catch (error) {
-      if (error instanceof WrongExpectedVersionError) return 'present';
+      if (firstWrite && error instanceof WrongExpectedVersionError) return undefined;
       throw error;
     }
   };
 
-  /** The stream turned out to exist: its metastream gets back to no retention, as it was before (a refused write sets nothing). */
-  const undoRetentionOfNewStream = async (stream: string): Promise<void> => {
+  /**
+   * A refused append sets no retention: the metadata it wrote (at `revision` of the metastream) is followed by what
+   * was there before it, or by metadata without a retention when there was none, unless other metadata came since.
+   */
+  const restoreRetention = async (stream: string, revision: bigint): Promise<void> => {
+    const metastream = `$$${stream}`;
+    let previous: JSONType = {};
+    if (revision > 0n) {
+      roundTrip('readStream');
+      const read = client.readStream(metastream, {
+        direction: 'backwards',
+        fromRevision: revision - 1n,
+        maxCount: 1,
+      });
+      for await (const resolved of read as AsyncIterable<ResolvedEvent>)
+        if (resolved.event?.isJson) previous = resolved.event.data as JSONType;
+    }
     roundTrip('appendToStream');
-    await client.setStreamMetadata(stream, {}, { expectedRevision: 0n }).catch((error: unknown) => {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-    });
+    await client
+      .appendToStream(metastream, jsonEvent({ type: '$metadata', data: previous }), {
+        expectedRevision: revision,
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+      });
   };
 
   const appendMulti = async (): Promise<readonly AppendResult[]> => {

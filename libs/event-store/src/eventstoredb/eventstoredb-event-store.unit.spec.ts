@@ -69,11 +69,12 @@ const fakeClient = (log: AllStreamResolvedEvent[]) => {
 };
 
 describe('EventStoreDB adapter logic (fake client)', () => {
-  it("a stream's first write carries its retention as metadata written before the events; later ones after them", async () => {
+  it('an append that carries a retention writes it as metadata before the events', async () => {
     const { client, fake } = fakeClient([]);
     const calls: string[] = [];
     const setStreamMetadata = vi.fn(async (stream: string) => {
       calls.push(`metadata ${stream}`);
+      return { success: true, nextExpectedRevision: 0n };
     });
     Object.assign(fake, { setStreamMetadata });
     fake.appendToStream.mockImplementation(async () => {
@@ -88,35 +89,53 @@ describe('EventStoreDB adapter logic (fake client)', () => {
     });
     expect(result.nextExpectedRevision).toBe(1n);
     expect(calls).toEqual(['metadata key-1', 'append']);
-    expect(setStreamMetadata).toHaveBeenCalledWith(
+    // A stream's first write: only as its metastream's first event.
+    expect(setStreamMetadata).toHaveBeenLastCalledWith(
       'key-1',
       { maxAge: 86_401 },
       { expectedRevision: 'no_stream' },
     );
     calls.length = 0;
     await store.appendToStream('key-1', events, { expectedRevision: 1n, retention: { truncateBefore: 1n } });
-    expect(calls).toEqual(['append', 'metadata key-1']);
+    expect(calls).toEqual(['metadata key-1', 'append']);
+    expect(setStreamMetadata).toHaveBeenLastCalledWith('key-1', { truncateBefore: 1 }, {});
   });
 
-  it('a refused append sets no retention: none after the events, and a first write undoes the metadata it wrote', async () => {
+  it('a refused append sets no retention: the metadata it wrote is followed by what was there before', async () => {
     const { client, fake } = fakeClient([]);
-    const setStreamMetadata = vi.fn(async () => undefined);
+    const setStreamMetadata = vi.fn(async () => ({ success: true, nextExpectedRevision: 0n }));
     Object.assign(fake, { setStreamMetadata });
+    const restored: unknown[] = [];
+    fake.appendToStream.mockImplementation((async (
+      stream: string,
+      event: { data: unknown },
+      options: unknown,
+    ) => {
+      if (stream.startsWith('$$')) {
+        restored.push([stream, event.data, options]);
+        return { success: true, nextExpectedRevision: 1n };
+      }
+      throw new WrongExpectedVersionError(undefined, {
+        streamName: stream,
+        expected: 0n,
+        current: 'no_stream',
+      });
+    }) as never);
     const store = createEventStoreDbEventStore(client);
     const events = [{ id: randomUUID(), type: 'T', data: {} }];
     await expect(
       store.appendToStream('key-1', events, { expectedRevision: 0n, retention: { truncateBefore: 1n } }),
     ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-    expect(setStreamMetadata).not.toHaveBeenCalled();
     await expect(
       store.appendToStream('key-2', events, {
         expectedRevision: 'no_stream',
         retention: { maxAgeSeconds: 60 },
       }),
     ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-    expect(setStreamMetadata.mock.calls).toEqual([
-      ['key-2', { maxAge: 60 }, { expectedRevision: 'no_stream' }],
-      ['key-2', {}, { expectedRevision: 0n }],
+    // Each metastream had nothing before: metadata without a retention follows, fenced at the revision written.
+    expect(restored).toEqual([
+      ['$$key-1', {}, { expectedRevision: 0n }],
+      ['$$key-2', {}, { expectedRevision: 0n }],
     ]);
   });
 

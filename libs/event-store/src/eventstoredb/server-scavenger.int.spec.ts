@@ -46,7 +46,7 @@ describe('the EventStoreDB scavenge schedule', () => {
     nowMs += 61_000;
     expect(await streamsInAll()).toContain(expiring);
 
-    const started: ServerScavengeRound[] = [];
+    const started: Extract<ServerScavengeRound, { led: true }>[] = [];
     const options = { store, pool: db.pool, intervalMs: 3_600_000, now: () => new Date(nowMs) };
     const first = startServerScavenger({ ...options, onScavenge: (round) => started.push(round) });
     const second = startServerScavenger({ ...options, onScavenge: (round) => started.push(round) });

@@ -255,7 +255,11 @@ export const createEventStoreDbEventStore = (
   };
 
   return {
-    capabilities: { atomicMultiStreamAppend: false, strictIdempotentAppend: false },
+    capabilities: {
+      atomicMultiStreamAppend: false,
+      strictIdempotentAppend: false,
+      maxAgeFromEachWrite: true,
+    },
     appendToStream,
     appendMulti,
     readStream,

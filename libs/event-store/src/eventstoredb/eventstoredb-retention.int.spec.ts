@@ -97,6 +97,23 @@ describe('a new stream with a retention on EventStoreDB', () => {
     },
   );
 
+  it('each event expires its $maxAge after its own write: a stream still written to loses its first events', async () => {
+    const store = createEventStoreDbEventStore(client);
+    expect(store.capabilities.maxAgeFromEachWrite).toBe(true);
+    const stream = `in-use-${randomUUID()}`;
+    const [claimed, planned] = [randomUUID(), randomUUID()];
+    await store.appendToStream(stream, [{ id: claimed, type: 'KeyClaimed', data: {} }], {
+      expectedRevision: 'no_stream',
+      retention: { maxAgeSeconds: 60 },
+    });
+    clock.advance(40_000);
+    await store.appendToStream(stream, [{ id: planned, type: 'EffectPlanned', data: {} }], {
+      expectedRevision: 0n,
+    });
+    clock.advance(21_000);
+    expect((await store.readStream(stream)).map((event) => event.id)).toEqual([planned]);
+  });
+
   it("a refused first write leaves another writer's stream without the retention it asked for", async () => {
     const stream = `theirs-${randomUUID()}`;
     const store = createEventStoreDbEventStore(client);

@@ -175,6 +175,13 @@ export interface EventStoreCapabilities {
   readonly atomicMultiStreamAppend: boolean;
   /** Re-appending the same event ids is exactly-once under every expectation, not only explicit revisions. */
   readonly strictIdempotentAppend: boolean;
+  /**
+   * Declared `true` where an age retention (`maxAgeSeconds`) expires each event its age after that event's own write
+   * and nothing holds a stream back (EventStoreDB's `$maxAge`): a stream written to over longer than its age loses
+   * its first events while it is still in use. A caller that needs a stream whole while it is in use (the engine's
+   * key in flight) must keep its age above that time there.
+   */
+  readonly maxAgeFromEachWrite?: boolean;
 }
 
 /**

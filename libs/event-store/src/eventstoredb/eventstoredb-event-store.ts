@@ -1,4 +1,4 @@
-import type { AllStreamResolvedEvent, JSONType, ResolvedEvent, StreamMetadata } from '@eventstore/db-client';
+import type { AllStreamResolvedEvent, ResolvedEvent, StreamMetadata } from '@eventstore/db-client';
 import {
   EventStoreDBClient,
   START,
@@ -76,12 +76,12 @@ export const createEventStoreDbEventStore = (
     // The metadata goes first, so no event is ever stored without the retention it was appended with: a crash
     // between the two leaves metadata for a stream with no events (or a retention the stream's earlier events get a
     // little early), which a retry of the same append keeps.
-    const metadataRevision = await writeRetentionFirst(stream, retention, expectedRevision);
+    const written = await writeRetentionFirst(stream, retention, expectedRevision);
     try {
       return await appendEvents(stream, events, expectedRevision);
     } catch (error) {
-      if (metadataRevision !== undefined && error instanceof WrongExpectedRevisionError)
-        await restoreRetention(stream, metadataRevision);
+      if (written !== undefined && error instanceof WrongExpectedRevisionError)
+        await restoreRetention(stream, written);
       throw error;
     }
   };
@@ -117,52 +117,40 @@ export const createEventStoreDbEventStore = (
   };
 
   /**
-   * Writes the retention as its metastream's next event and answers that event's revision. For a stream's first
-   * write (`no_stream`) only as the metastream's first event: one already there (a retry after a crash between the
-   * two writes, a repeat of the whole append, another writer's stream) is left as it is, and nothing is answered.
+   * Writes the retention as its metastream's next event, and answers that event's revision with the metadata it
+   * replaced. For a stream's first write (`no_stream`) only as the metastream's first event: one already there (a
+   * retry after a crash between the two writes, a repeat of the whole append, another writer's stream) is left as it
+   * is, and nothing is answered.
    */
   const writeRetentionFirst = async (
     stream: string,
     retention: StreamRetention,
     expectedRevision: ExpectedRevision,
-  ): Promise<bigint | undefined> => {
-    const firstWrite = expectedRevision === 'no_stream';
-    try {
-      roundTrip('appendToStream');
-      const written = await client.setStreamMetadata(
-        stream,
-        metadataOf(retention),
-        firstWrite ? { expectedRevision: 'no_stream' } : {},
-      );
-      return written.nextExpectedRevision;
-    } catch (error) {
-      if (firstWrite && error instanceof WrongExpectedVersionError) return undefined;
-      throw error;
+  ): Promise<WrittenRetention | undefined> => {
+    if (expectedRevision === 'no_stream') {
+      try {
+        roundTrip('appendToStream');
+        const written = await client.setStreamMetadata(stream, metadataOf(retention), {
+          expectedRevision: 'no_stream',
+        });
+        return { revision: written.nextExpectedRevision, replaced: {} };
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError) return undefined;
+        throw error;
+      }
     }
+    roundTrip('readStream');
+    const { metadata } = await client.getStreamMetadata(stream);
+    roundTrip('appendToStream');
+    const written = await client.setStreamMetadata(stream, metadataOf(retention));
+    return { revision: written.nextExpectedRevision, replaced: metadata ?? {} };
   };
 
-  /**
-   * A refused append sets no retention: the metadata it wrote (at `revision` of the metastream) is followed by what
-   * was there before it, or by metadata without a retention when there was none, unless other metadata came since.
-   */
-  const restoreRetention = async (stream: string, revision: bigint): Promise<void> => {
-    const metastream = `$$${stream}`;
-    let previous: JSONType = {};
-    if (revision > 0n) {
-      roundTrip('readStream');
-      const read = client.readStream(metastream, {
-        direction: 'backwards',
-        fromRevision: revision - 1n,
-        maxCount: 1,
-      });
-      for await (const resolved of read as AsyncIterable<ResolvedEvent>)
-        if (resolved.event?.isJson) previous = resolved.event.data as JSONType;
-    }
+  /** A refused append sets no retention: the metadata it replaced comes back, unless other metadata came since. */
+  const restoreRetention = async (stream: string, written: WrittenRetention): Promise<void> => {
     roundTrip('appendToStream');
     await client
-      .appendToStream(metastream, jsonEvent({ type: '$metadata', data: previous }), {
-        expectedRevision: revision,
-      })
+      .setStreamMetadata(stream, written.replaced, { expectedRevision: written.revision })
       .catch((error: unknown) => {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
       });
@@ -270,6 +258,12 @@ export const createEventStoreDbEventStore = (
     close,
   };
 };
+
+/** The retention an append wrote to its metastream (at `revision`), and the metadata it replaced. */
+interface WrittenRetention {
+  readonly revision: bigint;
+  readonly replaced: StreamMetadata;
+}
 
 const metadataOf = (retention: StreamRetention): StreamMetadata =>
   'truncateBefore' in retention

@@ -96,31 +96,21 @@ describe('EventStoreDB adapter logic (fake client)', () => {
       { expectedRevision: 'no_stream' },
     );
     calls.length = 0;
+    Object.assign(fake, { getStreamMetadata: vi.fn(async () => ({ streamName: 'key-1' })) });
     await store.appendToStream('key-1', events, { expectedRevision: 1n, retention: { truncateBefore: 1n } });
     expect(calls).toEqual(['metadata key-1', 'append']);
-    expect(setStreamMetadata).toHaveBeenLastCalledWith('key-1', { truncateBefore: 1 }, {});
+    expect(setStreamMetadata).toHaveBeenLastCalledWith('key-1', { truncateBefore: 1 });
   });
 
-  it('a refused append sets no retention: the metadata it wrote is followed by what was there before', async () => {
+  it('a refused append sets no retention: the metadata it replaced comes back, fenced at the revision it wrote', async () => {
     const { client, fake } = fakeClient([]);
-    const setStreamMetadata = vi.fn(async () => ({ success: true, nextExpectedRevision: 0n }));
-    Object.assign(fake, { setStreamMetadata });
-    const restored: unknown[] = [];
-    fake.appendToStream.mockImplementation((async (
-      stream: string,
-      event: { data: unknown },
-      options: unknown,
-    ) => {
-      if (stream.startsWith('$$')) {
-        restored.push([stream, event.data, options]);
-        return { success: true, nextExpectedRevision: 1n };
-      }
-      throw new WrongExpectedVersionError(undefined, {
-        streamName: stream,
-        expected: 0n,
-        current: 'no_stream',
-      });
-    }) as never);
+    const written: unknown[] = [];
+    const setStreamMetadata = vi.fn(async (...args: unknown[]) => {
+      written.push(args);
+      return { success: true, nextExpectedRevision: 3n };
+    });
+    const getStreamMetadata = vi.fn(async () => ({ streamName: 'key-1', metadata: { maxAge: 60 } }));
+    Object.assign(fake, { setStreamMetadata, getStreamMetadata });
     const store = createEventStoreDbEventStore(client);
     const events = [{ id: randomUUID(), type: 'T', data: {} }];
     await expect(
@@ -129,13 +119,14 @@ describe('EventStoreDB adapter logic (fake client)', () => {
     await expect(
       store.appendToStream('key-2', events, {
         expectedRevision: 'no_stream',
-        retention: { maxAgeSeconds: 60 },
+        retention: { maxAgeSeconds: 30 },
       }),
     ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-    // Each metastream had nothing before: metadata without a retention follows, fenced at the revision written.
-    expect(restored).toEqual([
-      ['$$key-1', {}, { expectedRevision: 0n }],
-      ['$$key-2', {}, { expectedRevision: 0n }],
+    expect(written).toEqual([
+      ['key-1', { truncateBefore: 1 }],
+      ['key-1', { maxAge: 60 }, { expectedRevision: 3n }],
+      ['key-2', { maxAge: 30 }, { expectedRevision: 'no_stream' }],
+      ['key-2', {}, { expectedRevision: 3n }],
     ]);
   });
 

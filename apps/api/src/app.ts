@@ -31,6 +31,7 @@ import { problemDetailsPlugin } from './plugins/problem-details.plugin.js';
 import { projectorPlugin } from './plugins/projector.plugin.js';
 import { routeRolesPlugin } from './plugins/route-roles.plugin.js';
 import { scavengerPlugin } from './plugins/scavenger.plugin.js';
+import { eventStoreScavengerPlugin } from './plugins/eventstore-scavenger.plugin.js';
 import { corsPlugin, deferredChildLogger, rateLimitsPlugin, withRedaction } from './operations/index.js';
 import type { OperationsDeps } from './operations/index.js';
 import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
@@ -197,6 +198,12 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       });
     if (deps.projector !== 'external' && !deps.eventStoreUrl && operations.scavenger !== false) {
       await app.register(scavengerPlugin, operations.scavenger ?? {});
+    }
+    if (deps.projector !== 'external' && deps.eventStoreUrl && operations.eventStoreScavenger !== false) {
+      await app.register(
+        eventStoreScavengerPlugin,
+        operations.eventStoreScavenger ?? { intervalMs: 86_400_000 },
+      );
     }
     // With an external projector the completer runs there (apps/projector), beside the projections.
     if (deps.projector !== 'external') {

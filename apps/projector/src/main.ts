@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { startCommandCompleter } from '@once/api/completer';
 import { startStreamScavenger } from '@once/event-store/postgres';
+import { startServerScavenger } from '@once/event-store/eventstoredb';
 import { startProjector } from '@once/projections';
 import { allProjections, expiredKeySweeper, removeKeyRowsOfStreams } from '@once/read-models';
 import { startWebhookRelay } from '@once/outbox';
@@ -25,6 +26,7 @@ const env = readEnvironment(
     ONCE_WEBHOOK_ALLOWED_HOSTS: true,
     ONCE_SCAVENGER: true,
     ONCE_SCAVENGER_INTERVAL_MS: true,
+    ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS: true,
     // The completer's: the gateway card payments are resumed against, and the engine's lease and retention.
     ONCE_GATEWAY_URL: true,
     ONCE_LEASE_MS: true,
@@ -116,6 +118,18 @@ const scavenger =
         onError: (error) => logger.warn({ err: error }, 'scavenger round failed'),
       })
     : undefined;
+// With EventStoreDB streams the server frees expired events' disk in its scavenges: one leader starts them.
+const serverScavenger =
+  env.EVENTSTORE_URL !== undefined && env.ONCE_SCAVENGER !== false
+    ? startServerScavenger({
+        store,
+        pool,
+        intervalMs: env.ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS * 1000,
+        onScavenge: (round) =>
+          logger.info({ scavengeId: round.scavengeId }, 'started a scavenge on EventStoreDB'),
+        onError: (error) => logger.warn({ err: error }, 'could not start a scavenge on EventStoreDB'),
+      })
+    : undefined;
 
 let stopping = false;
 const shutdown = async (signal: string): Promise<void> => {
@@ -124,6 +138,7 @@ const shutdown = async (signal: string): Promise<void> => {
   logger.info({ signal }, 'stopping: finishing the batches in hand and giving the leases back');
   try {
     await scavenger?.stop();
+    await serverScavenger?.stop();
     await completer?.stop();
     await relay.stop();
     await projector.stop();

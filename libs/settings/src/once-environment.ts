@@ -120,9 +120,11 @@ export const onceEnvironment = z.object({
   ONCE_POOL_CONNECTION_TIMEOUT_MS: milliseconds(600_000).default(5_000),
   ONCE_MAX_WAITING_READS: z.coerce.number().int().min(1).max(100_000).default(1_000),
   ONCE_API_KEY_CACHE_TTL_MS: milliseconds(600_000).default(5_000),
-  /** `0` turns the retention scavenger off (it runs only with PostgreSQL streams). */
+  /** `0` turns the retention scavenger off (with EventStoreDB streams: the scheduled server scavenges). */
   ONCE_SCAVENGER: flag,
   ONCE_SCAVENGER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  /** With EventStoreDB streams: time between the scavenges one process starts on the server; 24 h by default. */
+  ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(86_400),
   /** Key retention when a route sets none (seconds); 24 h by default. Short values are for soak tests. */
   ONCE_KEY_RETENTION_SECONDS: z.coerce.number().int().min(1).max(31_536_000).optional(),
 

@@ -50,7 +50,7 @@ const command = async (
 ): Promise<TextResponse> => {
   ran.add(`${method} ${route}`);
   const headers = {
-    authorization: `Bearer ${options.apiKey ?? env.tenant.alice}`,
+    authorization: `Bearer ${options.apiKey ?? env.tenant.ada}`,
     'idempotency-key': options.key ?? randomUUID(),
     ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
   };
@@ -166,7 +166,7 @@ describe('secrets at rest', () => {
     });
     expect(unknown.status).toBe(503);
     await expect
-      .poll(async () => (await env.http.get(`/idempotency-keys/${unknownKey}`, env.tenant.alice)).json(), {
+      .poll(async () => (await env.http.get(`/idempotency-keys/${unknownKey}`, env.tenant.ada)).json(), {
         timeout: 30_000,
       })
       .toMatchObject({ status: 'completed', responseStatus: 424 });

@@ -235,9 +235,7 @@ describe('gateway webhooks, amount and currency', () => {
     // The client's retry is not the way out: an operator resolves the payment. Until the lost attempt's lease ends,
     // a retry is answered 409 (in progress).
     let retried = await retry();
-    await expect
-      .poll(async () => (retried = await retry()).status, { timeout: 10_000 })
-      .toBe(424);
+    await expect.poll(async () => (retried = await retry()).status, { timeout: 10_000 }).toBe(424);
     expect(retried.json()).toMatchObject({ type: '/problems/payment-needs-attention', paymentId });
     expect((await env.http.get(`/invoices/${invoiceId}`, env.tenant.alice)).json()).toMatchObject({
       reserved: 1500,

@@ -14,7 +14,7 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 
 --spawn                 start PostgreSQL, the api replicas behind a balancer, 2 projectors and the gateway here,
                         and kill them on a schedule
---target, --api-key     a running deployment, seen only over HTTP (proxy faults only)
+--target, --api-key     a running deployment, seen only over HTTP (proxy faults only); an admin key
 --replicas N            api processes (spawn; default 3)
 --intents N             intents to create (default 1000)
 --concurrency N         clients at once (default 24)

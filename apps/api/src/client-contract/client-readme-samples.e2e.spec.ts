@@ -32,7 +32,7 @@ const memoryLocalStorage = () => {
 };
 
 beforeAll(async () => {
-  await putDemoMenu(env.api.url, env.tenant.alice);
+  await putDemoMenu(env.api.url, env.tenant.ada);
   const windowEvents = new EventTarget();
   vi.stubGlobal('localStorage', memoryLocalStorage());
   vi.stubGlobal('addEventListener', windowEvents.addEventListener.bind(windowEvents));

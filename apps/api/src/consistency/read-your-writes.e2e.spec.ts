@@ -33,7 +33,7 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   other = await env.api.tenant();
-  await putDemoMenu(env.api.url, env.tenant.alice);
+  await putDemoMenu(env.api.url, env.tenant.ada);
 });
 
 afterAll(async () => {

@@ -32,10 +32,10 @@ describe('the demo menu', () => {
   });
 
   it('leaves a menu with any history alone: a price changed by hand survives a restart', async () => {
-    const { tenantId, alice } = await env.api.tenant();
+    const { tenantId, alice, ada } = await env.api.tenant();
     const scope = { tenantId, actorId: randomUUID() };
     await seedDemoMenu(env.api.app.idempotency.engine, scope);
-    const position = await putMenuItems(env.api.url, alice, [
+    const position = await putMenuItems(env.api.url, ada, [
       { sku: 'espresso', name: 'Espresso', unitPrice: 270, currency: 'EUR' },
     ]);
     await seedDemoMenu(env.api.app.idempotency.engine, scope);

@@ -19,7 +19,7 @@ export const demoMenu = [
  * by hand is kept across restarts.
  *
  * @example
- * await seedDemoMenu(app.idempotency.engine, { tenantId: demoTenant.tenantId, actorId: alice.actorId });
+ * await seedDemoMenu(app.idempotency.engine, { tenantId: demoTenant.tenantId, actorId: ada.actorId });
  */
 export const seedDemoMenu = async (engine: IdempotencyEngine, scope: IdempotencyScope): Promise<void> => {
   if ((await engine.store.readStream(menuStream(asTenantId(scope.tenantId)))).length > 0) return;

@@ -45,14 +45,14 @@ const menuEventsOf = async (tenantId: string) =>
 
 describe('menu', () => {
   it('adds items and reprices them in place, per tenant, as events on the tenant’s menu', async () => {
-    const { alice, bob, tenantId } = await env.api.tenant();
-    expect((await put(alice, 'espresso', { name: 'Espresso', unitPrice: 250, currency: 'EUR' })).status).toBe(
+    const { alice, ada, tenantId } = await env.api.tenant();
+    expect((await put(ada, 'espresso', { name: 'Espresso', unitPrice: 250, currency: 'EUR' })).status).toBe(
       200,
     );
-    expect(
-      (await put(alice, 'croissant', { name: 'Croissant', unitPrice: 300, currency: 'EUR' })).status,
-    ).toBe(200);
-    const repriced = await put(bob, 'espresso', { name: 'Espresso', unitPrice: 280, currency: 'EUR' });
+    expect((await put(ada, 'croissant', { name: 'Croissant', unitPrice: 300, currency: 'EUR' })).status).toBe(
+      200,
+    );
+    const repriced = await put(ada, 'espresso', { name: 'Espresso', unitPrice: 280, currency: 'EUR' });
     expect(await repriced.json()).toMatchObject({ sku: 'espresso', unitPrice: 280, currency: 'EUR' });
 
     expect((await menuOf(alice)).map(({ sku, unitPrice }) => ({ sku, unitPrice }))).toEqual([
@@ -65,20 +65,20 @@ describe('menu', () => {
   });
 
   it('is a keyed command: a retry is a replay, and setting what the item already is writes nothing', async () => {
-    const { alice, tenantId } = await env.api.tenant();
+    const { ada, tenantId } = await env.api.tenant();
     const key = randomUUID();
     const body = { name: 'Tea', unitPrice: 200, currency: 'EUR' };
-    const first = await put(alice, 'tea', body, key);
-    const again = await put(alice, 'tea', body, key);
+    const first = await put(ada, 'tea', body, key);
+    const again = await put(ada, 'tea', body, key);
     expect(await again.text()).toBe(await first.text());
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect((await put(alice, 'tea', body)).status).toBe(200);
+    expect((await put(ada, 'tea', body)).status).toBe(200);
     expect(await menuEventsOf(tenantId)).toEqual(['MenuItemAdded']);
-    expect((await put(alice, 'tea', { ...body, name: 'Green tea' })).status).toBe(200);
+    expect((await put(ada, 'tea', { ...body, name: 'Green tea' })).status).toBe(200);
     expect(await menuEventsOf(tenantId)).toEqual(['MenuItemAdded', 'MenuItemRenamed']);
     const unkeyed = await fetch(`${env.api.url}/menu/items/tea`, {
       method: 'PUT',
-      headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${ada}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     expect(unkeyed.status).toBe(400);
@@ -86,9 +86,9 @@ describe('menu', () => {
   });
 
   it('withdraws an item: gone from the menu, orders for it refused, and it can be set again', async () => {
-    const { alice } = await env.api.tenant();
-    await put(alice, 'muffin', { name: 'Muffin', unitPrice: 320, currency: 'EUR' });
-    const withdrawn = await withdraw(alice, 'muffin');
+    const { alice, ada } = await env.api.tenant();
+    await put(ada, 'muffin', { name: 'Muffin', unitPrice: 320, currency: 'EUR' });
+    const withdrawn = await withdraw(ada, 'muffin');
     expect(withdrawn.status).toBe(200);
     expect(await withdrawn.json()).toMatchObject({ sku: 'muffin', status: 'withdrawn' });
     expect(await menuOf(alice)).toEqual([]);
@@ -101,19 +101,17 @@ describe('menu', () => {
     expect(order.status).toBe(422);
     expect(order.json()).toMatchObject({ type: '/problems/item-not-on-menu' });
 
-    const again = await withdraw(alice, 'muffin');
+    const again = await withdraw(ada, 'muffin');
     expect(again.status).toBe(404);
     expect(await again.json()).toMatchObject({ type: '/problems/menu-item-not-found' });
-    expect((await put(alice, 'muffin', { name: 'Muffin', unitPrice: 330, currency: 'EUR' })).status).toBe(
-      200,
-    );
+    expect((await put(ada, 'muffin', { name: 'Muffin', unitPrice: 330, currency: 'EUR' })).status).toBe(200);
     expect((await menuOf(alice)).map(({ sku, unitPrice }) => ({ sku, unitPrice }))).toEqual([
       { sku: 'muffin', unitPrice: 330 },
     ]);
   });
 
   it(`holds at most ${String(maxMenuItems)} items (409 menu-full), and still reprices them`, async () => {
-    const { alice, tenantId } = await env.api.tenant();
+    const { alice, ada, tenantId } = await env.api.tenant();
     // The first items straight into the tenant's menu stream, as earlier PUTs would have written them.
     const added = (index: number) => ({
       id: randomUUID(),
@@ -132,26 +130,40 @@ describe('menu', () => {
       { expectedRevision: 'no_stream' },
     );
     const last = `item-${String(maxMenuItems - 1)}`;
-    expect((await put(alice, last, { name: 'Item', unitPrice: 100, currency: 'EUR' })).status).toBe(200);
-    const full = await put(alice, 'one-more', { name: 'One more', unitPrice: 100, currency: 'EUR' });
+    expect((await put(ada, last, { name: 'Item', unitPrice: 100, currency: 'EUR' })).status).toBe(200);
+    const full = await put(ada, 'one-more', { name: 'One more', unitPrice: 100, currency: 'EUR' });
     expect(full.status).toBe(409);
     expect(await full.json()).toMatchObject({
       type: '/problems/menu-full',
       data: { maxItems: maxMenuItems },
     });
-    expect((await put(alice, 'item-0', { name: 'Item', unitPrice: 120, currency: 'EUR' })).status).toBe(200);
+    expect((await put(ada, 'item-0', { name: 'Item', unitPrice: 120, currency: 'EUR' })).status).toBe(200);
     expect(await menuOf(alice)).toHaveLength(maxMenuItems);
   });
 
   it('refuses bad items and callers without a key', async () => {
-    const { alice } = env.tenant;
-    expect((await put(alice, 'Bad Sku', { name: 'x', unitPrice: 1, currency: 'EUR' })).status).toBe(400);
-    expect((await put(alice, 'tea', { name: 'Tea', unitPrice: -1, currency: 'EUR' })).status).toBe(400);
-    expect((await put(alice, 'tea', { name: 'Tea', unitPrice: 100, currency: 'EUR', extra: 1 })).status).toBe(
+    const { ada } = env.tenant;
+    expect((await put(ada, 'Bad Sku', { name: 'x', unitPrice: 1, currency: 'EUR' })).status).toBe(400);
+    expect((await put(ada, 'tea', { name: 'Tea', unitPrice: -1, currency: 'EUR' })).status).toBe(400);
+    expect((await put(ada, 'tea', { name: 'Tea', unitPrice: 100, currency: 'EUR', extra: 1 })).status).toBe(
       400,
     );
-    expect((await send('DELETE', alice, 'tea', [1])).status).toBe(400);
+    expect((await send('DELETE', ada, 'tea', [1])).status).toBe(400);
     expect((await env.http.get('/menu')).status).toBe(401);
     expect((await withdraw('nope', 'tea')).status).toBe(401);
+  });
+
+  it('is configured by admins: a staff or operator key gets 403 on its writes, and the menu is unchanged', async () => {
+    const { alice, olga, ada } = await env.api.tenant();
+    await put(ada, 'scone', { name: 'Scone', unitPrice: 280, currency: 'EUR' });
+    for (const apiKey of [alice, olga]) {
+      const repriced = await put(apiKey, 'scone', { name: 'Scone', unitPrice: 1, currency: 'EUR' });
+      expect(repriced.status).toBe(403);
+      expect(await repriced.json()).toMatchObject({ type: '/problems/forbidden' });
+      expect((await withdraw(apiKey, 'scone')).status).toBe(403);
+    }
+    expect((await menuOf(olga)).map(({ sku, unitPrice }) => ({ sku, unitPrice }))).toEqual([
+      { sku: 'scone', unitPrice: 280 },
+    ]);
   });
 });

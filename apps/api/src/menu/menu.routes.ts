@@ -27,6 +27,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
     {
+      config: { role: 'staff' },
       schema: {
         summary: 'The menu with current prices',
         description: readModelDescription(
@@ -50,6 +51,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
   app.command({
     method: 'PUT',
     url: '/items/:sku',
+    config: { role: 'admin' },
     schema: {
       summary: 'Add a menu item, or change its name or price',
       description:
@@ -68,6 +70,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
   app.command({
     method: 'DELETE',
     url: '/items/:sku',
+    config: { role: 'admin' },
     schema: {
       summary: 'Withdraw a menu item',
       description:

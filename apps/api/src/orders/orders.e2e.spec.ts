@@ -9,7 +9,7 @@ const flatWhite = { sku: 'flat-white', name: 'Flat white', unitPrice: 450, curre
 const espresso = { sku: 'espresso', name: 'Espresso', unitPrice: 250, currency: 'EUR' };
 
 beforeAll(async () => {
-  await putMenuItems(env.api.url, env.tenant.alice, [flatWhite, espresso]);
+  await putMenuItems(env.api.url, env.tenant.ada, [flatWhite, espresso]);
 });
 
 interface OrderAnswer {
@@ -84,11 +84,11 @@ describe('orders', () => {
 
   it('an order queued offline at old prices, a repricing, then the drain: held for review at the new total', async () => {
     const tenant: TestTenant = await env.api.tenant();
-    await putMenuItems(env.api.url, tenant.alice, [flatWhite]);
+    await putMenuItems(env.api.url, tenant.ada, [flatWhite]);
     // Made offline: the till showed 2 × 4.50 and kept the key; the body never changes.
     const key = randomUUID();
     const queued = { currency: 'EUR', lines: [{ sku: 'flat-white', quantity: 2 }], expectedTotal: 900 };
-    await putMenuItems(env.api.url, tenant.alice, [{ ...flatWhite, unitPrice: 500 }]);
+    await putMenuItems(env.api.url, tenant.ada, [{ ...flatWhite, unitPrice: 500 }]);
 
     const drained = await order(queued, { apiKey: tenant.alice, key });
     expect(drained.status).toBe(201);
@@ -98,7 +98,7 @@ describe('orders', () => {
     expect(await recordedPrices(tenant.tenantId, held.id)).toEqual([[500]]);
 
     // A retry after yet another repricing is the first answer: the order was decided once, at one menu.
-    await putMenuItems(env.api.url, tenant.alice, [{ ...flatWhite, unitPrice: 550 }]);
+    await putMenuItems(env.api.url, tenant.ada, [{ ...flatWhite, unitPrice: 550 }]);
     const retried = await order(queued, { apiKey: tenant.alice, key });
     expect(retried.text).toBe(drained.text);
     expect(retried.headers.get('idempotent-replayed')).toBe('true');
@@ -106,7 +106,7 @@ describe('orders', () => {
 
   it('refuses an item not on the menu with a stored 422, the same even once the item is added', async () => {
     const tenant = await env.api.tenant();
-    await putMenuItems(env.api.url, tenant.alice, [espresso]);
+    await putMenuItems(env.api.url, tenant.ada, [espresso]);
     const key = randomUUID();
     const body = {
       currency: 'EUR',
@@ -121,7 +121,7 @@ describe('orders', () => {
       type: '/problems/item-not-on-menu',
       data: { sku: 'cortado', line: 1 },
     });
-    await putMenuItems(env.api.url, tenant.alice, [
+    await putMenuItems(env.api.url, tenant.ada, [
       { sku: 'cortado', name: 'Cortado', unitPrice: 300, currency: 'EUR' },
     ]);
     const again = await order(body, { apiKey: tenant.alice, key });

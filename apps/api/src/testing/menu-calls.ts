@@ -10,15 +10,16 @@ export interface MenuItemInput {
 }
 
 /**
- * Sets menu items through the api (one keyed `PUT` each, the menu's own command), then waits until `GET /menu`
- * shows them, so a till or a test that reads the menu next sees every one. Answers the last write's position.
+ * Sets menu items through the api (one keyed `PUT` each, the menu's own command) with an admin key (setting prices
+ * configures the tenant), then waits until `GET /menu` shows them, so a till or a test that reads the menu next sees
+ * every one. Answers the last write's position.
  *
  * @example
- * await putMenuItems(api.url, tenant.alice, [{ sku: 'espresso', name: 'Espresso', unitPrice: 250, currency: 'EUR' }]);
+ * await putMenuItems(api.url, tenant.ada, [{ sku: 'espresso', name: 'Espresso', unitPrice: 250, currency: 'EUR' }]);
  */
 export const putMenuItems = async (
   url: string,
-  apiKey: string,
+  adminKey: string,
   items: readonly MenuItemInput[],
 ): Promise<string> => {
   let position = '';
@@ -26,7 +27,7 @@ export const putMenuItems = async (
     const response = await fetch(`${url}/menu/items/${sku}`, {
       method: 'PUT',
       headers: {
-        authorization: `Bearer ${apiKey}`,
+        authorization: `Bearer ${adminKey}`,
         'content-type': 'application/json',
         'idempotency-key': randomUUID(),
       },
@@ -37,7 +38,7 @@ export const putMenuItems = async (
     position = response.headers.get('once-position') ?? position;
   }
   const menu = await fetch(`${url}/menu`, {
-    headers: { authorization: `Bearer ${apiKey}`, ...(position ? { 'once-min-position': position } : {}) },
+    headers: { authorization: `Bearer ${adminKey}`, ...(position ? { 'once-min-position': position } : {}) },
   });
   if (!menu.ok || menu.headers.get('once-stale') === 'true')
     throw new Error('GET /menu did not show the items');
@@ -45,11 +46,12 @@ export const putMenuItems = async (
 };
 
 /**
- * Gives a tenant the demo café's menu through the api (espresso 250, flat-white 450, croissant 300, … EUR cents).
+ * Gives a tenant the demo café's menu through the api with an admin key (espresso 250, flat-white 450, croissant
+ * 300, … EUR cents).
  *
  * @example
- * await putDemoMenu(api.url, tenant.alice);
+ * await putDemoMenu(api.url, tenant.ada);
  */
-export const putDemoMenu = async (url: string, apiKey: string): Promise<void> => {
-  await putMenuItems(url, apiKey, demoMenu);
+export const putDemoMenu = async (url: string, adminKey: string): Promise<void> => {
+  await putMenuItems(url, adminKey, demoMenu);
 };

@@ -8,6 +8,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '@once/postgres';
 import { parseSecretsKeys } from '@once/webhooks';
+import { demoMenu } from './demo-menu.js';
+import { demoTenant } from './demo-tenant.js';
 import { embeddedSecretsKeyFile } from './embedded-runtime.js';
 
 // What a new user does: `npm start` with nothing configured, then paste the printed curl sequence.
@@ -59,6 +61,21 @@ describe('the embedded default', () => {
     expect(stdout.match(/^HTTP\/1\.1 201/gm)).toHaveLength(2);
     expect(stdout.match(/^idempotent-replayed: true/gim)).toHaveLength(1);
     expect(stdout).toContain('"status":"paid"');
+    // The demo café's menu was set by its admin, through the menu's command, and the till's staff key reads it.
+    const [alice, , olga, ada] = demoTenant.actors;
+    const api = `http://127.0.0.1:${String(port)}`;
+    const read = async <T>(path: string, apiKey: string): Promise<T> =>
+      (await (await fetch(`${api}${path}`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as T;
+    await expect
+      .poll(async () =>
+        (await read<{ items: { sku: string }[] }>('/menu', alice.apiKey)).items.map(({ sku }) => sku),
+      )
+      .toEqual(demoMenu.map(({ sku }) => sku));
+    const seeded = await read<{ keys: { actorId: string }[] }>(
+      '/ops/keys?key=demo-menu-espresso',
+      olga.apiKey,
+    );
+    expect(seeded.keys.map(({ actorId }) => actorId)).toEqual([ada.actorId]);
     // Its server key was generated into the data folder, readable by its owner only.
     const keyFile = embeddedSecretsKeyFile(join(dataRoot, 'postgres'));
     expect((await stat(keyFile)).mode & 0o777).toBe(0o600);

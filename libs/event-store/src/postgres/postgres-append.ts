@@ -116,8 +116,7 @@ const appendMultiStatement = {
 // stops it at the streams primary key (a plain INSERT: ON CONFLICT DO NOTHING made every new head a speculative
 // insertion, one more WAL record and index check per new stream), a repeated event id stops it at UNIQUE (stream,
 // event_id), and a lock-order deadlock between two such statements is broken by PostgreSQL; in every case nothing
-// of it is kept and event_store_append_multi decides the append in full. Against that function's per-stream loop of
-// statements this saves about a fifth of the append's server time (measured on the engine's first requests).
+// of it is kept and event_store_append_multi decides the append in full.
 // The heads moved are found through the primary key: `s.stream = ANY (ARRAY(...))` makes the planner probe the
 // index for a short list. Joined to `heads` alone, whose rows it cannot count (it guesses 100 for a JSON record
 // set), it hashed them and scanned the whole streams table instead: 40 pages at 4,000 streams, growing with every
@@ -125,9 +124,8 @@ const appendMultiStatement = {
 // A guarded write's extra expectations are checked here too: a head with `no_retention` moves only while the stream
 // has no retention, and a head's `also_no_stream` (`alsoNoStream`) with a head of its own stops the statement. That
 // name travels in the heads, found through the same kind of list: as an array parameter of its own, a custom plan knew
-// its length and a generic plan guessed ten, so the generic plan looked dearer and PostgreSQL kept planning the
-// statement afresh on every call on some connections (about 0.7 ms of server time each, on a tenth of all calls).
-// Now nothing in the parameters tells the planner more than the statement does, and every call runs the cached plan.
+// its length and a generic plan guessed ten, so PostgreSQL kept planning the statement afresh on some connections.
+// Nothing in the parameters tells the planner more than the statement does, so every call runs the cached plan.
 export const fastAppendMultiStatement = {
   name: 'once_event_store_fast_append_multi',
   types: eventRowTypes,

@@ -35,9 +35,8 @@ export const runAtomic = async (
   for (;;) {
     const now = settings.clock();
     const context = execution.context(now);
-    // The key and the aggregates in one statement where the store can (readKeyAndSnapshots). Two separate reads
-    // side by side were measured worse on PostgreSQL with 8 callers on a CPU-bound host (replays fell to about
-    // half, first requests gained nothing): it is the number of statements that costs there, not the wait.
+    // The key and the aggregates in one statement where the store can (readKeyAndSnapshots): on PostgreSQL it is
+    // the number of statements that costs, not the wait (docs/PERFORMANCE.md).
     // A handler whose `streams` throws is only told so once the key turns out to be a claim.
     let streams: readonly string[] | undefined;
     let streamsError: unknown;
@@ -67,7 +66,7 @@ export const runAtomic = async (
     const holder = randomUUID();
     const expected = keyConflicts.expected(key.revision);
     // Claimed and completed in this one commit: a single event is the key's whole log (no lease to record, no
-    // resume point). Measured against [Claimed, Completed]: about 8% more first requests per second.
+    // resume point).
     const keyLog = decideKeyLog(key.state, {
       type: 'Claim',
       request,

@@ -5,10 +5,9 @@ import { generateWebhookSecret } from '@once/webhooks';
 import { findFreePort } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
-import { createApiKeyStore } from './auth/index.js';
 import { demoBanner } from './embedded/banner.js';
 import { seedDemoMenu } from './embedded/demo-menu.js';
-import { seedDemoTenant } from './embedded/demo-tenant.js';
+import { revokeDemoKeys, seedDemoTenant } from './embedded/demo-tenant.js';
 import { startEmbeddedDefaultPostgres } from './embedded/embedded-runtime.js';
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
@@ -127,6 +126,17 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => void shutdown(signal));
 }
 
+// Demo keys seeded by an earlier start stop working before this one listens, unless this one seeds them again.
+const seedDemo = shouldSeedDemoKeys({ host, embedded: embeddedPostgres !== undefined, demo: env.ONCE_DEMO });
+if (!seedDemo) {
+  const revoked = await revokeDemoKeys(app.pg).catch(async (error: unknown) => {
+    await app.close();
+    await stopEmbedded();
+    throw error;
+  });
+  if (revoked > 0) app.log.warn({ revoked }, 'demo keys from an earlier start revoked');
+}
+
 try {
   await app.listen({ port, host });
   app.log.info({ metrics: app.metricsUrl() }, 'metrics served on their own listener');
@@ -137,8 +147,8 @@ try {
   process.exit(1);
 }
 
-if (shouldSeedDemoKeys({ host, embedded: embeddedPostgres !== undefined, demo: env.ONCE_DEMO })) {
-  const demo = await seedDemoTenant(createApiKeyStore(app.pg));
+if (seedDemo) {
+  const demo = await seedDemoTenant(app.pg);
   const url = `http://${host}:${String(port)}`;
   await seedDemoMenu(app.pg, demo.tenantId);
   console.log(
@@ -152,6 +162,6 @@ if (shouldSeedDemoKeys({ host, embedded: embeddedPostgres !== undefined, demo: e
 } else if (embeddedPostgres) {
   app.log.info(
     { host },
-    'not on loopback: no demo keys seeded (ONCE_DEMO=1 seeds them); create keys with `npm run keys -- create`',
+    'no demo keys: they are seeded on loopback only; create keys with `npm run keys -- create`',
   );
 }

@@ -70,7 +70,7 @@ export const onceEnvironment = z.object({
   /** Webhook endpoints may resolve to loopback, private and link-local addresses (a private network deployment). */
   ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
 
-  /** `1` seeds the demo tenant's fixed keys even off loopback; `0` never. Default: embedded default on loopback. */
+  /** `1` seeds the demo tenant's fixed keys on loopback (never off it); `0` never. Default: the embedded default. */
   ONCE_DEMO: flag,
   /** The internal port `/metrics` is served on, apart from the api's; 0 (default) picks a free one and logs it. */
   ONCE_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(0),

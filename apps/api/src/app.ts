@@ -88,6 +88,15 @@ export interface AppDeps {
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
+// A hop count trusts the nearest `count` hops, as Fastify does with a number (its types take only a function).
+const trustedProxies = (
+  trustProxy: OperationsDeps['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) => {
+  if (trustProxy === undefined) return false;
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return [...trustProxy];
+};
+
 /**
  * Builds the API: plugins and routes, wiring only. The caller listens and closes.
  *
@@ -114,6 +123,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       return typeof offered === 'string' && requestIdPattern.test(offered) ? offered : randomUUID();
     },
     routerOptions: { maxParamLength: 300 },
+    trustProxy: trustedProxies(operations.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { eventStoreDbConnectionStringProblem } from '@once/event-store/eventstoredb';
 import { isWebhookSecret } from '@once/webhooks';
@@ -12,6 +13,16 @@ const postgresUrl = z
   .string()
   .regex(/^postgres(ql)?:\/\//)
   .optional();
+const proxyAddressNames = ['loopback', 'linklocal', 'uniquelocal'];
+/** An address, a CIDR range (`10.0.0.0/8`) or one of proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`). */
+const isProxyAddress = (entry: string): boolean => {
+  if (proxyAddressNames.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+};
 const webhookSecret = z.string().refine(isWebhookSecret, 'a whsec_ secret (base64 of 24 to 64 bytes)');
 
 /**
@@ -91,6 +102,27 @@ export const onceEnvironment = z.object({
         .filter((origin) => origin !== ''),
     )
     .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+  /**
+   * The proxies in front of the api whose `X-Forwarded-For` names the client (Fastify's `trustProxy`): a hop count
+   * (`1`: the nearest proxy) or comma-separated addresses and CIDR ranges (`10.0.0.0/8,loopback`). Unset: the socket's
+   * address is the client's, and `X-Forwarded-For` is ignored.
+   */
+  ONCE_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((text, context): number | string[] | undefined => {
+      const trimmed = text?.trim() ?? '';
+      if (trimmed === '') return undefined;
+      if (/^\d+$/.test(trimmed) && Number(trimmed) >= 1 && Number(trimmed) <= 32) return Number(trimmed);
+      const entries = trimmed.split(',').map((entry) => entry.trim());
+      const wrong = entries.filter((entry) => !isProxyAddress(entry));
+      if (wrong.length === 0) return entries;
+      context.addIssue({
+        code: 'custom',
+        message: `a hop count (1 to 32) or proxy addresses and CIDR ranges; not ${wrong.join(', ')}`,
+      });
+      return z.NEVER;
+    }),
   ONCE_REQUEST_TIMEOUT_MS: milliseconds(600_000).default(30_000),
   ONCE_CONNECTION_TIMEOUT_MS: milliseconds(600_000).default(60_000),
   ONCE_STATEMENT_TIMEOUT_MS: milliseconds(600_000).default(30_000),

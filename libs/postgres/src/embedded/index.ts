@@ -5,3 +5,4 @@ export {
   findRunningEmbeddedPostgres,
   readEmbeddedPostgresPassword,
 } from './embedded-postgres-server.js';
+export type { EmbeddedPostgresServer, EmbeddedPostgresOptions } from './embedded-postgres-server.js';

@@ -128,7 +128,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
-    void reply.header('x-request-id', request.id);
+    // nosniff: a browser never takes a JSON answer or a problem for a script or a page.
+    void reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
   });
 
   // A plugin that fails half way must not leave what earlier plugins opened (the pool, the projector) running.

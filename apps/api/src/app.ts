@@ -52,6 +52,8 @@ export interface AppDeps {
   readonly gatewayUrl: string;
   /** How long the api waits for the gateway before treating the charge as unknown (ms); 5 s by default. */
   readonly gatewayTimeoutMs?: number;
+  /** The gateway's bearer secret (`ONCE_GATEWAY_API_TOKEN`), sent with every charge and inquiry. */
+  readonly gatewayApiToken?: string | undefined;
   /** How often an unknown card outcome is retried before the payment needs an operator; 8 attempts, 5 s–5 min apart by default. */
   readonly cardSettlementRetryPolicy?: SettlementRetryPolicy;
   /** The shared secret gateway webhooks are signed with; without it every webhook is refused. */
@@ -169,6 +171,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     });
     await app.register(gatewayPlugin, {
       baseUrl: deps.gatewayUrl,
+      apiToken: deps.gatewayApiToken,
       ...(deps.gatewayTimeoutMs === undefined ? {} : { timeoutMs: deps.gatewayTimeoutMs }),
     });
     app.decorate(

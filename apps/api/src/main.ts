@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { onceEnvironment, readEnvironment } from '@once/settings';
@@ -27,6 +28,7 @@ const env = readEnvironment(
       ONCE_DATABASE_POOL_SIZE: true,
       ONCE_GATEWAY_URL: true,
       ONCE_GATEWAY_WEBHOOK_SECRET: true,
+      ONCE_GATEWAY_API_TOKEN: true,
       ONCE_PROJECTOR: true,
       ONCE_LEASE_MS: true,
       ONCE_COMPLETED_KEYS: true,
@@ -58,10 +60,13 @@ const embeddedPostgres = env.DATABASE_URL
   : await startEmbeddedDefaultPostgres(env.ONCE_DATA_DIR ? { dataDirectory: env.ONCE_DATA_DIR } : {});
 const webhookSecret =
   env.ONCE_GATEWAY_WEBHOOK_SECRET ?? (env.ONCE_GATEWAY_URL ? undefined : generateWebhookSecret());
+// The embedded gateway's charges need a secret of this run's own; a gateway of yours, the one you set.
+const gatewayApiToken = env.ONCE_GATEWAY_URL ? env.ONCE_GATEWAY_API_TOKEN : randomBytes(24).toString('hex');
 const embeddedGateway = env.ONCE_GATEWAY_URL
   ? undefined
   : await startGatewaySimProcess({
       port: await findFreePort(),
+      apiToken: gatewayApiToken as string,
       ...(webhookSecret
         ? { webhook: { url: `http://127.0.0.1:${String(port)}/webhooks/gateway`, secret: webhookSecret } }
         : {}),
@@ -81,6 +86,7 @@ const app = await buildApp({
   databaseUrl,
   ...(env.EVENTSTORE_URL ? { eventStoreUrl: env.EVENTSTORE_URL } : {}),
   gatewayUrl,
+  gatewayApiToken,
   gatewayWebhookSecret: webhookSecret,
   ...(env.ONCE_LEASE_MS === undefined ? {} : { leaseMs: env.ONCE_LEASE_MS }),
   ...(env.ONCE_COMPLETED_KEYS === undefined ? {} : { completedKeys: env.ONCE_COMPLETED_KEYS }),

@@ -24,6 +24,7 @@ const env = readEnvironment(
     ONCE_SCAVENGER_INTERVAL_MS: true,
     // The completer's: the gateway card payments are resumed against, and the engine's lease and retention.
     ONCE_GATEWAY_URL: true,
+    ONCE_GATEWAY_API_TOKEN: true,
     ONCE_LEASE_MS: true,
     ONCE_KEY_RETENTION_SECONDS: true,
     ONCE_COMPLETER_INTERVAL_MS: true,
@@ -70,6 +71,7 @@ const completer = env.ONCE_GATEWAY_URL
       pool,
       store,
       gatewayUrl: env.ONCE_GATEWAY_URL,
+      gatewayApiToken: env.ONCE_GATEWAY_API_TOKEN,
       leaseMs: env.ONCE_LEASE_MS,
       keyRetentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,
       intervalMs: env.ONCE_COMPLETER_INTERVAL_MS,

@@ -59,6 +59,11 @@ export const onceEnvironment = z.object({
   ONCE_GATEWAY_DATABASE_URL: postgresUrl,
   /** The token the gateway simulator's fault controls need. Without it they are open on loopback only. */
   ONCE_GATEWAY_FAULT_TOKEN: z.string().min(16).optional(),
+  /**
+   * The bearer secret the gateway simulator's `/charges` need, and the api and the projector send. Without it the
+   * simulator takes charges on loopback only, and refuses to start on any other address.
+   */
+  ONCE_GATEWAY_API_TOKEN: z.string().min(16).optional(),
 
   /** `external` when apps/projector runs as its own service (docker compose); in-process otherwise. */
   ONCE_PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),

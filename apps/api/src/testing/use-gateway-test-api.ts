@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { findFreePort } from '@once/postgres';
 import type { AppDeps } from '../app.js';
@@ -41,13 +42,15 @@ export const useGatewayTestApi = (
     if (!gateway) throw new Error('the gateway simulator starts in beforeAll: use it inside tests');
     return gateway;
   };
+  // The api reaches the simulator as in compose: with the bearer secret its charges need.
+  const gatewayApiToken = randomBytes(24).toString('hex');
   beforeAll(async () => {
-    gateway = await startGatewaySimProcess({ port: await findFreePort() });
+    gateway = await startGatewaySimProcess({ port: await findFreePort(), apiToken: gatewayApiToken });
   });
   afterAll(async () => {
     await gateway?.stop();
   });
-  const context = useTestApi(() => ({ gatewayUrl: started().url, ...deps }));
+  const context = useTestApi(() => ({ gatewayUrl: started().url, gatewayApiToken, ...deps }));
   return Object.defineProperties(context as GatewayTestApiContext, {
     gateway: { get: started },
     arm: {
@@ -62,7 +65,9 @@ export const useGatewayTestApi = (
     },
     charges: {
       value: async (reference: string) => {
-        const answer = await fetch(`${started().url}/charges?reference=${reference}`);
+        const answer = await fetch(`${started().url}/charges?reference=${reference}`, {
+          headers: { authorization: `Bearer ${gatewayApiToken}` },
+        });
         return ((await answer.json()) as { charges: unknown[] }).charges;
       },
     },

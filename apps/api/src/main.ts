@@ -66,7 +66,7 @@ const embeddedGateway = env.ONCE_GATEWAY_URL
   ? undefined
   : await startGatewaySimProcess({
       port: await findFreePort(),
-      apiToken: gatewayApiToken as string,
+      ...(gatewayApiToken ? { apiToken: gatewayApiToken } : {}),
       ...(webhookSecret
         ? { webhook: { url: `http://127.0.0.1:${String(port)}/webhooks/gateway`, secret: webhookSecret } }
         : {}),

@@ -1,7 +1,11 @@
 import type { Pool } from 'pg';
 import { apiKeyId, createApiKeyStore } from '../auth/index.js';
+import type { ApiKeyRole } from '../auth/index.js';
 
-/** The demo tenant the embedded default seeds: two actors at one café, with fixed keys. */
+/**
+ * The demo tenant the embedded default seeds: one café with fixed keys, two at the till (staff), one for the console
+ * (operator) and one that configures the café (admin: webhook endpoints, menu prices).
+ */
 export const demoTenant = {
   tenantId: '0e1c0000-0000-4000-8000-00000000cafe',
   actors: [
@@ -9,14 +13,36 @@ export const demoTenant = {
       name: 'alice',
       actorId: '0e1c0000-0000-4000-8000-00000000a11c',
       apiKey: 'once_demo_alice_0123456789abcdef',
+      role: 'staff',
     },
     {
       name: 'bob',
       actorId: '0e1c0000-0000-4000-8000-000000000b0b',
       apiKey: 'once_demo_bob_0123456789abcdef00',
+      role: 'staff',
+    },
+    {
+      name: 'olga',
+      actorId: '0e1c0000-0000-4000-8000-00000000019a',
+      apiKey: 'once_demo_olga_0123456789abcdef0',
+      role: 'operator',
+    },
+    {
+      name: 'ada',
+      actorId: '0e1c0000-0000-4000-8000-000000000ada',
+      apiKey: 'once_demo_ada_0123456789abcdef00',
+      role: 'admin',
     },
   ],
-} as const;
+} as const satisfies {
+  readonly tenantId: string;
+  readonly actors: readonly {
+    readonly name: string;
+    readonly actorId: string;
+    readonly apiKey: string;
+    readonly role: ApiKeyRole;
+  }[];
+};
 
 const demoKeyIds = demoTenant.actors.map((actor) => apiKeyId(actor.apiKey));
 
@@ -35,6 +61,7 @@ export const seedDemoTenant = async (pool: Pool): Promise<typeof demoTenant> => 
       tenantId: demoTenant.tenantId,
       actorId: actor.actorId,
       label: `demo ${actor.name}`,
+      role: actor.role,
       apiKey: actor.apiKey,
     });
   }
@@ -50,7 +77,7 @@ export const seedDemoTenant = async (pool: Pool): Promise<typeof demoTenant> => 
  * calls this before it listens, so public keys never outlive the loopback demo they were made for.
  *
  * @example
- * const revoked = await revokeDemoKeys(pool); // 2 after a demo run, 0 otherwise
+ * const revoked = await revokeDemoKeys(pool); // 4 after a demo run, 0 otherwise
  */
 export const revokeDemoKeys = async (pool: Pool): Promise<number> => {
   const { rowCount } = await pool.query(

@@ -1,13 +1,15 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '@once/postgres';
+import { findFreePort, readEmbeddedPostgresPassword } from '@once/postgres';
+import { parseSecretsKeys } from '@once/webhooks';
 import { demoTenant } from './demo-tenant.js';
+import { embeddedSecretsKeyFile } from './embedded-runtime.js';
 
 // What a new user does: `npm start` with nothing configured, then paste the printed curl sequence.
 const mainTs = fileURLToPath(new URL('../main.ts', import.meta.url));
@@ -23,6 +25,7 @@ const startApi = (dataRoot: string, port: number, settings: Record<string, strin
     DATABASE_URL: _database,
     ONCE_GATEWAY_URL: _gateway,
     EVENTSTORE_URL: _eventStore,
+    ONCE_SECRETS_KEY: _secretsKey,
     ONCE_DEMO: _demo,
     HOST: _host,
     ...inherited
@@ -67,6 +70,14 @@ describe('the embedded default', () => {
     expect(stdout.match(/^HTTP\/1\.1 201/gm)).toHaveLength(2);
     expect(stdout.match(/^idempotent-replayed: true/gim)).toHaveLength(1);
     expect(stdout).toContain('"status":"paid"');
+    // Its server key was generated into the data folder, readable by its owner only.
+    const keyFile = embeddedSecretsKeyFile(join(dataRoot, 'postgres'));
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+    expect(parseSecretsKeys(await readFile(keyFile, 'utf8'))).toHaveLength(1);
+    // Beside it, the database superuser's random password, likewise its owner's only.
+    const passwordFile = join(dataRoot, 'postgres', 'once-superuser-password');
+    expect((await stat(passwordFile)).mode & 0o777).toBe(0o600);
+    expect(await readEmbeddedPostgresPassword(join(dataRoot, 'postgres'))).toMatch(/^[0-9a-f]{48}$/);
 
     child.kill('SIGTERM');
     const [code] = await exited;

@@ -10,6 +10,8 @@ import type { TestApiContext } from './use-test-api.js';
 /** What `useGatewayTestApi` gives a test file: the usual context, the gateway simulator and its fault controls. */
 export interface GatewayTestApiContext extends TestApiContext {
   readonly gateway: GatewaySimProcess;
+  /** The bearer secret the api sends with its charges and inquiries (the simulator refuses them without it). */
+  readonly gatewayApiToken: string;
   /** Arms a fault for the next `times` calls of one kind (`POST /admin/faults`). */
   arm(target: 'charge' | 'inquiry', fault: unknown, times?: number): Promise<void>;
   /** Every charge the gateway made for a payment (its inquiry call). */
@@ -53,6 +55,7 @@ export const useGatewayTestApi = (
   const context = useTestApi(() => ({ gatewayUrl: started().url, gatewayApiToken, ...deps }));
   return Object.defineProperties(context as GatewayTestApiContext, {
     gateway: { get: started },
+    gatewayApiToken: { value: gatewayApiToken },
     arm: {
       value: async (target: 'charge' | 'inquiry', fault: unknown, times = 1) => {
         const armed = await fetch(`${started().url}/admin/faults`, {

@@ -96,8 +96,5 @@ export const abandonedKeyCompleter = (pool: Pool, options: CompleterOptions): Pr
  * const completer = startCompleter(pool, { engine, handlers, upcast }, logger);
  * await completer.stop();
  */
-export const startCompleter = (
-  pool: Pool,
-  options: CompleterOptions,
-  logger: ProjectionLogger,
-): RunningTask => startTask(abandonedKeyCompleter(pool, options), logger);
+export const startCompleter = (pool: Pool, options: CompleterOptions, logger: ProjectionLogger): RunningTask =>
+  startTask(abandonedKeyCompleter(pool, options), logger);

@@ -5,9 +5,5 @@ export { removeKeyRowsOfStreams, sweepExpiredKeys } from './sweep-expired-keys.j
 export type { KeySweep, KeySweepCursor, SweepExpiredKeysOptions } from './sweep-expired-keys.js';
 export { expiredKeySweeper } from './expired-key-sweeper.js';
 export type { ExpiredKeySweeperOptions } from './expired-key-sweeper.js';
-export {
-  abandonedKeyCompleter,
-  completeAbandonedKeysOnce,
-  startCompleter,
-} from './abandoned-key-completer.js';
+export { abandonedKeyCompleter, completeAbandonedKeysOnce, startCompleter } from './abandoned-key-completer.js';
 export type { CompleterOptions } from './abandoned-key-completer.js';

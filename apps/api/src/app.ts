@@ -54,6 +54,8 @@ export interface AppDeps {
   readonly gatewayUrl: string;
   /** How long the api waits for the gateway before treating the charge as unknown (ms); 5 s by default. */
   readonly gatewayTimeoutMs?: number;
+  /** The gateway's bearer secret (`ONCE_GATEWAY_API_TOKEN`), sent with every charge and inquiry. */
+  readonly gatewayApiToken?: string | undefined;
   /** How often an unknown card outcome is retried before the payment needs an operator; 8 attempts, 5 s–5 min apart by default. */
   readonly cardSettlementRetryPolicy?: SettlementRetryPolicy;
   /**
@@ -95,6 +97,15 @@ export interface AppDeps {
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
+// A hop count trusts the nearest `count` hops, as Fastify does with a number (its types take only a function).
+const trustedProxies = (
+  trustProxy: OperationsDeps['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) => {
+  if (trustProxy === undefined) return false;
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return [...trustProxy];
+};
+
 /**
  * Builds the API: plugins and routes, wiring only. The caller listens and closes.
  *
@@ -122,11 +133,13 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       return typeof offered === 'string' && requestIdPattern.test(offered) ? offered : randomUUID();
     },
     routerOptions: { maxParamLength: 300 },
+    trustProxy: trustedProxies(operations.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
-    void reply.header('x-request-id', request.id);
+    // nosniff: a browser never takes a JSON answer or a problem for a script or a page.
+    void reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
   });
 
   // A plugin that fails half way must not leave what earlier plugins opened (the pool, the projector) running.
@@ -168,6 +181,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     });
     await app.register(gatewayPlugin, {
       baseUrl: deps.gatewayUrl,
+      apiToken: deps.gatewayApiToken,
       ...(deps.gatewayTimeoutMs === undefined ? {} : { timeoutMs: deps.gatewayTimeoutMs }),
     });
     app.decorate(

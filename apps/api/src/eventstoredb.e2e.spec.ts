@@ -39,7 +39,7 @@ const env = useGatewayTestApi({
   operations: { metricsListener: { port: 0 }, eventStoreScavenger: { intervalMs: 250 } },
 });
 
-const calls = () => invoiceCalls(env.http, env.tenant.alice, env.gateway.url);
+const calls = () => invoiceCalls(env.http, env.tenant.alice, env.gateway.url, env.gatewayApiToken);
 
 describe('EventStoreDB mode', () => {
   it('reports health after checking EventStoreDB too', async () => {
@@ -113,6 +113,7 @@ describe('EventStoreDB mode', () => {
       DATABASE_URL: env.db.connectionString,
       EVENTSTORE_URL: eventStore.connectionString,
       ONCE_GATEWAY_URL: env.gateway.url,
+      ONCE_GATEWAY_API_TOKEN: env.gatewayApiToken,
       ONCE_LEASE_MS: '1000',
       ONCE_SECRETS_KEY: generateSecretsKey(),
     };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { onceEnvironment, readEnvironment } from '@once/settings';
@@ -5,10 +6,9 @@ import { generateWebhookSecret, readOrCreateSecretsKeyFile } from '@once/webhook
 import { findFreePort } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
-import { createApiKeyStore } from './auth/index.js';
 import { demoBanner } from './embedded/banner.js';
 import { seedDemoMenu } from './embedded/demo-menu.js';
-import { seedDemoTenant } from './embedded/demo-tenant.js';
+import { revokeDemoKeys, seedDemoTenant } from './embedded/demo-tenant.js';
 import { embeddedSecretsKeyFile, startEmbeddedDefaultPostgres } from './embedded/embedded-runtime.js';
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
@@ -29,6 +29,7 @@ const env = readEnvironment(
       ONCE_DATABASE_POOL_SIZE: true,
       ONCE_GATEWAY_URL: true,
       ONCE_GATEWAY_WEBHOOK_SECRET: true,
+      ONCE_GATEWAY_API_TOKEN: true,
       ONCE_PROJECTOR: true,
       ONCE_LEASE_MS: true,
       ONCE_COMPLETED_KEYS: true,
@@ -65,10 +66,13 @@ const embeddedPostgres = env.DATABASE_URL
   : await startEmbeddedDefaultPostgres(env.ONCE_DATA_DIR ? { dataDirectory: env.ONCE_DATA_DIR } : {});
 const webhookSecret =
   env.ONCE_GATEWAY_WEBHOOK_SECRET ?? (env.ONCE_GATEWAY_URL ? undefined : generateWebhookSecret());
+// The embedded gateway's charges need a secret of this run's own; a gateway of yours, the one you set.
+const gatewayApiToken = env.ONCE_GATEWAY_URL ? env.ONCE_GATEWAY_API_TOKEN : randomBytes(24).toString('hex');
 const embeddedGateway = env.ONCE_GATEWAY_URL
   ? undefined
   : await startGatewaySimProcess({
       port: await findFreePort(),
+      ...(gatewayApiToken ? { apiToken: gatewayApiToken } : {}),
       ...(webhookSecret
         ? { webhook: { url: `http://127.0.0.1:${String(port)}/webhooks/gateway`, secret: webhookSecret } }
         : {}),
@@ -96,6 +100,7 @@ const app = await buildApp({
   databaseUrl,
   ...(env.EVENTSTORE_URL ? { eventStoreUrl: env.EVENTSTORE_URL } : {}),
   gatewayUrl,
+  gatewayApiToken,
   secretsKey,
   gatewayWebhookSecret: webhookSecret,
   ...(env.ONCE_LEASE_MS === undefined ? {} : { leaseMs: env.ONCE_LEASE_MS }),
@@ -142,6 +147,17 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => void shutdown(signal));
 }
 
+// Demo keys seeded by an earlier start stop working before this one listens, unless this one seeds them again.
+const seedDemo = shouldSeedDemoKeys({ host, embedded: embeddedPostgres !== undefined, demo: env.ONCE_DEMO });
+if (!seedDemo) {
+  const revoked = await revokeDemoKeys(app.pg).catch(async (error: unknown) => {
+    await app.close();
+    await stopEmbedded();
+    throw error;
+  });
+  if (revoked > 0) app.log.warn({ revoked }, 'demo keys from an earlier start revoked');
+}
+
 try {
   await app.listen({ port, host });
   app.log.info({ metrics: app.metricsUrl() }, 'metrics served on their own listener');
@@ -152,8 +168,8 @@ try {
   process.exit(1);
 }
 
-if (shouldSeedDemoKeys({ host, embedded: embeddedPostgres !== undefined, demo: env.ONCE_DEMO })) {
-  const demo = await seedDemoTenant(createApiKeyStore(app.pg));
+if (seedDemo) {
+  const demo = await seedDemoTenant(app.pg);
   const url = `http://${host}:${String(port)}`;
   // The menu is set by the café's admin (ada), as its PUT needs an admin key.
   const [, , , admin] = demo.actors;
@@ -169,6 +185,6 @@ if (shouldSeedDemoKeys({ host, embedded: embeddedPostgres !== undefined, demo: e
 } else if (embeddedPostgres) {
   app.log.info(
     { host },
-    'not on loopback: no demo keys seeded (ONCE_DEMO=1 seeds them); create keys with `npm run keys -- create`',
+    'no demo keys: they are seeded on loopback only; create keys with `npm run keys -- create`',
   );
 }

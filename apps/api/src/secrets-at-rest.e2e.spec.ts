@@ -9,7 +9,8 @@ import { shortGatewayTimings, useGatewayTestApi } from './testing/index.js';
 import type { TextResponse } from './testing/index.js';
 
 // Every command route once, then every table of the database and every log line, searched for a webhook secret
-// (`whsec_`, or its key material without the prefix) and for the card token the payments were made with.
+// (`whsec_`, or its key material without the prefix), for the card token the payments were made with, and for the
+// credentials the api itself holds: the database password and the gateway's bearer secret.
 
 const logLines: string[] = [];
 const env = useGatewayTestApi({
@@ -261,7 +262,7 @@ describe('secrets at rest', () => {
     for (const secret of secrets) expect(shown).not.toContain(keyMaterial(secret));
   });
 
-  it('keeps no webhook secret and no card token in any table or log line', async () => {
+  it('keeps no webhook secret, card token, database password or gateway token in any table or log line', async () => {
     // The read models and the relay have caught up: the deleted endpoint and every key are in their tables.
     await expect
       .poll(
@@ -284,7 +285,16 @@ describe('secrets at rest', () => {
 
     // The scan finds what is there: the endpoint's id is in the log, the endpoints table and the key table.
     expect(Object.keys(await tablesHolding(env.db.pool, endpointId)).length).toBeGreaterThanOrEqual(3);
-    const needles = ['whsec_', cardToken, ...secrets.map(keyMaterial), ...plainFingerprints];
+    const databasePassword = decodeURIComponent(new URL(env.db.connectionString).password);
+    expect(databasePassword).not.toBe('');
+    const needles = [
+      'whsec_',
+      cardToken,
+      ...secrets.map(keyMaterial),
+      ...plainFingerprints,
+      databasePassword,
+      env.gatewayApiToken,
+    ];
     for (const needle of needles) {
       expect({ needle, tables: await tablesHolding(env.db.pool, needle) }).toEqual({ needle, tables: {} });
     }

@@ -29,6 +29,7 @@ const env = readEnvironment(
     ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS: true,
     // The completer's: the gateway card payments are resumed against, and the engine's lease and retention.
     ONCE_GATEWAY_URL: true,
+    ONCE_GATEWAY_API_TOKEN: true,
     ONCE_LEASE_MS: true,
     ONCE_KEY_RETENTION_SECONDS: true,
     ONCE_COMPLETER_INTERVAL_MS: true,
@@ -86,6 +87,7 @@ const completer = env.ONCE_GATEWAY_URL
       pool,
       store,
       gatewayUrl: env.ONCE_GATEWAY_URL,
+      gatewayApiToken: env.ONCE_GATEWAY_API_TOKEN,
       secrets,
       leaseMs: env.ONCE_LEASE_MS,
       keyRetentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { eventStoreDbConnectionStringProblem } from '@once/event-store/eventstoredb';
 import { isWebhookSecret, secretsKeysProblem } from '@once/webhooks';
@@ -12,6 +13,16 @@ const postgresUrl = z
   .string()
   .regex(/^postgres(ql)?:\/\//)
   .optional();
+const proxyAddressNames = ['loopback', 'linklocal', 'uniquelocal'];
+/** An address, a CIDR range (`10.0.0.0/8`) or one of proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`). */
+const isProxyAddress = (entry: string): boolean => {
+  if (proxyAddressNames.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+};
 const webhookSecret = z.string().refine(isWebhookSecret, 'a whsec_ secret (base64 of 24 to 64 bytes)');
 
 /**
@@ -59,6 +70,11 @@ export const onceEnvironment = z.object({
   ONCE_GATEWAY_DATABASE_URL: postgresUrl,
   /** The token the gateway simulator's fault controls need. Without it they are open on loopback only. */
   ONCE_GATEWAY_FAULT_TOKEN: z.string().min(16).optional(),
+  /**
+   * The bearer secret the gateway simulator's `/charges` need, and the api and the projector send. Without it the
+   * simulator takes charges on loopback only, and refuses to start on any other address.
+   */
+  ONCE_GATEWAY_API_TOKEN: z.string().min(16).optional(),
 
   /** `external` when apps/projector runs as its own service (docker compose); in-process otherwise. */
   ONCE_PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
@@ -93,7 +109,7 @@ export const onceEnvironment = z.object({
     )
     .pipe(z.array(z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/))),
 
-  /** `1` seeds the demo tenant's fixed keys even off loopback; `0` never. Default: embedded default on loopback. */
+  /** `1` seeds the demo tenant's fixed keys on loopback (never off it); `0` never. Default: the embedded default. */
   ONCE_DEMO: flag,
   /** The internal port `/metrics` is served on, apart from the api's; 0 (default) picks a free one and logs it. */
   ONCE_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
@@ -114,6 +130,27 @@ export const onceEnvironment = z.object({
         .filter((origin) => origin !== ''),
     )
     .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+  /**
+   * The proxies in front of the api whose `X-Forwarded-For` names the client (Fastify's `trustProxy`): a hop count
+   * (`1`: the nearest proxy) or comma-separated addresses and CIDR ranges (`10.0.0.0/8,loopback`). Unset: the socket's
+   * address is the client's, and `X-Forwarded-For` is ignored.
+   */
+  ONCE_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((text, context): number | string[] | undefined => {
+      const trimmed = text?.trim() ?? '';
+      if (trimmed === '') return undefined;
+      if (/^\d+$/.test(trimmed) && Number(trimmed) >= 1 && Number(trimmed) <= 32) return Number(trimmed);
+      const entries = trimmed.split(',').map((entry) => entry.trim());
+      const wrong = entries.filter((entry) => !isProxyAddress(entry));
+      if (wrong.length === 0) return entries;
+      context.addIssue({
+        code: 'custom',
+        message: `a hop count (1 to 32) or proxy addresses and CIDR ranges; not ${wrong.join(', ')}`,
+      });
+      return z.NEVER;
+    }),
   ONCE_REQUEST_TIMEOUT_MS: milliseconds(600_000).default(30_000),
   ONCE_CONNECTION_TIMEOUT_MS: milliseconds(600_000).default(60_000),
   ONCE_STATEMENT_TIMEOUT_MS: milliseconds(600_000).default(30_000),

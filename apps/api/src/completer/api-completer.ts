@@ -55,6 +55,8 @@ export interface CommandCompleterOptions {
   readonly secrets: SecretsKeyring;
   /** How often an unknown card outcome is retried before the payment needs an operator; the api's default when omitted. */
   readonly cardSettlementRetryPolicy?: SettlementRetryPolicy;
+  /** The gateway's bearer secret (`ONCE_GATEWAY_API_TOKEN`). */
+  readonly gatewayApiToken?: string | undefined;
   /** How long a key the completer takes over is held (ms); the api's default when omitted. */
   readonly leaseMs?: number | undefined;
   /** Key retention when a route sets none (seconds); the api's default when omitted. */
@@ -79,7 +81,7 @@ export const startCommandCompleter = (options: CommandCompleterOptions): Running
     ...(options.keyRetentionSeconds === undefined ? {} : { retentionSeconds: options.keyRetentionSeconds }),
   });
   const handlers = createCommandHandlers({
-    gateway: createGatewayClient({ baseUrl: options.gatewayUrl }),
+    gateway: createGatewayClient({ baseUrl: options.gatewayUrl, apiToken: options.gatewayApiToken }),
     faultPoint: () => undefined,
     readStream: (stream) => options.store.readStream(stream),
     retryPolicy: options.cardSettlementRetryPolicy ?? defaultSettlementRetryPolicy,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { putDemoMenu, useTestApi } from '../testing/index.js';
+import { keyLookupStatements } from './key-timeline.js';
 
 const env = useTestApi();
 
@@ -53,6 +54,30 @@ describe('console reads (/ops)', () => {
 
     const byResource = await lookUp(`resource=${orderId}`);
     expect(byResource.keys.map((entry) => entry.key)).toEqual([key]);
+  });
+
+  it('looks keys up through an index, never by reading stored responses', async () => {
+    const client = await env.db.pool.connect();
+    try {
+      // A table this small is cheapest to scan; with scans priced out, only a query an index serves avoids one.
+      await client.query('SET enable_seqscan = off');
+      for (const [statement, value] of [
+        [keyLookupStatements.byKey, 'some-key'],
+        [keyLookupStatements.byResource, randomUUID()],
+      ] as const) {
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement}`, [
+          env.tenant.tenantId,
+          value,
+          20,
+        ]);
+        const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect(plan).toMatch(/Index|Bitmap/);
+        expect(plan).not.toContain('Seq Scan');
+      }
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
   });
 
   it('shows nothing of another tenant', async () => {

@@ -59,6 +59,17 @@ export const toKeySummary = (row: KeyRow) => ({
 const lookupLimit = 20;
 
 /**
+ * The console's two lookups (tenant, key or resource id, limit), each served by an index of the key table: its
+ * `(tenant_id, key)` index, and the inverted index of the ids each stored response names. Neither reads stored bodies.
+ */
+export const keyLookupStatements = {
+  byKey: `SELECT ${keyColumns} FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 ORDER BY created_at LIMIT $3`,
+  byResource: `SELECT ${keyColumns} FROM idempotency_keys
+    WHERE resource_ids @> jsonb_build_array($2::text) AND tenant_id = $1
+    ORDER BY created_at LIMIT $3`,
+} as const;
+
+/**
  * Keys of a tenant (any actor) by the key itself, or by a resource their stored response names (the id of an order,
  * invoice or payment appears in the body of the command that created or changed it). Oldest first.
  */
@@ -69,16 +80,12 @@ const findKeyRows = async (
 ): Promise<readonly KeyRow[]> => {
   const { rows } =
     query.key !== undefined
-      ? await pool.query<KeyRow>(
-          `SELECT ${keyColumns} FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 ORDER BY created_at LIMIT $3`,
-          [tenantId, query.key, lookupLimit],
-        )
-      : await pool.query<KeyRow>(
-          `SELECT ${keyColumns} FROM idempotency_keys
-            WHERE tenant_id = $1 AND strpos(lower(coalesce(response_body, '')), lower($2)) > 0
-            ORDER BY created_at LIMIT $3`,
-          [tenantId, query.resource ?? '', lookupLimit],
-        );
+      ? await pool.query<KeyRow>(keyLookupStatements.byKey, [tenantId, query.key, lookupLimit])
+      : await pool.query<KeyRow>(keyLookupStatements.byResource, [
+          tenantId,
+          (query.resource ?? '').toLowerCase(),
+          lookupLimit,
+        ]);
   return rows;
 };
 

@@ -1,4 +1,6 @@
-import type { ApiKeyRole, ApiKeyStore } from '../auth/index.js';
+import type { Pool } from 'pg';
+import { apiKeyId, createApiKeyStore } from '../auth/index.js';
+import type { ApiKeyRole } from '../auth/index.js';
 
 /**
  * The demo tenant the embedded default seeds: one café with fixed keys, two at the till (staff), one for the console
@@ -42,14 +44,18 @@ export const demoTenant = {
   }[];
 };
 
+const demoKeyIds = demoTenant.actors.map((actor) => apiKeyId(actor.apiKey));
+
 /**
- * Seeds the demo tenant's API keys (idempotent). Only the embedded default calls this: deterministic keys are a
- * convenience for a local demo and must never exist on a real server.
+ * Seeds the demo tenant's API keys (idempotent), valid again if an earlier start revoked them. Only a start on
+ * loopback calls this (`shouldSeedDemoKeys`): deterministic keys are a convenience for a local demo and must never
+ * work on a real server.
  *
  * @example
- * await seedDemoTenant(createApiKeyStore(pool));
+ * await seedDemoTenant(pool);
  */
-export const seedDemoTenant = async (apiKeys: ApiKeyStore): Promise<typeof demoTenant> => {
+export const seedDemoTenant = async (pool: Pool): Promise<typeof demoTenant> => {
+  const apiKeys = createApiKeyStore(pool);
   for (const actor of demoTenant.actors) {
     await apiKeys.create({
       tenantId: demoTenant.tenantId,
@@ -59,5 +65,24 @@ export const seedDemoTenant = async (apiKeys: ApiKeyStore): Promise<typeof demoT
       apiKey: actor.apiKey,
     });
   }
+  await pool.query(
+    'UPDATE api_keys SET revoked_at = NULL WHERE key_id = ANY($1) AND revoked_at IS NOT NULL',
+    [demoKeyIds],
+  );
   return demoTenant;
+};
+
+/**
+ * Revokes the demo tenant's API keys wherever an earlier start seeded them: every start that does not seed them
+ * calls this before it listens, so public keys never outlive the loopback demo they were made for.
+ *
+ * @example
+ * const revoked = await revokeDemoKeys(pool); // 4 after a demo run, 0 otherwise
+ */
+export const revokeDemoKeys = async (pool: Pool): Promise<number> => {
+  const { rowCount } = await pool.query(
+    'UPDATE api_keys SET revoked_at = now() WHERE key_id = ANY($1) AND revoked_at IS NULL',
+    [demoKeyIds],
+  );
+  return rowCount ?? 0;
 };

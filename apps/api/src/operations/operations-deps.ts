@@ -15,6 +15,11 @@ export interface OperationsDeps {
   readonly metricsListener?: MetricsListener;
   /** Rate limits per client address and per tenant; none when omitted. */
   readonly rateLimits?: RateLimitSettings;
+  /**
+   * The proxies whose `X-Forwarded-For` names the client, for rate limits and logs (Fastify's `trustProxy`): a hop
+   * count or addresses and CIDR ranges. Omitted: the socket's address is the client's.
+   */
+  readonly trustProxy?: number | readonly string[];
   /** Origins allowed to call the api from a browser (CORS); CORS is off when omitted or empty. */
   readonly corsOrigins?: readonly string[];
   /** Reads that may wait for their `Once-Min-Position` at once. Default 1,000. */

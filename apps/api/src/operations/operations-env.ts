@@ -10,6 +10,7 @@ export const operationsSettings = {
   ONCE_RATE_LIMIT_TENANT_MAX: true,
   ONCE_RATE_LIMIT_WINDOW_MS: true,
   ONCE_CORS_ORIGINS: true,
+  ONCE_TRUST_PROXY: true,
   ONCE_REQUEST_TIMEOUT_MS: true,
   ONCE_CONNECTION_TIMEOUT_MS: true,
   ONCE_STATEMENT_TIMEOUT_MS: true,
@@ -41,6 +42,7 @@ export const operationsFromEnv = (env: OperationsEnv): OperationsDeps => ({
       }
     : {}),
   corsOrigins: env.ONCE_CORS_ORIGINS,
+  ...(env.ONCE_TRUST_PROXY === undefined ? {} : { trustProxy: env.ONCE_TRUST_PROXY }),
   requestTimeoutMs: env.ONCE_REQUEST_TIMEOUT_MS,
   connectionTimeoutMs: env.ONCE_CONNECTION_TIMEOUT_MS,
   statementTimeoutMs: env.ONCE_STATEMENT_TIMEOUT_MS,

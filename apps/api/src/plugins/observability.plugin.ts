@@ -65,6 +65,7 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
           route,
           statusCode: reply.statusCode,
           durationMs: Math.round(reply.elapsedTime * 100) / 100,
+          clientAddress: request.ip,
           ...(request.idempotencyOutcome ? { idempotencyOutcome: request.idempotencyOutcome } : {}),
         },
         'request completed',

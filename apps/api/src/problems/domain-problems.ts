@@ -35,6 +35,7 @@ const domainErrorStatus: Readonly<Record<DomainErrorCode, 404 | 409 | 422>> = {
   'stock-count-already-opened': 409,
   'stock-count-already-posted': 409,
   'empty-stock-count': 422,
+  'stock-count-full': 422,
   'webhook-endpoint-not-found': 404,
   'webhook-endpoint-already-registered': 409,
   'invalid-webhook-event-types': 422,

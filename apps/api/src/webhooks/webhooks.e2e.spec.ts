@@ -30,9 +30,7 @@ const deliver = (charge: Charge, options: { eventId?: string; timestamp?: number
   });
 };
 
-const inquire = async (reference: string) =>
-  ((await (await fetch(`${env.gateway.url}/charges?reference=${reference}`)).json()) as { charges: Charge[] })
-    .charges;
+const inquire = async (reference: string) => (await env.charges(reference)) as Charge[];
 
 /** The signed delivery of any body, as the gateway would send it. */
 const deliverRaw = (raw: string, id = 'evt_raw') =>

@@ -183,6 +183,16 @@ export const domainErrorCatalog = {
     description: 'Record at least one counted line before posting a stock count.',
     message: (data: { stockCountId: string }) => `stock count ${data.stockCountId} has no lines`,
   },
+  'stock-count-full': {
+    title: 'The stock count holds as much as it may',
+    description:
+      'A stock count holds at most 500 lines (distinct skus) and takes at most 2,000 recorded lines in all, counting ' +
+      'a sku recorded again: post it and open another. `data.limit` is the limit reached, `data.of` which one.',
+    message: (data: { stockCountId: string; limit: number; of: 'lines' | 'recordings' }) =>
+      data.of === 'lines'
+        ? `stock count ${data.stockCountId} already has ${data.limit} lines`
+        : `stock count ${data.stockCountId} already took ${data.limit} recorded lines`,
+  },
   'webhook-endpoint-not-found': {
     title: 'No such webhook endpoint',
     description: 'The endpoint was never registered for this tenant, or it was deleted.',

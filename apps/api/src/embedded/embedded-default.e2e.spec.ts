@@ -73,9 +73,11 @@ describe('the embedded default', () => {
     expect(stdout).toContain('"status":"paid"');
     // The demo café's menu was set by its admin, through the menu's command, and the till's staff key reads it.
     const [alice, , olga, ada] = demoTenant.actors;
-    const api = `http://127.0.0.1:${String(port)}`;
+    const baseUrl = `http://127.0.0.1:${String(port)}`;
     const read = async <T>(path: string, apiKey: string): Promise<T> =>
-      (await (await fetch(`${api}${path}`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as T;
+      (await (
+        await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${apiKey}` } })
+      ).json()) as T;
     await expect
       .poll(async () =>
         (await read<{ items: { sku: string }[] }>('/menu', alice.apiKey)).items.map(({ sku }) => sku),

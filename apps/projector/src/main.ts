@@ -1,5 +1,9 @@
 import pg from 'pg';
-import { startCommandCompleter } from '@once/api/completer';
+import {
+  assertKeyRetentionCoversRetries,
+  cardRetryPolicyFromEnv,
+  startCommandCompleter,
+} from '@once/api/completer';
 import { startStreamScavenger } from '@once/event-store/postgres';
 import { startProjector } from '@once/projections';
 import { allProjections, expiredKeySweeper, removeKeyRowsOfStreams } from '@once/read-models';
@@ -27,8 +31,18 @@ const env = readEnvironment(
     ONCE_LEASE_MS: true,
     ONCE_KEY_RETENTION_SECONDS: true,
     ONCE_COMPLETER_INTERVAL_MS: true,
+    ONCE_CARD_RETRY_ATTEMPTS: true,
+    ONCE_CARD_RETRY_BASE_MS: true,
+    ONCE_CARD_RETRY_MAX_MS: true,
   }),
 );
+const cardSettlementRetryPolicy = cardRetryPolicyFromEnv(env);
+// A key must outlive its lease and the card settlement's retries: refuse anything shorter before starting.
+assertKeyRetentionCoversRetries({
+  retentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,
+  leaseMs: env.ONCE_LEASE_MS,
+  retryPolicy: cardSettlementRetryPolicy,
+});
 
 const logger = createJsonLogger(env.ONCE_LOG_LEVEL);
 const database = await resolveDatabase({ databaseUrl: env.DATABASE_URL, dataDirectory: env.ONCE_DATA_DIR });
@@ -70,6 +84,7 @@ const completer = env.ONCE_GATEWAY_URL
       pool,
       store,
       gatewayUrl: env.ONCE_GATEWAY_URL,
+      cardSettlementRetryPolicy,
       leaseMs: env.ONCE_LEASE_MS,
       keyRetentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,
       intervalMs: env.ONCE_COMPLETER_INTERVAL_MS,

@@ -84,5 +84,5 @@ describe('npm run chaos -- --spawn (short run)', () => {
     );
     expect(outagePayments).toHaveLength(4);
     expect(history.some((record) => record.type === 'fault' && record.fault === 'completer-back')).toBe(true);
-  }, 300_000);
+  }, 600_000);
 });

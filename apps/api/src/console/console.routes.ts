@@ -29,6 +29,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/keys',
     {
+      config: { role: 'operator' },
       schema: {
         summary: "A key's log as a timeline, by key or by the resource it created",
         description:
@@ -51,6 +52,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/keys/in-flight',
     {
+      config: { role: 'operator' },
       schema: {
         summary: 'Keys of your tenant still in flight',
         description:
@@ -85,6 +87,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/keys/unresumable',
     {
+      config: { role: 'operator' },
       schema: {
         summary: 'Keys of your tenant the completer cannot resume',
         description:
@@ -101,6 +104,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payments/needing-attention',
     {
+      config: { role: 'operator' },
       schema: {
         summary: "Your tenant's card payments that need an operator",
         description:
@@ -119,6 +123,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/projections',
     {
+      config: { role: 'operator' },
       schema: {
         summary: 'How far each projection is behind the log',
         tags: ['console'],
@@ -131,6 +136,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/routes',
     {
+      config: { role: 'operator' },
       schema: {
         summary: 'Replay, 409 and 422 rates per route since this process started',
         description: "From this process's own Prometheus counters (as `/metrics` shows them); service-wide.",

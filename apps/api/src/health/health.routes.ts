@@ -10,6 +10,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
     {
+      config: { role: 'public' },
       schema: {
         summary: 'Liveness and store check',
         tags: ['operations'],

@@ -8,6 +8,8 @@ export interface ProjectorPluginOptions {
   readonly eventStoreUrl?: string | undefined;
   /** Which endpoint URLs the webhook relay delivers to. */
   readonly webhookUrlPolicy: WebhookUrlPolicy;
+  /** `ONCE_SECRETS_KEY`'s value, for the relay to unseal the endpoints' secrets. */
+  readonly secretsKey: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export const projectorPlugin = fp<ProjectorPluginOptions>(
       eventStoreUrl: options.eventStoreUrl,
       webhookUrlPolicy: options.webhookUrlPolicy,
       pollIntervalMs: 50,
+      secretsKey: options.secretsKey,
     });
     let closing = false;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

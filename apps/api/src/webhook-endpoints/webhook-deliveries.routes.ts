@@ -38,6 +38,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id/messages',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'The endpoint’s messages, newest first: status, attempts, next attempt',
         tags,
@@ -60,6 +61,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id/attempts',
     {
+      config: { role: 'admin' },
       schema: {
         summary:
           'Delivery attempts to the endpoint (or of one message), newest first: status code, time, duration',
@@ -83,6 +85,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:id/messages/:messageId/redeliver',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'Deliver one message again, now, with a fresh retry ladder',
         tags,
@@ -104,6 +107,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:id/replay',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'Deliver again every message of events appended in [from, to), in log order',
         tags,

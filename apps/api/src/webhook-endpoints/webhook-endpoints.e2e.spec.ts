@@ -4,7 +4,7 @@ import { startWebhookReceiver } from '@once/outbox/testing';
 import type { WebhookReceiver } from '@once/outbox/testing';
 import { useTestApi } from '../testing/index.js';
 
-const env = useTestApi({ webhookUrlPolicy: { allowHttp: true, allowPrivateNetworks: false } });
+const env = useTestApi({ webhookUrlPolicy: { allowHttp: true } });
 const secrets: string[] = [];
 let receiver: WebhookReceiver;
 
@@ -17,12 +17,12 @@ afterAll(async () => {
 });
 
 const command = (path: string, body: unknown, key = randomUUID()) =>
-  env.http.post(path, { apiKey: env.tenant.alice, key, body });
-const read = (path: string) => env.http.get(path, env.tenant.alice, {});
+  env.http.post(path, { apiKey: env.tenant.ada, key, body });
+const read = (path: string) => env.http.get(path, env.tenant.ada, {});
 const remove = (path: string) =>
   fetch(`${env.api.url}${path}`, {
     method: 'DELETE',
-    headers: { authorization: `Bearer ${env.tenant.alice}`, 'idempotency-key': randomUUID() },
+    headers: { authorization: `Bearer ${env.tenant.ada}`, 'idempotency-key': randomUUID() },
   });
 const placeOrder = async (): Promise<string> =>
   (
@@ -78,7 +78,7 @@ describe('webhook endpoints', () => {
     const redelivered = await env.http.post(
       `/webhook-endpoints/${endpointId}/messages/${messageId}/redeliver`,
       {
-        apiKey: env.tenant.alice,
+        apiKey: env.tenant.ada,
       },
     );
     expect(redelivered.status).toBe(202);
@@ -87,7 +87,7 @@ describe('webhook endpoints', () => {
       .toBe(2);
 
     const replayed = await env.http.post(`/webhook-endpoints/${endpointId}/replay`, {
-      apiKey: env.tenant.alice,
+      apiKey: env.tenant.ada,
       body: {
         from: new Date(Date.now() - 3_600_000).toISOString(),
         to: new Date(Date.now() + 60_000).toISOString(),
@@ -155,10 +155,8 @@ describe('webhook endpoints', () => {
       status: 'enabled',
     });
     const other = await env.api.tenant();
-    expect((await env.http.get(`/webhook-endpoints/${endpointId}`, other.alice, {})).status).toBe(404);
-    expect((await env.http.get(`/webhook-endpoints/${endpointId}/attempts`, other.alice, {})).status).toBe(
-      404,
-    );
+    expect((await env.http.get(`/webhook-endpoints/${endpointId}`, other.ada, {})).status).toBe(404);
+    expect((await env.http.get(`/webhook-endpoints/${endpointId}/attempts`, other.ada, {})).status).toBe(404);
     const deleted = await remove(`/webhook-endpoints/${endpointId}`);
     expect(deleted.status).toBe(200);
     await expect.poll(async () => (await read(`/webhook-endpoints/${endpointId}`)).status).toBe(404);

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,8 @@ describe('a key retention shorter than the lease plus the card retries', () => {
         env: {
           ...process.env,
           DATABASE_URL: 'postgres://127.0.0.1:1/none',
+          // Required beside DATABASE_URL, and checked first: a valid one lets the retention be what is refused.
+          ONCE_SECRETS_KEY: randomBytes(32).toString('base64'),
           ONCE_KEY_RETENTION_SECONDS: '60',
           ONCE_LEASE_MS: '30000',
         },

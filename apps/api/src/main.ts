@@ -6,6 +6,7 @@ import { generateWebhookSecret, readOrCreateSecretsKeyFile } from '@once/webhook
 import { findFreePort } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
+import { assertKeyRetentionCoversRetries, cardRetryPolicyFromEnv } from './completer/index.js';
 import { demoBanner } from './embedded/banner.js';
 import { seedDemoMenu } from './embedded/demo-menu.js';
 import { revokeDemoKeys, seedDemoTenant } from './embedded/demo-tenant.js';
@@ -37,6 +38,9 @@ const env = readEnvironment(
       ONCE_READ_WAIT_MS: true,
       ONCE_WEBHOOK_ALLOW_HTTP: true,
       ONCE_WEBHOOK_ALLOWED_HOSTS: true,
+      ONCE_CARD_RETRY_ATTEMPTS: true,
+      ONCE_CARD_RETRY_BASE_MS: true,
+      ONCE_CARD_RETRY_MAX_MS: true,
       ...operationsSettings,
     })
     .extend({
@@ -59,6 +63,13 @@ if (env.DATABASE_URL && env.ONCE_SECRETS_KEY === undefined) {
 }
 const port = env.PORT ?? 3000;
 const host = env.HOST ?? '127.0.0.1';
+const cardSettlementRetryPolicy = cardRetryPolicyFromEnv(env);
+// A key must outlive its lease and the card settlement's retries: refuse anything shorter before starting.
+assertKeyRetentionCoversRetries({
+  retentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,
+  leaseMs: env.ONCE_LEASE_MS,
+  retryPolicy: cardSettlementRetryPolicy,
+});
 
 // Nothing configured: PostgreSQL and the gateway simulator start here, beside the api.
 const embeddedPostgres = env.DATABASE_URL
@@ -106,6 +117,7 @@ const app = await buildApp({
   ...(env.ONCE_LEASE_MS === undefined ? {} : { leaseMs: env.ONCE_LEASE_MS }),
   ...(env.ONCE_COMPLETED_KEYS === undefined ? {} : { completedKeys: env.ONCE_COMPLETED_KEYS }),
   projector: env.ONCE_PROJECTOR,
+  cardSettlementRetryPolicy,
   completerIntervalMs: env.ONCE_COMPLETER_INTERVAL_MS,
   poolSize: env.ONCE_DATABASE_POOL_SIZE,
   ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),

@@ -1,6 +1,10 @@
 import { join } from 'node:path';
 import pg from 'pg';
-import { startCommandCompleter } from '@once/api/completer';
+import {
+  assertKeyRetentionCoversRetries,
+  cardRetryPolicyFromEnv,
+  startCommandCompleter,
+} from '@once/api/completer';
 import { startStreamScavenger } from '@once/event-store/postgres';
 import { startServerScavenger } from '@once/event-store/eventstoredb';
 import { startProjector } from '@once/projections';
@@ -33,8 +37,18 @@ const env = readEnvironment(
     ONCE_LEASE_MS: true,
     ONCE_KEY_RETENTION_SECONDS: true,
     ONCE_COMPLETER_INTERVAL_MS: true,
+    ONCE_CARD_RETRY_ATTEMPTS: true,
+    ONCE_CARD_RETRY_BASE_MS: true,
+    ONCE_CARD_RETRY_MAX_MS: true,
   }),
 );
+const cardSettlementRetryPolicy = cardRetryPolicyFromEnv(env);
+// A key must outlive its lease and the card settlement's retries: refuse anything shorter before starting.
+assertKeyRetentionCoversRetries({
+  retentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,
+  leaseMs: env.ONCE_LEASE_MS,
+  retryPolicy: cardSettlementRetryPolicy,
+});
 
 if (env.DATABASE_URL && env.ONCE_SECRETS_KEY === undefined) {
   throw new Error('ONCE_SECRETS_KEY is required with DATABASE_URL: the same value as the api’s');
@@ -88,6 +102,7 @@ const completer = env.ONCE_GATEWAY_URL
       store,
       gatewayUrl: env.ONCE_GATEWAY_URL,
       gatewayApiToken: env.ONCE_GATEWAY_API_TOKEN,
+      cardSettlementRetryPolicy,
       secrets,
       leaseMs: env.ONCE_LEASE_MS,
       keyRetentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,

@@ -164,6 +164,12 @@ export const onceEnvironment = z.object({
   ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(86_400),
   /** Key retention when a route sets none (seconds); 24 h by default. Short values are for soak tests. */
   ONCE_KEY_RETENTION_SECONDS: z.coerce.number().int().min(1).max(31_536_000).optional(),
+  /** A card payment whose outcome stays unknown: attempts before an operator must settle it (default 8). */
+  ONCE_CARD_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).optional(),
+  /** The pause after its first unknown attempt (ms, default 5,000); it doubles after each one. */
+  ONCE_CARD_RETRY_BASE_MS: milliseconds(86_400_000).optional(),
+  /** The longest pause between its attempts (ms, default 300,000). */
+  ONCE_CARD_RETRY_MAX_MS: milliseconds(86_400_000).optional(),
 
   /** The kitchen display: the api it registers its webhook endpoint with, and an API key of the tenant to show. */
   ONCE_API_URL: z.url().default('http://127.0.0.1:3000'),

@@ -102,6 +102,11 @@ export const run = async (args: readonly string[]): Promise<void> => {
       environment: {
         ONCE_KEY_RETENTION_SECONDS: String(retention),
         ONCE_SCAVENGER_INTERVAL_MS: String(values['scavenge-ms']),
+        // A retention this short is refused unless the lease and the card retries fit inside it.
+        ONCE_LEASE_MS: '5000',
+        ONCE_CARD_RETRY_ATTEMPTS: '3',
+        ONCE_CARD_RETRY_BASE_MS: '1000',
+        ONCE_CARD_RETRY_MAX_MS: '5000',
       },
     });
     const { url } = api;

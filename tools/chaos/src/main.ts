@@ -27,6 +27,11 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 --delay R               share of answers held past the client's timeout (default 0.01)
 --fault-interval-ms N   mean pause between process faults (spawn; default 4000)
 --faults a,b,…          process faults to inject (spawn; default all): ${processFaultKinds.join(', ')}
+--completer-outage      (spawn) after the workload, leave card payments in flight at charge_requested (half
+                        uncharged, half charged with the answer lost) while the completer is down for three key
+                        retentions, then bring it back and retry late: no reservation left, no second charge
+--outage-payments N     card payments the outage leaves in flight (default 6)
+--key-retention-seconds N  key retention of every process during --completer-outage (default 3)
 --out DIR               where history.jsonl, summary.json and report.html go (default tools/chaos/results)
 --rewrite-report DIR    write a finished run's summary.json and report.html again from its history, and stop
 
@@ -49,6 +54,9 @@ const { values } = parseArgs({
     delay: { type: 'string' },
     'fault-interval-ms': { type: 'string' },
     faults: { type: 'string' },
+    'completer-outage': { type: 'boolean' },
+    'outage-payments': { type: 'string' },
+    'key-retention-seconds': { type: 'string' },
     out: { type: 'string' },
     'rewrite-report': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -93,6 +101,9 @@ const parsed = z
       .default(processFaultKinds.join(','))
       .transform((text) => text.split(',').filter((kind) => kind !== ''))
       .pipe(z.array(z.enum(processFaultKinds))),
+    'completer-outage': z.boolean().default(false),
+    'outage-payments': z.coerce.number().int().min(1).max(1_000).default(6),
+    'key-retention-seconds': z.coerce.number().int().min(3).max(3_600).default(3),
     out: z
       .string()
       .min(1)
@@ -100,6 +111,7 @@ const parsed = z
   })
   .refine((input) => input.spawn !== (input.target !== undefined), 'give either --spawn or --target')
   .refine((input) => input.target === undefined || input['api-key'] !== undefined, '--target needs --api-key')
+  .refine((input) => input.spawn || !input['completer-outage'], '--completer-outage needs --spawn')
   .safeParse(values);
 if (!parsed.success) {
   console.error(`${z.prettifyError(parsed.error)}\n\n${usage}`);
@@ -125,6 +137,14 @@ const summary = await runChaos({
   proxy: { resetBefore: input['reset-before'], dropAfter: input['drop-after'], delay: input.delay },
   faultKinds: input.faults,
   faultIntervalMs: input['fault-interval-ms'],
+  ...(input['completer-outage']
+    ? {
+        completerOutage: {
+          payments: input['outage-payments'],
+          retentionSeconds: input['key-retention-seconds'],
+        },
+      }
+    : {}),
   outDirectory: input.out,
   log,
 });

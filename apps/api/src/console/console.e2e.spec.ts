@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { keyStreamName } from '@once/idempotency/key-log';
 import { putDemoMenu, useTestApi } from '../testing/index.js';
 import { keyLookupStatements } from './key-timeline.js';
 
@@ -153,5 +154,47 @@ describe('console reads (/ops)', () => {
       replays: before.replays + 1,
       status422: before.status422 + 1,
     });
+  });
+
+  it('lists the keys the completer cannot resume, and counts them service-wide in /metrics', async () => {
+    // A key claimed for a command this api no longer handles, and left in flight with its lease long ended.
+    const stranger = await env.api.tenant();
+    const tenantId = stranger.tenantId;
+    const scope = { tenantId, actorId: randomUUID() };
+    const key = `retired-${randomUUID()}`;
+    await env.api.app.eventStore.appendToStream(
+      keyStreamName(scope, key),
+      [
+        {
+          id: randomUUID(),
+          type: 'IdempotencyKeyClaimed',
+          data: {
+            ...scope,
+            key,
+            holder: randomUUID(),
+            claimedAt: '2026-01-01T00:00:00.000Z',
+            leaseExpiresAt: '2026-01-01T00:00:30.000Z',
+            method: 'POST',
+            route: '/retired',
+            requestHash: 'a'.repeat(64),
+            commandType: 'RetiredCommand',
+            commandVersion: 1,
+            command: {},
+          },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+
+    await expect
+      .poll(async () => (await env.http.get('/ops/keys/unresumable', stranger.olga)).json())
+      .toEqual({
+        keys: [{ key, commandType: 'RetiredCommand', leaseExpiredAt: '2026-01-01T00:00:30.000Z' }],
+      });
+    expect((await env.http.get('/ops/keys/unresumable', env.tenant.olga)).json()).toEqual({ keys: [] });
+    expect((await env.http.get('/ops/keys/unresumable', stranger.alice)).status).toBe(403);
+    expect((await env.http.get('/ops/keys/unresumable')).status).toBe(401);
+    const metrics = await (await fetch(`${env.api.url}/metrics`)).text();
+    expect(metrics).toMatch(/^once_completer_unresumable_keys [1-9]\d*$/m);
   });
 });

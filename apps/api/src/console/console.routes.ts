@@ -1,3 +1,4 @@
+import { Gauge } from 'prom-client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { problemView } from '../commands/command-schemas.js';
 import {
@@ -7,17 +8,19 @@ import {
   paymentsNeedingAttentionView,
   projectionsLagView,
   routesRatesView,
+  unresumableKeysView,
 } from './console.schemas.js';
 import { listKeysInFlight, lookUpKeys } from './key-timeline.js';
 import { listConsolePaymentsNeedingAttention } from './payments-needing-attention.js';
 import { measureProjectionLag } from './projection-lag.js';
 import { routeRates } from './route-rates.js';
+import { listUnresumableKeys } from './unresumable-keys.js';
 
 const readProblems = { 400: problemView, 401: problemView };
 
 /**
- * What the operator console (`/console`) reads, under `/ops`: a key's whole log, the keys in flight, card payments
- * that need an operator, projection lag, and per-route replay/409/422 rates. Keys and payments are the
+ * What the operator console (`/console`) reads, under `/ops`: a key's whole log, the keys in flight and those the
+ * completer cannot resume, card payments that need an operator, projection lag, and per-route replay/409/422 rates. Keys and payments are the
  * caller's tenant's (every actor's); lag and rates describe the service.
  */
 export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -59,6 +62,43 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ keys: await listKeysInFlight(app.pg, request.principal.tenantId, new Date()) }),
+  );
+
+  const unresumableSource = () => ({
+    pool: app.pg,
+    engine: app.commandEngine,
+    handlers: app.commandHandlers,
+  });
+  // Each count reads the key logs of the abandoned keys (normally none; at most the first 1,000).
+  new Gauge({
+    name: 'once_completer_unresumable_keys',
+    help: 'Keys in flight with an ended lease that the completer passes over (no handler resumes their command): an operator must settle them',
+    registers: [app.metricsRegistry],
+    async collect() {
+      try {
+        this.set((await listUnresumableKeys(unresumableSource())).length);
+      } catch (error) {
+        // Before the key table is live there is nothing to count, and /metrics must still answer.
+        app.log.debug({ err: error }, 'unresumable keys not counted');
+      }
+    },
+  });
+
+  app.get(
+    '/keys/unresumable',
+    {
+      config: { role: 'operator' },
+      schema: {
+        summary: 'Keys of your tenant the completer cannot resume',
+        description:
+          'Keys in flight whose lease has ended and whose recorded command no handler of this api resumes (a ' +
+          'command retired since the key was claimed): the completer passes over them, and they never expire. ' +
+          'Counted service-wide in `once_completer_unresumable_keys`.',
+        tags: ['console'],
+        response: { 200: unresumableKeysView, ...readProblems },
+      },
+    },
+    async (request) => ({ keys: await listUnresumableKeys(unresumableSource(), request.principal.tenantId) }),
   );
 
   app.get(

@@ -57,6 +57,15 @@ export type KeyTimelineView = z.infer<typeof keyTimelineView>;
 
 export const keyLookupView = z.object({ keys: z.array(keyTimelineView) });
 export const keysInFlightView = z.object({ keys: z.array(keyInFlightView) });
+export const unresumableKeyView = z.object({
+  key: z.string(),
+  commandType: z
+    .string()
+    .optional()
+    .describe('The command its claim recorded; absent for a first-format claim no upcaster understood'),
+  leaseExpiredAt: z.string(),
+});
+export const unresumableKeysView = z.object({ keys: z.array(unresumableKeyView) });
 
 export const paymentNeedingAttentionView = paymentNeedingAttentionBase.extend({
   method: z.literal('card'),

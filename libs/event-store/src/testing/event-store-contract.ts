@@ -822,6 +822,25 @@ const describeRetention = (store: () => EventStore, clock: TestClock, options: C
       expect(await store().readStream(aged)).toEqual([]);
     });
 
+    it('a stream without retention, or with truncateBefore only, is never hidden by age or scavenged', async () => {
+      const [unretained, truncated] = [freshStream('unretained'), freshStream('truncated')];
+      await store().appendToStream(unretained, someEvents(2), { expectedRevision: 'no_stream' });
+      await store().appendToStream(truncated, someEvents(1), {
+        expectedRevision: 'no_stream',
+        retention: { maxAgeSeconds: realClock ? 1 : 60 },
+      });
+      // An idempotency key claimed again: its earlier life hidden by revision, the new one kept whatever its age.
+      await store().appendToStream(truncated, someEvents(2), {
+        expectedRevision: 0n,
+        retention: { truncateBefore: 1n },
+      });
+      if (realClock) await new Promise((resolve) => setTimeout(resolve, 2_500));
+      else clock.advance(30 * 24 * 3600);
+      await store().scavenge();
+      expect((await store().readStream(unretained)).map((event) => event.revision)).toEqual([0n, 1n]);
+      expect((await store().readStream(truncated)).map((event) => event.revision)).toEqual([1n, 2n]);
+    });
+
     it('appendMulti carries each stream its own retention, rolled back with a write that fails', async () => {
       if (!store().capabilities.atomicMultiStreamAppend) return; // refused there: see the appendMulti tests
       const [first, existing, other] = [freshStream('ma'), freshStream('mb'), freshStream('mc')];

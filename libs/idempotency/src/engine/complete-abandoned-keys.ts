@@ -1,8 +1,8 @@
 import type { GlobalPosition } from '@once/event-store';
 import type { CommandHandler } from './command-handler.js';
-import type { CommandHandlers } from '../commands/index.js';
+import type { CommandHandlers, TypedCommand } from '../commands/index.js';
 import { claimedCommand, KEY_STREAM_PREFIX } from '../key-log/index.js';
-import type { ClaimUpcaster } from '../key-log/index.js';
+import type { ClaimUpcaster, KeyInFlight } from '../key-log/index.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
 import type { IdempotencyEngine } from './idempotency-engine.js';
 
@@ -24,7 +24,36 @@ export interface CompleteAbandonedKeysOptions {
 
 export type AbandonedKeyResult =
   | { readonly keyStream: string; readonly outcome: ExecuteOutcome }
-  | { readonly keyStream: string; readonly skipped: 'not-in-flight' | 'lease-live' | 'no-handler' };
+  | { readonly keyStream: string; readonly skipped: 'not-in-flight' | 'lease-live' }
+  | {
+      readonly keyStream: string;
+      readonly skipped: 'no-handler';
+      /** The command type its claim recorded; undefined when a first-format claim could not be upcast. */
+      readonly commandType: string | undefined;
+    };
+
+/**
+ * The command a key's claim recorded and the handler that resumes it, or the command type that has none here (a
+ * key only an operator can settle: the completer passes over it and reports it).
+ *
+ * @example
+ * const resume = resumeOf(state.claim, handlers, upcastFirstFormatClaim);
+ * if (resume.kind === 'unresumable') report(resume.commandType);
+ */
+export const resumeOf = (
+  claim: KeyInFlight['claim'],
+  handlers: CommandHandlers,
+  upcast: ClaimUpcaster | undefined,
+):
+  | { readonly kind: 'resumable'; readonly command: TypedCommand; readonly handler: CommandHandler }
+  | { readonly kind: 'unresumable'; readonly commandType: string | undefined } => {
+  const command = claimedCommand(claim, upcast);
+  const handler: CommandHandler | undefined =
+    command === undefined ? undefined : handlers.byType(command.type);
+  return command === undefined || handler === undefined
+    ? { kind: 'unresumable', commandType: command?.type }
+    : { kind: 'resumable', command, handler };
+};
 
 const finalTypes = new Set(['IdempotencyKeyCompleted', 'IdempotencyKeyReleased']);
 
@@ -72,13 +101,12 @@ export const completeAbandonedKeys = async (
       continue;
     }
     const { claim } = state;
-    const command = claimedCommand(claim, options.upcast);
-    const handler: CommandHandler | undefined =
-      command === undefined ? undefined : options.handlers.byType(command.type);
-    if (command === undefined || handler === undefined) {
-      results.push({ keyStream, skipped: 'no-handler' });
+    const resume = resumeOf(claim, options.handlers, options.upcast);
+    if (resume.kind === 'unresumable') {
+      results.push({ keyStream, skipped: 'no-handler', commandType: resume.commandType });
       continue;
     }
+    const { command, handler } = resume;
     const outcome = await engine.execute({
       scope: { tenantId: claim.tenantId, actorId: claim.actorId },
       key: claim.key,

@@ -590,14 +590,32 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     input.retentionSeconds ?? input.handler.retentionSeconds ?? settings.retentionSeconds;
 
   /**
-   * The retention a claim carries in its own write: a new key stream gets it in the same commit as its first events
-   * (no separate call, no second commit); a stream that already exists has it from its first claim.
+   * The retention of a claim that completes the key in its own write (the atomic protocol, or a rejection decided
+   * with the claim): a new key stream gets it in the same commit as its first events (no separate call, no second
+   * commit); a stream that already exists keeps the one its earlier life ended with.
    */
   const claimRetention = (
     input: ExecuteInput,
     expected: ExpectedRevision,
   ): { readonly retention?: StreamRetention } =>
     expected === 'no_stream' ? { retention: { maxAgeSeconds: retentionOf(input) } } : {};
+
+  /**
+   * The retention of a claim that leaves the key in flight: none, so nothing of a key in flight ever expires or is
+   * scavenged, however long it waits for its completer. A new stream gets none; a stream with an earlier life
+   * (released, or expired and not yet removed) hides that life below the claim, by revision and never by age.
+   */
+  const inFlightClaimRetention = (expected: ExpectedRevision): { readonly retention?: StreamRetention } =>
+    typeof expected === 'bigint' ? { retention: { truncateBefore: expected + 1n } } : {};
+
+  /**
+   * The retention written with a key's completion or release: its clock starts there. Events age from their own
+   * record time, so the age counts the time the key spent in flight too: its claim then expires a whole retention
+   * after the completion, and the key answers at least that long.
+   */
+  const endOfLifeRetention = (input: ExecuteInput, claimedAt: string, now: number): StreamRetention => ({
+    maxAgeSeconds: retentionOf(input) + Math.max(0, Math.ceil((now - Date.parse(claimedAt)) / 1000)),
+  });
 
   /** How long before its retention ends a completed key stops being answered from memory (clocks may differ). */
   const expiryMarginMs = 60_000;
@@ -692,6 +710,8 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     planWrites,
     decide,
     claimRetention,
+    inFlightClaimRetention,
+    endOfLifeRetention,
     arrivalOutcome,
     rememberCompleted,
     rememberedOutcome,

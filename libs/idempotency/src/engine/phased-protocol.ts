@@ -83,7 +83,11 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
     try {
       const result = await store.appendToStream(keyStream, execution.keyEvents(events, holder, expected), {
         expectedRevision: expected,
-        ...(arrival.kind === 'claim' ? runtime.claimRetention(input, expected) : {}),
+        ...(arrival.kind !== 'claim'
+          ? {}
+          : completesAtOnce
+            ? runtime.claimRetention(input, expected)
+            : runtime.inFlightClaimRetention(expected)),
       });
       execution.wroteKeyLog(result);
       revision = result.nextExpectedRevision;

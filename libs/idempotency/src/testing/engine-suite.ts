@@ -785,6 +785,40 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       expect(await engine.execute(input())).toMatchObject({ kind: 'replay' });
     });
 
+    it('a key in flight carries no retention; the append that completes it carries one counted from the completion', async () => {
+      const retentions: { readonly types: readonly string[]; readonly retention: unknown }[] = [];
+      const { input, scope, key } = fresh();
+      const keyStream = keyStreamName(scope, key);
+      const recording: EventStore = {
+        ...store,
+        appendToStream: async (stream, events, options) => {
+          if (stream === keyStream) {
+            retentions.push({ types: events.map((event) => event.type), retention: options.retention });
+          }
+          return store.appendToStream(stream, events, options);
+        },
+      };
+      const faults = createFaultInjector();
+      const engine = engineWith({
+        store: recording,
+        faults: faults.hook,
+        protocol: 'phased',
+        retentionSeconds: 60,
+      });
+      faults.arm('after-plan');
+      await expect(engine.execute(input())).rejects.toBeInstanceOf(InjectedCrash);
+      clock.advance(2 * 24 * 3600_000);
+      const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+      const [result] = await completeAbandonedKeys({ engine, handlers, candidates: [keyStream] });
+      expect(result).toMatchObject({ outcome: { kind: 'first', resumed: true } });
+
+      const completing = retentions.findIndex(({ types }) => types.includes('IdempotencyKeyCompleted'));
+      expect(completing).toBe(retentions.length - 1);
+      for (const { retention } of retentions.slice(0, completing)) expect(retention).toBeUndefined();
+      expect(retentions[completing]?.retention).toEqual({ maxAgeSeconds: 60 + 2 * 24 * 3600 });
+      expect(await engine.readKeyState(keyStream)).toMatchObject({ status: 'completed' });
+    });
+
     it('external steps run once; a resume asks the gateway before charging again', async () => {
       const faults = createFaultInjector();
       const gateway = createFakeGateway();

@@ -80,6 +80,10 @@ export interface AppDeps {
   readonly readWaitMs?: number;
   /** Which webhook endpoint URLs are accepted and delivered to; https to public addresses only by default. */
   readonly webhookUrlPolicy?: WebhookUrlPolicy;
+  /** How long delivered webhook messages and their attempts are kept (ms); 30 days by default. */
+  readonly webhookRetentionMs?: number;
+  /** The most log events one webhook replay reads; 10,000 by default. */
+  readonly webhookReplayMaxEvents?: number;
   /** Operations settings: retention scavenger, limits, timeouts, CORS, the metrics listener (see `OperationsDeps`). */
   readonly operations?: OperationsDeps;
   /** The built till and console (apps/till `dist/`), served at `/till` and `/console`; not served when omitted. */
@@ -183,6 +187,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         databaseUrl: deps.databaseUrl,
         eventStoreUrl: deps.eventStoreUrl,
         webhookUrlPolicy,
+        ...(deps.webhookRetentionMs === undefined ? {} : { webhookRetentionMs: deps.webhookRetentionMs }),
       });
     if (deps.projector !== 'external' && !deps.eventStoreUrl && operations.scavenger !== false) {
       await app.register(scavengerPlugin, operations.scavenger ?? {});
@@ -209,7 +214,12 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         prefix: '/webhook-endpoints',
         urlPolicy: webhookUrlPolicy,
       });
-      await authenticated.register(webhookDeliveriesRoutes, { prefix: '/webhook-endpoints' });
+      await authenticated.register(webhookDeliveriesRoutes, {
+        prefix: '/webhook-endpoints',
+        ...(deps.webhookReplayMaxEvents === undefined
+          ? {}
+          : { maxReplayEvents: deps.webhookReplayMaxEvents }),
+      });
       await authenticated.register(menuRoutes, { prefix: '/menu' });
       await authenticated.register(consoleRoutes, { prefix: '/ops' });
     });

@@ -35,6 +35,8 @@ const env = readEnvironment(
       ONCE_READ_WAIT_MS: true,
       ONCE_WEBHOOK_ALLOW_HTTP: true,
       ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
+      ONCE_WEBHOOK_RETENTION_DAYS: true,
+      ONCE_WEBHOOK_REPLAY_MAX_EVENTS: true,
       ...operationsSettings,
     })
     .extend({
@@ -93,6 +95,8 @@ const app = await buildApp({
     allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? embeddedPostgres !== undefined,
     allowPrivateNetworks: env.ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
   },
+  webhookRetentionMs: env.ONCE_WEBHOOK_RETENTION_DAYS * 86_400_000,
+  webhookReplayMaxEvents: env.ONCE_WEBHOOK_REPLAY_MAX_EVENTS,
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   operations: operationsFromEnv(env),
   logger: { level: env.ONCE_LOG_LEVEL },

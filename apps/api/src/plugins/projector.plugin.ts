@@ -8,6 +8,8 @@ export interface ProjectorPluginOptions {
   readonly eventStoreUrl?: string | undefined;
   /** Which endpoint URLs the webhook relay delivers to. */
   readonly webhookUrlPolicy: WebhookUrlPolicy;
+  /** How long the relay keeps delivered webhook messages (ms); its default (30 days) when omitted. */
+  readonly webhookRetentionMs?: number;
 }
 
 /**
@@ -36,6 +38,7 @@ export const projectorPlugin = fp<ProjectorPluginOptions>(
       databaseUrl: options.databaseUrl,
       eventStoreUrl: options.eventStoreUrl,
       webhookUrlPolicy: options.webhookUrlPolicy,
+      webhookRetentionMs: options.webhookRetentionMs,
       pollIntervalMs: 50,
     });
     let closing = false;

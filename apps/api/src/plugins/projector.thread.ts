@@ -14,6 +14,7 @@ export interface ProjectorThreadData {
   readonly databaseUrl: string;
   readonly eventStoreUrl: string | undefined;
   readonly webhookUrlPolicy: WebhookUrlPolicy;
+  readonly webhookRetentionMs: number | undefined;
   readonly pollIntervalMs: number;
 }
 
@@ -92,6 +93,7 @@ try {
       pool,
       store,
       urlPolicy: data.webhookUrlPolicy,
+      ...(data.webhookRetentionMs === undefined ? {} : { retentionMs: data.webhookRetentionMs }),
       logger,
       pollIntervalMs: data.pollIntervalMs,
     }),

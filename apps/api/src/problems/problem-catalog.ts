@@ -150,6 +150,21 @@ export const problemCatalog = idempotencyProblems
           'Reads with `Once-Min-Position` wait for the read models to catch up; the number that may wait at once is ' +
           'capped. Retry after `Retry-After` seconds, or read without the header.',
       },
+      'webhook-replay-too-large': {
+        status: 422,
+        title: 'The replay range holds too many events',
+        description:
+          'A replay reads the log for the range, and reads at most `maxEvents` events of the endpoint’s tenant and ' +
+          'event types (`ONCE_WEBHOOK_REPLAY_MAX_EVENTS`, 10,000 by default). Nothing was replayed: replay shorter ' +
+          'ranges, one after the other.',
+      },
+      'webhook-message-not-removable': {
+        status: 409,
+        title: 'Only dead or held webhook messages can be deleted',
+        description:
+          'The message is pending (its delivery is under way) or delivered (deleted by the retention on its own). ' +
+          'Nothing was deleted.',
+      },
       internal: {
         title: 'Internal error',
         description: 'An unexpected error. It has been logged with the request id; retry with the same key.',

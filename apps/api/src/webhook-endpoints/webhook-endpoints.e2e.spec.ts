@@ -4,7 +4,10 @@ import { startWebhookReceiver } from '@once/outbox/testing';
 import type { WebhookReceiver } from '@once/outbox/testing';
 import { useTestApi } from '../testing/index.js';
 
-const env = useTestApi({ webhookUrlPolicy: { allowHttp: true, allowPrivateNetworks: false } });
+const env = useTestApi({
+  webhookUrlPolicy: { allowHttp: true, allowPrivateNetworks: false },
+  webhookReplayMaxEvents: 5,
+});
 const secrets: string[] = [];
 let receiver: WebhookReceiver;
 
@@ -146,6 +149,57 @@ describe('webhook endpoints', () => {
       type: '/problems/invalid-webhook-event-types',
       data: { unknown: ['IdempotencyKeyClaimed'] },
     });
+  });
+
+  it('holds what happens while the endpoint is disabled and delivers it once enabled; only dead or held messages can be deleted', async () => {
+    const disabled = await command(`/webhook-endpoints/${endpointId}/disable`, {});
+    expect(disabled.json()).toMatchObject({ status: 'disabled' });
+    await expect
+      .poll(async () => (await read(`/webhook-endpoints/${endpointId}`)).json())
+      .toMatchObject({ status: 'disabled' });
+    const orderId = await placeOrder();
+    const held = async () =>
+      (await read(`/webhook-endpoints/${endpointId}/messages?status=held`)).json<{
+        messages: { messageId: string; stream: string }[];
+      }>().messages;
+    await expect.poll(async () => (await held()).some((m) => m.stream.endsWith(orderId))).toBe(true);
+    expect(receiver.requests.some((request) => request.body.includes(orderId))).toBe(false);
+
+    const delivered = (await read(`/webhook-endpoints/${endpointId}/messages?status=delivered`)).json<{
+      messages: { messageId: string }[];
+    }>().messages[0];
+    const refused = await fetch(
+      `${env.api.url}/webhook-endpoints/${endpointId}/messages/${delivered?.messageId ?? ''}`,
+      { method: 'DELETE', headers: { authorization: `Bearer ${env.tenant.alice}` } },
+    );
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ type: '/problems/webhook-message-not-removable' });
+    const unknown = await fetch(`${env.api.url}/webhook-endpoints/${endpointId}/messages/${randomUUID()}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${env.tenant.alice}` },
+    });
+    expect(unknown.status).toBe(404);
+
+    expect((await command(`/webhook-endpoints/${endpointId}/enable`, {})).json()).toMatchObject({
+      status: 'enabled',
+    });
+    await expect
+      .poll(() => receiver.requests.some((request) => request.body.includes(orderId)), { timeout: 15_000 })
+      .toBe(true);
+    expect(await held()).toEqual([]);
+  });
+
+  it('refuses a replay whose range holds more log events than the bound', async () => {
+    for (let placed = 0; placed < 5; placed++) await placeOrder();
+    const replayed = await env.http.post(`/webhook-endpoints/${endpointId}/replay`, {
+      apiKey: env.tenant.alice,
+      body: {
+        from: new Date(Date.now() - 3_600_000).toISOString(),
+        to: new Date(Date.now() + 60_000).toISOString(),
+      },
+    });
+    expect(replayed.status).toBe(422);
+    expect(replayed.json()).toMatchObject({ type: '/problems/webhook-replay-too-large', maxEvents: 5 });
   });
 
   it('disables, enables and deletes an endpoint; another tenant never sees it', async () => {

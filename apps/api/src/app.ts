@@ -92,6 +92,12 @@ export interface AppDeps {
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
+/** The schema the api applies at start, by component (`/health/ready` checks it is there). */
+const apiMigrations = [
+  { component: 'api', migrations: apiKeyMigrations },
+  { component: 'menu', migrations: menuMigrations },
+];
+
 /**
  * Builds the API: plugins and routes, wiring only. The caller listens and closes.
  *
@@ -141,12 +147,9 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
       connectionTimeoutMs: operations.poolConnectionTimeoutMs ?? 5_000,
       statementTimeoutMs: operations.statementTimeoutMs ?? 30_000,
-      migrations: [
-        { component: 'api', migrations: apiKeyMigrations },
-        { component: 'menu', migrations: menuMigrations },
-      ],
+      migrations: apiMigrations,
     });
-    await app.register(healthRoutes);
+    await app.register(healthRoutes, { migrations: apiMigrations });
     await app.register(readWaitsPlugin, {
       checkLogHead: !deps.eventStoreUrl,
       ...(operations.maxWaitingReads === undefined ? {} : { maxWaiters: operations.maxWaitingReads }),

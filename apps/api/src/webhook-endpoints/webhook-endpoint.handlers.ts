@@ -108,7 +108,7 @@ export const rotateWebhookSecretHandler: DecideCommandHandler<CommandOf<typeof r
     respond: (_context, state) => endpointResponse(200, state, true),
   });
 
-/** `POST /webhook-endpoints/:id/enable`: deliveries resume (a disabled endpoint's missed events: replay them). */
+/** `POST /webhook-endpoints/:id/enable`: deliveries resume, with what was held while it was disabled. */
 export const enableWebhookEndpointHandler: DecideCommandHandler<CommandOf<typeof enableWebhookEndpoint>> =
   endpointCommand((context) => ({
     type: 'EnableWebhookEndpoint',

@@ -224,5 +224,6 @@ describe('webhook endpoints', () => {
     expect(metrics).toMatch(/webhook_attempts\{outcome="delivered"\} [1-9]/);
     expect(metrics).toContain('webhook_retry_backlog');
     expect(metrics).toContain('webhook_oldest_undelivered_seconds');
+    expect(metrics).toContain('webhook_held_messages');
   });
 });

@@ -29,7 +29,9 @@ import { observabilityPlugin } from './plugins/observability.plugin.js';
 import { postgresPlugin } from './plugins/postgres.plugin.js';
 import { problemDetailsPlugin } from './plugins/problem-details.plugin.js';
 import { projectorPlugin } from './plugins/projector.plugin.js';
+import { routeRolesPlugin } from './plugins/route-roles.plugin.js';
 import { scavengerPlugin } from './plugins/scavenger.plugin.js';
+import { eventStoreScavengerPlugin } from './plugins/eventstore-scavenger.plugin.js';
 import { corsPlugin, deferredChildLogger, rateLimitsPlugin, withRedaction } from './operations/index.js';
 import type { OperationsDeps } from './operations/index.js';
 import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
@@ -39,7 +41,7 @@ import { webAssetsRoutes } from './web/index.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { outboxPlugin } from './plugins/outbox.plugin.js';
 import { webhookDeliveriesRoutes, webhookEndpointsRoutes } from './webhook-endpoints/index.js';
-import { strictWebhookUrlPolicy } from '@once/webhooks';
+import { createSecretsKeyring, parseSecretsKeys, strictWebhookUrlPolicy } from '@once/webhooks';
 import type { WebhookUrlPolicy } from '@once/webhooks';
 
 /** Everything the API is built from. `main.ts` fills it from the environment; tests fill it directly. */
@@ -54,6 +56,11 @@ export interface AppDeps {
   readonly gatewayTimeoutMs?: number;
   /** How often an unknown card outcome is retried before the payment needs an operator; 8 attempts, 5 s–5 min apart by default. */
   readonly cardSettlementRetryPolicy?: SettlementRetryPolicy;
+  /**
+   * `ONCE_SECRETS_KEY`'s value: the server keys secrets are sealed with at rest (webhook endpoints' secrets) and card
+   * tokens referenced under (comma-separated base64 of 32 bytes, the current key first; see `parseSecretsKeys`).
+   */
+  readonly secretsKey: string;
   /** The shared secret gateway webhooks are signed with; without it every webhook is refused. */
   readonly gatewayWebhookSecret?: string | undefined;
   /** How the command engine is made over the event store: `createIdempotencyEngine` by default. */
@@ -108,6 +115,7 @@ const apiMigrations = [
 export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const bodyLimit = deps.bodyLimit ?? 64 * 1024;
   const operations = deps.operations ?? {};
+  const secrets = createSecretsKeyring(parseSecretsKeys(deps.secretsKey));
   const app = Fastify({
     logger: withRedaction(deps.logger ?? false),
     bodyLimit,
@@ -133,6 +141,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
   // A plugin that fails half way must not leave what earlier plugins opened (the pool, the projector) running.
   try {
+    await app.register(routeRolesPlugin);
     await app.register(problemDetailsPlugin, { catalog: problemCatalog, problemOf: problemOfError });
     if (operations.rateLimits) await app.register(rateLimitsPlugin, operations.rateLimits);
     if (operations.corsOrigins?.length) await app.register(corsPlugin, { origins: operations.corsOrigins });
@@ -162,6 +171,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       completedKeys: deps.completedKeys,
       createEngine: deps.createEngine,
       keyRetentionSeconds: operations.keyRetentionSeconds,
+      secretReferenceKeys: secrets.referenceKeys,
     });
     await app.register(gatewayPlugin, {
       baseUrl: deps.gatewayUrl,
@@ -175,6 +185,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         readStream: (stream) => app.eventStore.readStream(stream),
         retryPolicy: deps.cardSettlementRetryPolicy ?? defaultSettlementRetryPolicy,
         now: () => new Date(app.commandEngine.now()),
+        secrets,
       }),
     );
     await app.register(idempotencyFastifyPlugin, {
@@ -190,17 +201,28 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         databaseUrl: deps.databaseUrl,
         eventStoreUrl: deps.eventStoreUrl,
         webhookUrlPolicy,
+        secretsKey: deps.secretsKey,
         ...(deps.webhookRetentionMs === undefined ? {} : { webhookRetentionMs: deps.webhookRetentionMs }),
       });
     if (deps.projector !== 'external' && !deps.eventStoreUrl && operations.scavenger !== false) {
       await app.register(scavengerPlugin, operations.scavenger ?? {});
+    }
+    if (deps.projector !== 'external' && deps.eventStoreUrl && operations.eventStoreScavenger !== false) {
+      await app.register(
+        eventStoreScavengerPlugin,
+        operations.eventStoreScavenger ?? { intervalMs: 86_400_000 },
+      );
     }
     // With an external projector the completer runs there (apps/projector), beside the projections.
     if (deps.projector !== 'external') {
       await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });
     }
 
-    await app.register(webhooksRoutes, { prefix: '/webhooks', secret: deps.gatewayWebhookSecret });
+    await app.register(webhooksRoutes, {
+      prefix: '/webhooks',
+      secret: deps.gatewayWebhookSecret,
+      retryPolicy: deps.cardSettlementRetryPolicy ?? defaultSettlementRetryPolicy,
+    });
     if (deps.webAssetsDirectory) await app.register(webAssetsRoutes, { directory: deps.webAssetsDirectory });
 
     await app.register(async (authenticated) => {
@@ -216,6 +238,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       await authenticated.register(webhookEndpointsRoutes, {
         prefix: '/webhook-endpoints',
         urlPolicy: webhookUrlPolicy,
+        secrets,
       });
       await authenticated.register(webhookDeliveriesRoutes, {
         prefix: '/webhook-endpoints',

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { onceEnvironment, readEnvironment } from '@once/settings';
-import { generateWebhookSecret } from '@once/webhooks';
+import { generateWebhookSecret, readOrCreateSecretsKeyFile } from '@once/webhooks';
 import { findFreePort } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
@@ -9,7 +9,7 @@ import { createApiKeyStore } from './auth/index.js';
 import { demoBanner } from './embedded/banner.js';
 import { seedDemoMenu } from './embedded/demo-menu.js';
 import { seedDemoTenant } from './embedded/demo-tenant.js';
-import { startEmbeddedDefaultPostgres } from './embedded/embedded-runtime.js';
+import { embeddedSecretsKeyFile, startEmbeddedDefaultPostgres } from './embedded/embedded-runtime.js';
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
 import { shouldSeedDemoKeys } from './embedded/demo-policy.js';
@@ -24,6 +24,7 @@ const env = readEnvironment(
       DATABASE_URL: true,
       EVENTSTORE_URL: true,
       ONCE_DATA_DIR: true,
+      ONCE_SECRETS_KEY: true,
       ONCE_LOG_LEVEL: true,
       ONCE_DATABASE_POOL_SIZE: true,
       ONCE_GATEWAY_URL: true,
@@ -34,7 +35,7 @@ const env = readEnvironment(
       ONCE_COMPLETER_INTERVAL_MS: true,
       ONCE_READ_WAIT_MS: true,
       ONCE_WEBHOOK_ALLOW_HTTP: true,
-      ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
+      ONCE_WEBHOOK_ALLOWED_HOSTS: true,
       ONCE_WEBHOOK_RETENTION_DAYS: true,
       ONCE_WEBHOOK_REPLAY_MAX_EVENTS: true,
       ...operationsSettings,
@@ -52,6 +53,11 @@ const env = readEnvironment(
         }),
     }),
 );
+if (env.DATABASE_URL && env.ONCE_SECRETS_KEY === undefined) {
+  throw new Error(
+    'ONCE_SECRETS_KEY is required with DATABASE_URL: the base64 of 32 random bytes (openssl rand -base64 32), the same for every api and projector',
+  );
+}
 const port = env.PORT ?? 3000;
 const host = env.HOST ?? '127.0.0.1';
 
@@ -78,12 +84,21 @@ const stopEmbedded = async (): Promise<void> => {
 };
 
 const databaseUrl = env.DATABASE_URL ?? (embeddedPostgres as EmbeddedPostgresServer).connectionString;
+const secretsKey =
+  env.ONCE_SECRETS_KEY ??
+  (await readOrCreateSecretsKeyFile(
+    embeddedSecretsKeyFile((embeddedPostgres as EmbeddedPostgresServer).dataDirectory),
+  ).catch(async (error: unknown) => {
+    await stopEmbedded();
+    throw error;
+  }));
 const gatewayUrl = env.ONCE_GATEWAY_URL ?? (embeddedGateway as GatewaySimProcess).url;
 
 const app = await buildApp({
   databaseUrl,
   ...(env.EVENTSTORE_URL ? { eventStoreUrl: env.EVENTSTORE_URL } : {}),
   gatewayUrl,
+  secretsKey,
   gatewayWebhookSecret: webhookSecret,
   ...(env.ONCE_LEASE_MS === undefined ? {} : { leaseMs: env.ONCE_LEASE_MS }),
   ...(env.ONCE_COMPLETED_KEYS === undefined ? {} : { completedKeys: env.ONCE_COMPLETED_KEYS }),
@@ -93,7 +108,7 @@ const app = await buildApp({
   ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),
   webhookUrlPolicy: {
     allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? embeddedPostgres !== undefined,
-    allowPrivateNetworks: env.ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
+    allowedInternalHosts: env.ONCE_WEBHOOK_ALLOWED_HOSTS,
   },
   webhookRetentionMs: env.ONCE_WEBHOOK_RETENTION_DAYS * 86_400_000,
   webhookReplayMaxEvents: env.ONCE_WEBHOOK_REPLAY_MAX_EVENTS,

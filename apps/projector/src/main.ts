@@ -1,11 +1,14 @@
+import { join } from 'node:path';
 import pg from 'pg';
 import { startCommandCompleter } from '@once/api/completer';
 import { startStreamScavenger } from '@once/event-store/postgres';
+import { startServerScavenger } from '@once/event-store/eventstoredb';
 import { startProjector } from '@once/projections';
 import { allProjections, expiredKeySweeper, removeKeyRowsOfStreams } from '@once/read-models';
 import { startWebhookRelay } from '@once/outbox';
 import { onceEnvironment, readEnvironment } from '@once/settings';
-import { resolveDatabase } from './database.js';
+import { createSecretsKeyring, parseSecretsKeys, readOrCreateSecretsKeyFile } from '@once/webhooks';
+import { defaultDataDirectory, resolveDatabase } from './database.js';
 import { createEventStoreFromEnv } from './event-store.js';
 import { createJsonLogger } from './json-logger.js';
 
@@ -14,15 +17,17 @@ const env = readEnvironment(
     DATABASE_URL: true,
     EVENTSTORE_URL: true,
     ONCE_DATA_DIR: true,
+    ONCE_SECRETS_KEY: true,
     ONCE_LOG_LEVEL: true,
     ONCE_PROJECTOR_BATCH_SIZE: true,
     ONCE_PROJECTOR_POLL_MS: true,
     ONCE_PROJECTOR_LEASE_RETRY_MS: true,
     ONCE_WEBHOOK_ALLOW_HTTP: true,
-    ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
+    ONCE_WEBHOOK_ALLOWED_HOSTS: true,
     ONCE_WEBHOOK_RETENTION_DAYS: true,
     ONCE_SCAVENGER: true,
     ONCE_SCAVENGER_INTERVAL_MS: true,
+    ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS: true,
     // The completer's: the gateway card payments are resumed against, and the engine's lease and retention.
     ONCE_GATEWAY_URL: true,
     ONCE_LEASE_MS: true,
@@ -31,7 +36,17 @@ const env = readEnvironment(
   }),
 );
 
+if (env.DATABASE_URL && env.ONCE_SECRETS_KEY === undefined) {
+  throw new Error('ONCE_SECRETS_KEY is required with DATABASE_URL: the same value as the api’s');
+}
 const logger = createJsonLogger(env.ONCE_LOG_LEVEL);
+// The embedded default's key lives in its data folder, beside the api's (apps/api/src/embedded/embedded-runtime.ts).
+const secrets = createSecretsKeyring(
+  parseSecretsKeys(
+    env.ONCE_SECRETS_KEY ??
+      (await readOrCreateSecretsKeyFile(join(defaultDataDirectory(env.ONCE_DATA_DIR), 'once-secrets.key'))),
+  ),
+);
 const database = await resolveDatabase({ databaseUrl: env.DATABASE_URL, dataDirectory: env.ONCE_DATA_DIR });
 const pool = new pg.Pool({
   connectionString: database.connectionString,
@@ -57,10 +72,11 @@ const projector = await startProjector({
 const relay = await startWebhookRelay({
   pool,
   store,
+  secrets,
   logger,
   urlPolicy: {
     allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? false,
-    allowPrivateNetworks: env.ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
+    allowedInternalHosts: env.ONCE_WEBHOOK_ALLOWED_HOSTS,
   },
   pollIntervalMs: env.ONCE_PROJECTOR_POLL_MS,
   leaseRetryMs: env.ONCE_PROJECTOR_LEASE_RETRY_MS,
@@ -72,6 +88,7 @@ const completer = env.ONCE_GATEWAY_URL
       pool,
       store,
       gatewayUrl: env.ONCE_GATEWAY_URL,
+      secrets,
       leaseMs: env.ONCE_LEASE_MS,
       keyRetentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,
       intervalMs: env.ONCE_COMPLETER_INTERVAL_MS,
@@ -103,6 +120,18 @@ const scavenger =
         onError: (error) => logger.warn({ err: error }, 'scavenger round failed'),
       })
     : undefined;
+// With EventStoreDB streams the server frees expired events' disk in its scavenges: one leader starts them.
+const serverScavenger =
+  env.EVENTSTORE_URL !== undefined && env.ONCE_SCAVENGER !== false
+    ? startServerScavenger({
+        store,
+        pool,
+        intervalMs: env.ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS * 1000,
+        onScavenge: (round) =>
+          logger.info({ scavengeId: round.scavengeId }, 'started a scavenge on EventStoreDB'),
+        onError: (error) => logger.warn({ err: error }, 'could not start a scavenge on EventStoreDB'),
+      })
+    : undefined;
 
 let stopping = false;
 const shutdown = async (signal: string): Promise<void> => {
@@ -111,6 +140,7 @@ const shutdown = async (signal: string): Promise<void> => {
   logger.info({ signal }, 'stopping: finishing the batches in hand and giving the leases back');
   try {
     await scavenger?.stop();
+    await serverScavenger?.stop();
     await completer?.stop();
     await relay.stop();
     await projector.stop();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventStoreDbConnectionStringProblem } from '@once/event-store/eventstoredb';
-import { isWebhookSecret } from '@once/webhooks';
+import { isWebhookSecret, secretsKeysProblem } from '@once/webhooks';
 
 /** `0`, `1`, `true` or `false`; unset stays undefined, so each process picks its own default. */
 const flag = z
@@ -34,6 +34,17 @@ export const onceEnvironment = z.object({
     .optional(),
   /** Where the embedded default keeps PostgreSQL's data (default `.once/postgres`). */
   ONCE_DATA_DIR: z.string().min(1).optional(),
+  /**
+   * The server keys secrets are sealed with at rest (webhook endpoints' secrets) and card tokens referenced under:
+   * comma-separated base64 of 32 random bytes, the current key first, older keys after it (they only unseal).
+   * Required with `DATABASE_URL`; the embedded default generates one into its data folder.
+   */
+  ONCE_SECRETS_KEY: z
+    .string()
+    .refine((keys) => secretsKeysProblem(keys) === undefined, {
+      error: (issue) => secretsKeysProblem(String(issue.input)),
+    })
+    .optional(),
   ONCE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Connections in the api's PostgreSQL pool (a keyed command may use two at once: its append and the key's retention). */
   ONCE_DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(40),
@@ -67,8 +78,20 @@ export const onceEnvironment = z.object({
 
   /** Webhook endpoints may use http to loopback hosts (development). On by default for the embedded default only. */
   ONCE_WEBHOOK_ALLOW_HTTP: flag,
-  /** Webhook endpoints may resolve to loopback, private and link-local addresses (a private network deployment). */
-  ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
+  /**
+   * Comma-separated host names every tenant's webhook endpoints may use although they resolve to loopback or private
+   * addresses (`kitchen-display` on the compose network), over http too; none by default. No other internal host is.
+   */
+  ONCE_WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((text) =>
+      (text ?? '')
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    )
+    .pipe(z.array(z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/))),
   /** Delivered webhook messages and their attempts are deleted this many days after delivery (dead and held: never). */
   ONCE_WEBHOOK_RETENTION_DAYS: z.coerce.number().min(0.0001).max(3_650).default(30),
   /** The most log events one `POST /webhook-endpoints/:id/replay` reads (a 422 beyond: replay shorter ranges). */
@@ -101,9 +124,11 @@ export const onceEnvironment = z.object({
   ONCE_POOL_CONNECTION_TIMEOUT_MS: milliseconds(600_000).default(5_000),
   ONCE_MAX_WAITING_READS: z.coerce.number().int().min(1).max(100_000).default(1_000),
   ONCE_API_KEY_CACHE_TTL_MS: milliseconds(600_000).default(5_000),
-  /** `0` turns the retention scavenger off (it runs only with PostgreSQL streams). */
+  /** `0` turns the retention scavenger off (with EventStoreDB streams: the scheduled server scavenges). */
   ONCE_SCAVENGER: flag,
   ONCE_SCAVENGER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  /** With EventStoreDB streams: time between the scavenges one process starts on the server; 24 h by default. */
+  ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(86_400),
   /** Key retention when a route sets none (seconds); 24 h by default. Short values are for soak tests. */
   ONCE_KEY_RETENTION_SECONDS: z.coerce.number().int().min(1).max(31_536_000).optional(),
 

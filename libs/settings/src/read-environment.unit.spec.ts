@@ -38,4 +38,20 @@ describe('readEnvironment', () => {
       ONCE_WEBHOOK_ALLOW_HTTP: undefined,
     });
   });
+
+  it('reads the allowed internal webhook hosts as a list, and refuses the old private-networks switch', () => {
+    const webhooks = onceEnvironment.pick({ ONCE_WEBHOOK_ALLOWED_HOSTS: true });
+    expect(readEnvironment(webhooks, {})).toEqual({ ONCE_WEBHOOK_ALLOWED_HOSTS: [] });
+    expect(
+      readEnvironment(webhooks, { ONCE_WEBHOOK_ALLOWED_HOSTS: 'Kitchen-Display, hooks.internal' }),
+    ).toEqual({
+      ONCE_WEBHOOK_ALLOWED_HOSTS: ['kitchen-display', 'hooks.internal'],
+    });
+    expect(() =>
+      readEnvironment(webhooks, { ONCE_WEBHOOK_ALLOWED_HOSTS: 'http://kitchen-display' }),
+    ).toThrow();
+    expect(() => readEnvironment(webhooks, { ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' })).toThrow(
+      'ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS is now ONCE_WEBHOOK_ALLOWED_HOSTS',
+    );
+  });
 });

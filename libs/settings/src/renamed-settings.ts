@@ -12,6 +12,8 @@ export const renamedSettings: Readonly<Record<string, string>> = {
   PROJECTOR_POLL_MS: 'ONCE_PROJECTOR_POLL_MS',
   PROJECTOR_LEASE_RETRY_MS: 'ONCE_PROJECTOR_LEASE_RETRY_MS',
   REPLAY_BATCH_SIZE: 'ONCE_REPLAY_BATCH_SIZE',
+  // Not a rename but a replacement: private networks for every tenant became a list of allowed internal hosts.
+  ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'ONCE_WEBHOOK_ALLOWED_HOSTS',
 };
 
 /**

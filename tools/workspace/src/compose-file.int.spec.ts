@@ -44,6 +44,7 @@ const secrets = {
   ONCE_WEBHOOK_SECRET: 'whsec_b3BlcmF0b3ItY2hvc2VuLXdlYmhvb2stc2VjcmV0',
   ONCE_POSTGRES_PASSWORD: 'a-database-password',
   ONCE_GATEWAY_FAULT_TOKEN: 'a-fault-token-of-the-operator',
+  ONCE_SECRETS_KEY: 'b3BlcmF0b3ItY2hvc2VuLXNlcnZlci1rZXktMzJieXQ=',
 };
 
 describe('docker-compose.yml', () => {
@@ -90,6 +91,19 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('lets webhooks reach the kitchen display on the compose network, and no other private host', () => {
+    const allowed = onceEnvironment.pick({ ONCE_WEBHOOK_ALLOWED_HOSTS: true, ONCE_WEBHOOK_ALLOW_HTTP: true });
+    const kitchenUrl = compose.services['kitchen-display']?.environment?.['ONCE_KITCHEN_WEBHOOK_URL'] ?? '';
+    for (const name of ['api', 'projector']) {
+      const environment = compose.services[name]?.environment ?? {};
+      expect(allowed.parse(environment), name).toEqual({
+        ONCE_WEBHOOK_ALLOWED_HOSTS: [new URL(kitchenUrl).hostname],
+        ONCE_WEBHOOK_ALLOW_HTTP: undefined,
+      });
+    }
+    expect(composeText).not.toMatch(/ALLOW_PRIVATE_NETWORKS/);
+  });
+
   it('gives the projector the gateway its completer resumes card payments against', () => {
     const { api, projector } = compose.services;
     expect(projector?.environment?.['ONCE_GATEWAY_URL']).toBe(api?.environment?.['ONCE_GATEWAY_URL']);
@@ -129,6 +143,11 @@ describe('docker-compose.yml', () => {
     expect(resolved.services['gateway-sim']?.environment?.['ONCE_GATEWAY_WEBHOOK_SECRET']).toBe(
       secrets.ONCE_WEBHOOK_SECRET,
     );
+    for (const service of ['api', 'projector']) {
+      expect(resolved.services[service]?.environment?.['ONCE_SECRETS_KEY'], service).toBe(
+        secrets.ONCE_SECRETS_KEY,
+      );
+    }
     expect(resolved.services['postgres']?.environment?.['POSTGRES_PASSWORD']).toBe(
       secrets.ONCE_POSTGRES_PASSWORD,
     );

@@ -1,5 +1,6 @@
 import { bindCommand, commandHandlers } from '@once/idempotency';
 import type { CommandHandlers } from '@once/idempotency';
+import type { SecretsKeyring } from '@once/webhooks';
 import { cardPaymentHandler } from '../invoices/card-payment.handler.js';
 import type { CardPaymentDeps } from '../invoices/card-payment.handler.js';
 import { cashPaymentHandler, issueInvoiceHandler } from '../invoices/invoice.handlers.js';
@@ -38,15 +39,20 @@ import {
   rotateWebhookSecretHandler,
 } from '../webhook-endpoints/webhook-endpoint.handlers.js';
 
-/** What the handlers need besides the engine: the gateway, a fault point, and the card settlements' clock and reads. */
-export type CommandHandlerDeps = CardPaymentDeps;
+/**
+ * What the handlers need besides the engine: the gateway, a fault point, the card settlements' clock and reads, and
+ * the keyring webhook secrets are sealed with.
+ */
+export interface CommandHandlerDeps extends CardPaymentDeps {
+  readonly secrets: SecretsKeyring;
+}
 
 /**
  * Every command's handler, by command type: built once at start; each route binds its commands' handlers from it
  * when it is declared, and the completer resumes a key from the command type its claim recorded.
  *
  * @example
- * const handlers = createCommandHandlers({ gateway, faultPoint, readStream, retryPolicy, now });
+ * const handlers = createCommandHandlers({ gateway, faultPoint, readStream, retryPolicy, now, secrets });
  * handlers.byType('PayInvoiceByCard');
  */
 export const createCommandHandlers = (deps: CommandHandlerDeps): CommandHandlers =>
@@ -62,8 +68,8 @@ export const createCommandHandlers = (deps: CommandHandlerDeps): CommandHandlers
     bindCommand(openStockCount, openStockCountHandler),
     bindCommand(recordCountLine, recordCountLineHandler),
     bindCommand(postStockCount, postStockCountHandler),
-    bindCommand(registerWebhookEndpoint, registerWebhookEndpointHandler),
-    bindCommand(rotateWebhookSecret, rotateWebhookSecretHandler),
+    bindCommand(registerWebhookEndpoint, registerWebhookEndpointHandler(deps.secrets)),
+    bindCommand(rotateWebhookSecret, rotateWebhookSecretHandler(deps.secrets)),
     bindCommand(enableWebhookEndpoint, enableWebhookEndpointHandler),
     bindCommand(disableWebhookEndpoint, disableWebhookEndpointHandler),
     bindCommand(deleteWebhookEndpoint, deleteWebhookEndpointHandler),

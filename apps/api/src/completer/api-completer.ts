@@ -4,6 +4,7 @@ import type { EventStore } from '@once/event-store';
 import { createIdempotencyEngine } from '@once/idempotency';
 import type { CommandHandlers, IdempotencyEngine } from '@once/idempotency';
 import { startCompleter } from '@once/read-models';
+import type { SecretsKeyring } from '@once/webhooks';
 import type { ProjectionLogger, RunningTask } from '@once/projections';
 import { createCommandHandlers } from '../commands/command-handlers.js';
 import { upcastFirstFormatClaim } from '../commands/legacy-claims.js';
@@ -50,6 +51,8 @@ export interface CommandCompleterOptions {
   readonly store: EventStore;
   /** The card gateway the card-payment handler asks (inquiry before any second charge). */
   readonly gatewayUrl: string;
+  /** The api's server keys (`ONCE_SECRETS_KEY`): a resumed command seals and references secrets as the api does. */
+  readonly secrets: SecretsKeyring;
   /** How often an unknown card outcome is retried before the payment needs an operator; the api's default when omitted. */
   readonly cardSettlementRetryPolicy?: SettlementRetryPolicy;
   /** How long a key the completer takes over is held (ms); the api's default when omitted. */
@@ -65,12 +68,13 @@ export interface CommandCompleterOptions {
  * HTTP server.
  *
  * @example
- * const completer = startCommandCompleter({ pool, store, gatewayUrl, logger });
+ * const completer = startCommandCompleter({ pool, store, gatewayUrl, secrets, logger });
  * await completer.stop();
  */
 export const startCommandCompleter = (options: CommandCompleterOptions): RunningTask => {
   const engine = createIdempotencyEngine({
     store: options.store,
+    secretReferenceKeys: options.secrets.referenceKeys,
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     ...(options.keyRetentionSeconds === undefined ? {} : { retentionSeconds: options.keyRetentionSeconds }),
   });
@@ -80,6 +84,7 @@ export const startCommandCompleter = (options: CommandCompleterOptions): Running
     readStream: (stream) => options.store.readStream(stream),
     retryPolicy: options.cardSettlementRetryPolicy ?? defaultSettlementRetryPolicy,
     now: () => new Date(engine.now()),
+    secrets: options.secrets,
   });
   return startApiCompleter(
     options.pool,

@@ -26,6 +26,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/keys',
     {
+      config: { role: 'operator' },
       schema: {
         summary: "A key's log as a timeline, by key or by the resource it created",
         description:
@@ -48,6 +49,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/keys/in-flight',
     {
+      config: { role: 'operator' },
       schema: {
         summary: 'Keys of your tenant still in flight',
         description:
@@ -62,6 +64,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payments/needing-attention',
     {
+      config: { role: 'operator' },
       schema: {
         summary: "Your tenant's card payments that need an operator",
         description:
@@ -80,6 +83,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/projections',
     {
+      config: { role: 'operator' },
       schema: {
         summary: 'How far each projection is behind the log',
         tags: ['console'],
@@ -92,6 +96,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/routes',
     {
+      config: { role: 'operator' },
       schema: {
         summary: 'Replay, 409 and 422 rates per route since this process started',
         description: "From this process's own Prometheus counters (as `/metrics` shows them); service-wide.",

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { EventStore } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
+import { replaceSealedSecrets } from '@once/webhooks';
 import type { KeyTimelineView } from './console.schemas.js';
 
 interface KeyRow {
@@ -23,6 +24,21 @@ interface KeyRow {
 
 const keyColumns = `stream, actor_id, key, method, path, status, recovery_point, holder, locked_until,
   response_status, response_body, response_headers, release_reason, created_at, updated_at`;
+
+/** What the console shows in place of a sealed secret: its caller saw it once, nobody reads it here. */
+export const redactedSecret = '[redacted]';
+
+const redactText = (text: string): string => replaceSealedSecrets(text, () => redactedSecret);
+
+/** A key-log event's data with every sealed secret in it (an endpoint's, in a plan or a stored answer) redacted. */
+const redacted = (value: unknown): unknown => {
+  if (typeof value === 'string') return redactText(value);
+  if (Array.isArray(value)) return value.map(redacted);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, redacted(field)]));
+  }
+  return value;
+};
 
 const statusView = { inFlight: 'in_flight', completed: 'completed', released: 'released' } as const;
 
@@ -69,7 +85,8 @@ const findKeyRows = async (
 /**
  * The keys a lookup names, each with its whole key log read from the event store: every event as stored (type, time,
  * data), so the timeline shows claims, plans, recovery points, lease hand-overs and the stored response whatever
- * shape their payloads take.
+ * shape their payloads take; a secret sealed in any of them (a webhook endpoint's) shows as `[redacted]`. Card tokens
+ * are never there: the key log holds only their HMAC references.
  *
  * @example
  * const keys = await lookUpKeys({ pool, eventStore }, tenantId, { key: 'pay-4711' });
@@ -91,7 +108,7 @@ export const lookUpKeys = async (
               response: {
                 status: row.response_status,
                 headers: row.response_headers ?? {},
-                body: row.response_body ?? '',
+                body: redactText(row.response_body ?? ''),
               },
             }),
         ...(row.release_reason === null ? {} : { releaseReason: row.release_reason }),
@@ -100,7 +117,7 @@ export const lookUpKeys = async (
           type: event.type,
           recordedAt: event.recordedAt.toISOString(),
           position: formatPosition(event.position),
-          data: event.data,
+          data: redacted(event.data),
         })),
       };
     }),

@@ -1,12 +1,14 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '@once/postgres';
+import { parseSecretsKeys } from '@once/webhooks';
+import { embeddedSecretsKeyFile } from './embedded-runtime.js';
 
 // What a new user does: `npm start` with nothing configured, then paste the printed curl sequence.
 const mainTs = fileURLToPath(new URL('../main.ts', import.meta.url));
@@ -26,6 +28,7 @@ describe('the embedded default', () => {
       DATABASE_URL: _database,
       ONCE_GATEWAY_URL: _gateway,
       EVENTSTORE_URL: _eventStore,
+      ONCE_SECRETS_KEY: _secretsKey,
       ...inherited
     } = process.env;
     const env = {
@@ -56,6 +59,10 @@ describe('the embedded default', () => {
     expect(stdout.match(/^HTTP\/1\.1 201/gm)).toHaveLength(2);
     expect(stdout.match(/^idempotent-replayed: true/gim)).toHaveLength(1);
     expect(stdout).toContain('"status":"paid"');
+    // Its server key was generated into the data folder, readable by its owner only.
+    const keyFile = embeddedSecretsKeyFile(join(dataRoot, 'postgres'));
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+    expect(parseSecretsKeys(await readFile(keyFile, 'utf8'))).toHaveLength(1);
 
     child.kill('SIGTERM');
     const [code] = await exited;

@@ -1,7 +1,14 @@
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { findFreePort, startEmbeddedPostgres } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
+
+/**
+ * Where the embedded default keeps its server key (`ONCE_SECRETS_KEY`'s value), generated on the first start: in its
+ * data folder, readable by its owner only.
+ */
+export const embeddedSecretsKeyFile = (dataDirectory: string): string =>
+  join(dataDirectory, 'once-secrets.key');
 
 /** The preferred port of the embedded PostgreSQL (a free one is used when it is taken). */
 export const embeddedPostgresPort = 54329;

@@ -77,6 +77,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
   app.get(
     '/health/live',
     {
+      config: { role: 'public' },
       schema: {
         summary: 'Liveness: the process runs and answers',
         tags: ['operations'],
@@ -89,6 +90,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
     app.get(
       url,
       {
+        config: { role: 'public' },
         schema: {
           summary: 'Readiness: the databases answer, the projector runs, the migrations are applied',
           tags: ['operations'],

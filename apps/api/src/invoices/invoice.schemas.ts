@@ -39,8 +39,11 @@ export const cardPaymentBody = z.strictObject({
     .string()
     .min(1)
     .max(100)
-    // The key log stores `sha256:<hex>` in its place: a token of that shape could not be told from a stored one.
-    .refine((token) => !isSecretReference(token), 'a card token cannot have the shape sha256:<64 hex digits>')
+    // The key log stores `hmac-sha256:<hex>` in its place: a token of that shape could not be told from a stored one.
+    .refine(
+      (token) => !isSecretReference(token),
+      'a card token cannot have the shape hmac-sha256:<64 hex digits>',
+    )
     .describe('A tokenised card (gateway-sim: `tok_declined` is declined)'),
 });
 export const recordPaymentBody = z.discriminatedUnion('method', [cashPaymentBody, cardPaymentBody]);
@@ -87,6 +90,12 @@ export const paymentNeedingAttentionView = z.object({
   currency: z.string(),
   attempts: z.number().int().describe('Attempts whose outcome stayed unknown (charge or inquiry)'),
   lastError: z.string().nullable(),
-  flaggedAt: z.string().describe('When the completer gave up on it'),
+  flaggedAt: z.string().describe('When the completer gave up on it, or the mismatched charge was reported'),
+  gatewayCharged: z
+    .object({ amount: z.number().int(), currency: z.string() })
+    .nullable()
+    .describe(
+      'What the gateway reported charging when it was not the reserved amount and currency: recorded, not applied',
+    ),
 });
 export const paymentsNeedingAttentionList = z.object({ payments: z.array(paymentNeedingAttentionView) });

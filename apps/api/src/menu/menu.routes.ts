@@ -8,6 +8,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
     {
+      config: { role: 'staff' },
       schema: {
         summary: 'The menu with current prices',
         description:
@@ -23,6 +24,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/items/:sku',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'Add a menu item or change its price',
         description:

@@ -18,6 +18,7 @@ export const operationsSettings = {
   ONCE_API_KEY_CACHE_TTL_MS: true,
   ONCE_SCAVENGER: true,
   ONCE_SCAVENGER_INTERVAL_MS: true,
+  ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS: true,
   ONCE_KEY_RETENTION_SECONDS: true,
 } as const;
 
@@ -47,6 +48,10 @@ export const operationsFromEnv = (env: OperationsEnv): OperationsDeps => ({
   maxWaitingReads: env.ONCE_MAX_WAITING_READS,
   apiKeyCacheTtlMs: env.ONCE_API_KEY_CACHE_TTL_MS,
   scavenger: env.ONCE_SCAVENGER === false ? false : { intervalMs: env.ONCE_SCAVENGER_INTERVAL_MS },
+  eventStoreScavenger:
+    env.ONCE_SCAVENGER === false
+      ? false
+      : { intervalMs: env.ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS * 1000 },
   ...(env.ONCE_KEY_RETENTION_SECONDS === undefined
     ? {}
     : { keyRetentionSeconds: env.ONCE_KEY_RETENTION_SECONDS }),

@@ -24,13 +24,22 @@ export interface IdempotencyEnginePluginOptions {
   readonly createEngine?: ((options: IdempotencyEngineOptions) => IdempotencyEngine) | undefined;
   /** How long a key is kept when its route and handler set no retention (seconds). Default 24 h. */
   readonly keyRetentionSeconds?: number | undefined;
+  /** The keys card tokens are referenced under (an HMAC; the secrets keyring's reference keys, current first). */
+  readonly secretReferenceKeys: readonly Uint8Array[];
 }
 
 /** The idempotency engine over the app's event store, with the api's fault points wired in. */
 export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
   async (
     app,
-    { faults, leaseMs, completedKeys, createEngine = createIdempotencyEngine, keyRetentionSeconds },
+    {
+      faults,
+      leaseMs,
+      completedKeys,
+      createEngine = createIdempotencyEngine,
+      keyRetentionSeconds,
+      secretReferenceKeys,
+    },
   ) => {
     const faultPoint: ProcessFaultHook = faults ?? (() => undefined);
     app.decorate('faultPoint', faultPoint);
@@ -38,6 +47,7 @@ export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
       'commandEngine',
       createEngine({
         store: app.eventStore,
+        secretReferenceKeys,
         faults: (point) => faultPoint(point),
         ...(leaseMs === undefined ? {} : { leaseMs }),
         ...(completedKeys === undefined ? {} : { completedKeys: { capacity: completedKeys } }),

@@ -77,7 +77,7 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
       app.addHook('onClose', async () => server.close());
     } else {
       app.decorate('metricsUrl', () => undefined);
-      app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+      app.get('/metrics', { config: { role: 'public' }, schema: { hide: true } }, async (_request, reply) =>
         reply.type(registry.contentType).send(await registry.metrics()),
       );
     }

@@ -21,6 +21,8 @@ export interface ProjectorPluginOptions {
   readonly webhookUrlPolicy: WebhookUrlPolicy;
   /** How long the relay keeps delivered webhook messages (ms); its default (30 days) when omitted. */
   readonly webhookRetentionMs?: number;
+  /** `ONCE_SECRETS_KEY`'s value, for the relay to unseal the endpoints' secrets. */
+  readonly secretsKey: string;
 }
 
 /**
@@ -93,6 +95,7 @@ export const projectorPlugin = fp<ProjectorPluginOptions>(
           eventStoreUrl: options.eventStoreUrl,
           webhookUrlPolicy: options.webhookUrlPolicy,
           webhookRetentionMs: options.webhookRetentionMs,
+          secretsKey: options.secretsKey,
           pollIntervalMs: 50,
         }),
       onRestart: () => restarts.inc(),

@@ -2,13 +2,6 @@ import fp from 'fastify-plugin';
 import { parseJson } from '@once/canonical-json';
 import { HttpProblem } from '../problems/index.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The body exactly as received (webhook signatures are computed over it). */
-    rawBody: string | undefined;
-  }
-}
-
 export interface StrictJsonOptions {
   readonly bodyLimit: number;
 }
@@ -19,12 +12,10 @@ export interface StrictJsonOptions {
  */
 export const strictJsonPlugin = fp<StrictJsonOptions>(
   async (app, { bodyLimit }) => {
-    app.decorateRequest('rawBody', undefined);
     // JSON only: text/plain and everything else is 415 unsupported-media-type.
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
+    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_request, body, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
-      request.rawBody = text;
       const parsed = parseJson(text);
       if (parsed.ok) {
         done(null, parsed.value);

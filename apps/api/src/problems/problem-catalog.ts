@@ -66,8 +66,10 @@ export const problemCatalog = idempotencyProblems
         status: 403,
         title: 'This API key may not do this',
         description:
-          'The command needs an operator key (`npm run keys -- create --role operator`); staff keys cannot run it. ' +
-          'Nothing was stored for this key.',
+          "Every route needs a key of at least one role: `staff` (the till), `operator` (also the console's `/ops` reads " +
+          "and resolving card payments) or `admin` (also webhook endpoints and deliveries, menu prices). This key's role " +
+          "is below the route's; `detail` names both. Ask for a key of that role (`npm run keys -- create --role " +
+          'operator|admin`). Nothing was read or stored.',
       },
       'invalid-webhook-url': {
         status: 422,
@@ -75,8 +77,8 @@ export const problemCatalog = idempotencyProblems
         description:
           'A webhook endpoint needs an absolute https URL without credentials whose host resolves only to public addresses ' +
           '(loopback, private, link-local and reserved addresses are refused, so a webhook cannot reach inside the network). ' +
-          'Development setups may allow http to loopback hosts (`ONCE_WEBHOOK_ALLOW_HTTP`), and private networks ' +
-          '(`ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS`). `detail` says what was wrong. Nothing was stored.',
+          'Development setups may allow http to loopback hosts (`ONCE_WEBHOOK_ALLOW_HTTP`); the operator may allow named ' +
+          'internal hosts (`ONCE_WEBHOOK_ALLOWED_HOSTS`). `detail` says what was wrong. Nothing was stored.',
       },
       'not-found': {
         status: 404,

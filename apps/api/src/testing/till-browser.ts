@@ -55,10 +55,10 @@ export const saveScreenshot = async (
 };
 
 /**
- * Gives a tenant the demo café's menu through the api.
+ * Gives a tenant the demo café's menu through the api, with an admin key (setting prices configures the tenant).
  *
  * @example
- * await putDemoMenu(api.url, tenant.alice);
+ * await putDemoMenu(api.url, tenant.ada);
  */
 export const putDemoMenu = async (url: string, apiKey: string): Promise<void> => {
   for (const { sku, ...item } of demoMenu) {

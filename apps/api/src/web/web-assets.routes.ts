@@ -33,9 +33,15 @@ export const webAssetsRoutes: FastifyPluginAsyncZod<{ directory: string }> = asy
       .header('cache-control', 'no-cache')
       .send(body);
   };
-  app.get('/till', { schema: { hide: true } }, async (_request, reply) => send('till.html', reply));
-  app.get('/console', { schema: { hide: true } }, async (_request, reply) => send('console.html', reply));
-  app.get('/web/:file', { schema: { hide: true, params: assetParams } }, async (request, reply) =>
-    send(request.params.file, reply),
+  app.get('/till', { config: { role: 'public' }, schema: { hide: true } }, async (_request, reply) =>
+    send('till.html', reply),
+  );
+  app.get('/console', { config: { role: 'public' }, schema: { hide: true } }, async (_request, reply) =>
+    send('console.html', reply),
+  );
+  app.get(
+    '/web/:file',
+    { config: { role: 'public' }, schema: { hide: true, params: assetParams } },
+    async (request, reply) => send(request.params.file, reply),
   );
 };

@@ -49,6 +49,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod<WebhookDeliveriesRou
   app.get(
     '/:id/messages',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'The endpoint’s messages, newest first: status, attempts, next attempt',
         tags,
@@ -71,6 +72,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod<WebhookDeliveriesRou
   app.get(
     '/:id/attempts',
     {
+      config: { role: 'admin' },
       schema: {
         summary:
           'Delivery attempts to the endpoint (or of one message), newest first: status code, time, duration',
@@ -94,6 +96,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod<WebhookDeliveriesRou
   app.post(
     '/:id/messages/:messageId/redeliver',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'Deliver one message again, now, with a fresh retry ladder',
         tags,
@@ -115,6 +118,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod<WebhookDeliveriesRou
   app.delete(
     '/:id/messages/:messageId',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'Delete a dead or held message and its attempts (giving up on it)',
         tags,
@@ -147,6 +151,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod<WebhookDeliveriesRou
   app.post(
     '/:id/replay',
     {
+      config: { role: 'admin' },
       schema: {
         summary:
           'Deliver again every event of the endpoint’s types appended in [from, to), read from the log, in log order',

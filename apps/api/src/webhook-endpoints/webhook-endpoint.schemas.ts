@@ -77,7 +77,10 @@ export const webhookMessageView = z.object({
   appendedAt: z.string(),
   nextAttemptAt: z.string().nullable(),
   lastStatusCode: z.number().int().nullable(),
-  lastError: z.string().nullable(),
+  lastError: z
+    .string()
+    .nullable()
+    .describe("The last failed attempt's error class (see `error` of an attempt)"),
   deliveredAt: z.string().nullable(),
 });
 
@@ -86,7 +89,14 @@ export const webhookAttemptView = z.object({
   attempt: z.number().int(),
   outcome: z.enum(['delivered', 'failed', 'dead']),
   statusCode: z.number().int().nullable(),
-  error: z.string().nullable(),
+  error: z
+    .string()
+    .nullable()
+    .describe(
+      'Why the attempt failed, as a class: `timeout`, `connection-refused`, `connection-reset`, `unreachable`, ' +
+        '`dns`, `tls`, `blocked-address` (the URL resolves to an address deliveries may not reach), `invalid-url`, ' +
+        '`network`, `http-3xx` (redirects are not followed), `http-4xx` or `http-5xx`',
+    ),
   startedAt: z.string(),
   durationMs: z.number(),
   nextAttemptAt: z.string().nullable(),

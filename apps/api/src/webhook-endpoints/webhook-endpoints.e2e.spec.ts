@@ -4,10 +4,7 @@ import { startWebhookReceiver } from '@once/outbox/testing';
 import type { WebhookReceiver } from '@once/outbox/testing';
 import { useTestApi } from '../testing/index.js';
 
-const env = useTestApi({
-  webhookUrlPolicy: { allowHttp: true, allowPrivateNetworks: false },
-  webhookReplayMaxEvents: 5,
-});
+const env = useTestApi({ webhookUrlPolicy: { allowHttp: true }, webhookReplayMaxEvents: 5 });
 const secrets: string[] = [];
 let receiver: WebhookReceiver;
 
@@ -20,12 +17,12 @@ afterAll(async () => {
 });
 
 const command = (path: string, body: unknown, key = randomUUID()) =>
-  env.http.post(path, { apiKey: env.tenant.alice, key, body });
-const read = (path: string) => env.http.get(path, env.tenant.alice, {});
+  env.http.post(path, { apiKey: env.tenant.ada, key, body });
+const read = (path: string) => env.http.get(path, env.tenant.ada, {});
 const remove = (path: string) =>
   fetch(`${env.api.url}${path}`, {
     method: 'DELETE',
-    headers: { authorization: `Bearer ${env.tenant.alice}`, 'idempotency-key': randomUUID() },
+    headers: { authorization: `Bearer ${env.tenant.ada}`, 'idempotency-key': randomUUID() },
   });
 const placeOrder = async (): Promise<string> =>
   (
@@ -81,7 +78,7 @@ describe('webhook endpoints', () => {
     const redelivered = await env.http.post(
       `/webhook-endpoints/${endpointId}/messages/${messageId}/redeliver`,
       {
-        apiKey: env.tenant.alice,
+        apiKey: env.tenant.ada,
       },
     );
     expect(redelivered.status).toBe(202);
@@ -90,7 +87,7 @@ describe('webhook endpoints', () => {
       .toBe(2);
 
     const replayed = await env.http.post(`/webhook-endpoints/${endpointId}/replay`, {
-      apiKey: env.tenant.alice,
+      apiKey: env.tenant.ada,
       body: {
         from: new Date(Date.now() - 3_600_000).toISOString(),
         to: new Date(Date.now() + 60_000).toISOString(),
@@ -170,13 +167,13 @@ describe('webhook endpoints', () => {
     }>().messages[0];
     const refused = await fetch(
       `${env.api.url}/webhook-endpoints/${endpointId}/messages/${delivered?.messageId ?? ''}`,
-      { method: 'DELETE', headers: { authorization: `Bearer ${env.tenant.alice}` } },
+      { method: 'DELETE', headers: { authorization: `Bearer ${env.tenant.ada}` } },
     );
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({ type: '/problems/webhook-message-not-removable' });
     const unknown = await fetch(`${env.api.url}/webhook-endpoints/${endpointId}/messages/${randomUUID()}`, {
       method: 'DELETE',
-      headers: { authorization: `Bearer ${env.tenant.alice}` },
+      headers: { authorization: `Bearer ${env.tenant.ada}` },
     });
     expect(unknown.status).toBe(404);
 
@@ -192,7 +189,7 @@ describe('webhook endpoints', () => {
   it('refuses a replay whose range holds more log events than the bound', async () => {
     for (let placed = 0; placed < 5; placed++) await placeOrder();
     const replayed = await env.http.post(`/webhook-endpoints/${endpointId}/replay`, {
-      apiKey: env.tenant.alice,
+      apiKey: env.tenant.ada,
       body: {
         from: new Date(Date.now() - 3_600_000).toISOString(),
         to: new Date(Date.now() + 60_000).toISOString(),
@@ -209,10 +206,8 @@ describe('webhook endpoints', () => {
       status: 'enabled',
     });
     const other = await env.api.tenant();
-    expect((await env.http.get(`/webhook-endpoints/${endpointId}`, other.alice, {})).status).toBe(404);
-    expect((await env.http.get(`/webhook-endpoints/${endpointId}/attempts`, other.alice, {})).status).toBe(
-      404,
-    );
+    expect((await env.http.get(`/webhook-endpoints/${endpointId}`, other.ada, {})).status).toBe(404);
+    expect((await env.http.get(`/webhook-endpoints/${endpointId}/attempts`, other.ada, {})).status).toBe(404);
     const deleted = await remove(`/webhook-endpoints/${endpointId}`);
     expect(deleted.status).toBe(200);
     await expect.poll(async () => (await read(`/webhook-endpoints/${endpointId}`)).status).toBe(404);

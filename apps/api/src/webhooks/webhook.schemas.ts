@@ -16,9 +16,3 @@ export const gatewayEventSchema = z.object({
   }),
 });
 export type GatewayEvent = z.infer<typeof gatewayEventSchema>;
-
-export const webhookHeaders = z.object({
-  'webhook-id': z.string().min(1).max(200),
-  'webhook-timestamp': z.string().regex(/^\d{1,15}$/),
-  'webhook-signature': z.string().min(1).max(2000),
-});

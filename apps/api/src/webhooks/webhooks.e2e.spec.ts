@@ -10,6 +10,8 @@ const env = useGatewayTestApi({ gatewayWebhookSecret: secret, leaseMs: 500 });
 interface Charge {
   id: string;
   reference: string;
+  amount: number;
+  currency: string;
   status: string;
 }
 
@@ -31,6 +33,13 @@ const deliver = (charge: Charge, options: { eventId?: string; timestamp?: number
 const inquire = async (reference: string) =>
   ((await (await fetch(`${env.gateway.url}/charges?reference=${reference}`)).json()) as { charges: Charge[] })
     .charges;
+
+/** The signed delivery of any body, as the gateway would send it. */
+const deliverRaw = (raw: string, id = 'evt_raw') =>
+  env.http.post('/webhooks/gateway', {
+    raw,
+    headers: { ...webhookHeaders([secret], { id, timestamp: Math.floor(Date.now() / 1000), body: raw }) },
+  });
 
 const issueInvoice = async () =>
   (
@@ -113,6 +122,138 @@ describe('gateway webhooks', () => {
     });
     expect(mismatched.status).toBe(401);
     expect(mismatched.json()).toMatchObject({ type: '/problems/invalid-signature' });
+  });
+});
+
+/** A card payment of 1,500 whose charge answer was lost: reserved on the invoice, charged at the gateway. */
+const lostCharge = async () => {
+  const invoiceId = await issueInvoice();
+  await env.arm('charge', { kind: 'lost-response' });
+  const key = randomUUID();
+  const body = { method: 'card', amount: 1500, currency: 'EUR', cardToken: 'tok_visa' };
+  const lost = await env.http.post(`/invoices/${invoiceId}/payments`, {
+    apiKey: env.tenant.alice,
+    key,
+    body,
+  });
+  expect(lost.status).toBe(503);
+  const paymentId = await paymentIdOf(invoiceId);
+  const [charge] = await inquire(paymentId);
+  if (!charge) throw new Error('the gateway made no charge');
+  expect(charge).toMatchObject({ amount: 1500, currency: 'EUR' });
+  return {
+    invoiceId,
+    paymentId,
+    charge,
+    retry: () => env.http.post(`/invoices/${invoiceId}/payments`, { apiKey: env.tenant.alice, key, body }),
+  };
+};
+
+describe('gateway webhooks, signature first', () => {
+  it('answers a caller without a valid signature 401 before reading the body, whatever the body is', async () => {
+    const junk = [
+      '{not json',
+      '{"id":1}',
+      JSON.stringify({ id: 'evt_1', type: 'charge.refunded', data: {} }),
+      '',
+    ];
+    for (const raw of junk) {
+      const unsigned = await env.http.post('/webhooks/gateway', { raw, headers: {} });
+      expect(unsigned.status).toBe(401);
+      expect(unsigned.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(unsigned.json()).toEqual(
+        expect.objectContaining({ type: '/problems/invalid-signature', detail: 'missing-headers' }),
+      );
+      expect(unsigned.json()).not.toHaveProperty('errors');
+      const forged = await env.http.post('/webhooks/gateway', {
+        raw,
+        headers: {
+          ...webhookHeaders([generateWebhookSecret()], {
+            id: 'evt_1',
+            timestamp: Math.floor(Date.now() / 1000),
+            body: raw,
+          }),
+        },
+      });
+      expect(forged.status).toBe(401);
+      expect(forged.json()).toMatchObject({
+        type: '/problems/invalid-signature',
+        detail: 'invalid-signature',
+      });
+    }
+  });
+
+  it('parses strictly and validates only a signed body: 400 for bad JSON or a body that is not an event', async () => {
+    const notJson = await deliverRaw('{not json');
+    expect(notJson.status).toBe(400);
+    expect(notJson.json()).toMatchObject({ type: '/problems/invalid-json' });
+    const duplicateKeys = await deliverRaw('{"id":"evt_raw","id":"evt_raw"}');
+    expect(duplicateKeys.json()).toMatchObject({ type: '/problems/invalid-json', reason: 'duplicate-key' });
+    const notAnEvent = await deliverRaw(JSON.stringify({ id: 'evt_raw', type: 'charge.refunded' }));
+    expect(notAnEvent.status).toBe(400);
+    expect(notAnEvent.json()).toMatchObject({
+      type: '/problems/invalid-request',
+      errors: expect.arrayContaining([expect.objectContaining({ pointer: '/type' })]),
+    });
+  });
+});
+
+describe('gateway webhooks, amount and currency', () => {
+  it('records a charge of another amount or currency without applying it, and the payment needs attention', async () => {
+    const { invoiceId, paymentId, charge, retry } = await lostCharge();
+    const inflated = { ...charge, amount: 1600 };
+    expect((await deliver(inflated)).json()).toEqual({ outcome: 'mismatched' });
+    expect((await deliver(inflated)).json()).toEqual({ outcome: 'duplicate' });
+    expect(
+      (await deliver({ ...charge, currency: 'USD' }, { eventId: `evt_${charge.id}_usd` })).json(),
+    ).toEqual({ outcome: 'mismatched' });
+    expect((await env.http.get(`/invoices/${invoiceId}`, env.tenant.alice)).json()).toMatchObject({
+      reserved: 1500,
+      paid: 0,
+    });
+
+    const flagged = expect.objectContaining({
+      id: paymentId,
+      invoiceId,
+      amount: 1500,
+      currency: 'EUR',
+      gatewayCharged: { amount: 1500, currency: 'USD' },
+      lastError: `the gateway charged 1500 USD (${charge.id}) for 1500 EUR reserved`,
+    });
+    expect((await env.http.get('/payments/needing-attention', env.tenant.alice)).json()).toEqual({
+      payments: expect.arrayContaining([flagged]),
+    });
+    expect((await env.http.get('/ops/payments/needing-attention', env.tenant.olga)).json()).toEqual({
+      payments: [
+        expect.objectContaining({
+          id: paymentId,
+          status: 'needs-attention',
+          gatewayCharged: { amount: 1500, currency: 'USD' },
+        }),
+      ],
+    });
+    // The client's retry is not the way out: an operator resolves the payment. Until the lost attempt's lease ends,
+    // a retry is answered 409 (in progress).
+    let retried = await retry();
+    await expect.poll(async () => (retried = await retry()).status, { timeout: 10_000 }).toBe(424);
+    expect(retried.json()).toMatchObject({ type: '/problems/payment-needs-attention', paymentId });
+    expect((await env.http.get(`/invoices/${invoiceId}`, env.tenant.alice)).json()).toMatchObject({
+      reserved: 1500,
+      paid: 0,
+    });
+  });
+
+  it("applies a charge whose amount and currency are the reservation's", async () => {
+    const { invoiceId, paymentId, charge } = await lostCharge();
+    expect((await deliver(charge)).json()).toEqual({ outcome: 'applied' });
+    expect((await env.http.get(`/invoices/${invoiceId}`, env.tenant.alice)).json()).toMatchObject({
+      reserved: 0,
+      paid: 1500,
+    });
+    const listed = (await env.http.get('/payments/needing-attention', env.tenant.alice)).json<{
+      payments: { id: string }[];
+    }>();
+    expect(listed.payments.map((payment) => payment.id)).not.toContain(paymentId);
   });
 });
 

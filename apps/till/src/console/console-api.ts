@@ -1,4 +1,4 @@
-import { callApi } from '../common/index.js';
+import { callApi, problemText } from '../common/index.js';
 import type { KeyLogEntry } from './key-log-entry.js';
 
 export interface KeySummary {
@@ -33,6 +33,8 @@ export interface ConsoleOverview {
     readonly status: string;
     readonly amount: number;
     readonly currency: string;
+    /** What the gateway reported charging when it was not the reservation. */
+    readonly gatewayCharged: { readonly amount: number; readonly currency: string } | null;
   }[];
   readonly projections: readonly {
     readonly name: string;
@@ -61,7 +63,8 @@ export interface ConsoleOverview {
 
 const read = async <T>(apiKey: string, path: string): Promise<T> => {
   const answer = await callApi<T>(apiKey, 'GET', path);
-  if (!answer.ok) throw new Error(`${path}: ${String(answer.status)}`);
+  // A staff key is refused (403) with a problem saying which role the console needs: show it.
+  if (!answer.ok) throw new Error(`${path}: ${String(answer.status)} ${problemText(answer.body)}`);
   return answer.body;
 };
 

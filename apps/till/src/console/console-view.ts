@@ -11,6 +11,14 @@ const ago = (iso: string | undefined) =>
     ? '–'
     : `${String(Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000)))} s`;
 
+/** An amount as the gateway reported it: its currency may be one `Intl` does not know. */
+const reportedMoney = ({ amount, currency }: { readonly amount: number; readonly currency: string }) => {
+  try {
+    return formatMoney(amount, currency);
+  } catch {
+    return `${String(amount)} ${currency}`;
+  }
+};
 const foldedLines = 8;
 
 /** Nested data as indented JSON; folded when long (plans carry whole events), one click away. */
@@ -109,7 +117,9 @@ const overviewPanels = (overview: ConsoleOverview, lookUpKey: (key: string) => v
         payment.id,
         payment.invoiceId,
         formatMoney(payment.amount, payment.currency),
-        `${payment.method} ${payment.status}`,
+        payment.gatewayCharged
+          ? `${payment.method} ${payment.status}: the gateway charged ${reportedMoney(payment.gatewayCharged)}`
+          : `${payment.method} ${payment.status}`,
       ]),
       "None: no card payment is waiting for the gateway's answer.",
     ),

@@ -140,7 +140,7 @@ export interface OnceCommandRoutes {
     readonly body: Record<string, never>;
     readonly response: OnceOrder;
   };
-  /** Resolve a card payment that needs attention (operator keys only) */
+  /** Resolve a card payment that needs attention (operator keys) */
   'POST /payments/{id}/resolve': {
     readonly params: { readonly id: string };
     readonly body: { readonly action: 'inquire' | 'mark-declined'; readonly note?: string };

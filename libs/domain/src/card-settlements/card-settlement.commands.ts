@@ -41,6 +41,23 @@ export type SettleFromGateway = Message<
   { readonly paymentId: PaymentId; readonly outcome: SettlementOutcome; readonly settledAt: Timestamp }
 >;
 
+/** What the gateway says it charged, as it said it: the currency is compared, not trusted to be one we know. */
+export interface ChargedAmount {
+  readonly amount: number;
+  readonly currency: string;
+}
+
+/** The gateway reported a charge for the payment (its webhook): its amount and currency must be the reservation's. */
+export type CheckGatewayCharge = Message<
+  'CheckGatewayCharge',
+  {
+    readonly paymentId: PaymentId;
+    readonly gatewayReference: string;
+    readonly charged: ChargedAmount;
+    readonly checkedAt: Timestamp;
+  }
+>;
+
 /** An operator resolves a payment that needs attention: after inquiring again, or by marking it declined. */
 export type ResolveByOperator = Message<
   'ResolveByOperator',
@@ -54,4 +71,4 @@ export type ResolveByOperator = Message<
 >;
 
 export type CardSettlementCommand =
-  StartCardSettlement | RecordUnknownAttempt | SettleFromGateway | ResolveByOperator;
+  StartCardSettlement | RecordUnknownAttempt | SettleFromGateway | ResolveByOperator | CheckGatewayCharge;

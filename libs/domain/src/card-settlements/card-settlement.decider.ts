@@ -2,6 +2,7 @@ import type { Decider } from '../decider/index.js';
 import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../values/index.js';
 import type {
   CardSettlementCommand,
+  CheckGatewayCharge,
   RecordUnknownAttempt,
   ResolveByOperator,
   SettleFromGateway,
@@ -14,7 +15,11 @@ import {
   CardSettlementNotAwaitingOperator,
   CardSettlementNotFound,
 } from './card-settlement.errors.js';
-import type { CardSettlementEvent, CardSettlementSettled } from './card-settlement.events.js';
+import type {
+  CardSettlementEvent,
+  CardSettlementSettled,
+  GatewayChargeMismatched,
+} from './card-settlement.events.js';
 
 interface Settlement {
   readonly tenantId: TenantId;
@@ -128,9 +133,40 @@ const resolveByOperator = ({ data }: ResolveByOperator, state: CardSettlementSta
   );
 };
 
+/** Why a mismatched charge needs an operator, in the words the console shows. */
+export const chargeMismatchReason = ({ data }: GatewayChargeMismatched): string =>
+  `the gateway charged ${String(data.charged.amount)} ${data.charged.currency} (${data.gatewayReference}) ` +
+  `for ${String(data.reserved.amount)} ${data.reserved.currency} reserved`;
+
+/** A reported charge of another amount or currency than the reservation is recorded and flags the payment. */
+const checkGatewayCharge = (
+  { data }: CheckGatewayCharge,
+  state: CardSettlementState,
+): readonly CardSettlementEvent[] => {
+  const settlement = started(state, data.paymentId);
+  const { amount } = settlement;
+  if (data.charged.amount === amount.amount && data.charged.currency === amount.currency) return [];
+  // The outcome on record was applied with the reservation's amount; it is not reopened from here.
+  if (settlement.status === 'settled')
+    throw new CardSettlementAlreadySettled({ paymentId: data.paymentId, outcome: settlement.outcome.status });
+  return [
+    {
+      type: 'GatewayChargeMismatched',
+      data: {
+        paymentId: data.paymentId,
+        gatewayReference: data.gatewayReference,
+        reserved: amount,
+        charged: { amount: data.charged.amount, currency: data.charged.currency },
+        detectedAt: data.checkedAt,
+      },
+    },
+  ];
+};
+
 /**
  * Decides a settlement command: every card payment ends approved or declined, by the gateway within the retry
- * policy's attempts, or by an operator once it needs attention. Nothing waits forever.
+ * policy's attempts, or by an operator once it needs attention. Nothing waits forever. A charge the gateway reports
+ * with another amount or currency than the reservation is recorded, not applied, and needs an operator.
  *
  * @example
  * decide({ type: 'RecordUnknownAttempt', data: { paymentId, error: 'timeout', attemptedAt } }, state);
@@ -148,6 +184,8 @@ export const decide = (
       return settleFromGateway(command, state);
     case 'ResolveByOperator':
       return resolveByOperator(command, state);
+    case 'CheckGatewayCharge':
+      return checkGatewayCharge(command, state);
     default: {
       const _exhaustive: never = command;
       return _exhaustive;
@@ -177,6 +215,11 @@ export const evolve = (state: CardSettlementState, event: CardSettlementEvent): 
     case 'CardSettlementSettled': {
       const { status: _status, ...settlement } = state;
       return { ...settlement, status: 'settled', outcome: event.data.outcome };
+    }
+    case 'GatewayChargeMismatched': {
+      if (state.status === 'settled') return state;
+      const { status: _status, ...settlement } = state;
+      return { ...settlement, status: 'needs-attention', lastError: chargeMismatchReason(event) };
     }
     default: {
       const _exhaustive: never = event;

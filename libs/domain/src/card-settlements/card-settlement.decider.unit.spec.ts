@@ -136,6 +136,72 @@ describe('card settlement', () => {
       ]);
   });
 
+  it('records a reported charge of another amount or currency, not applied, and waits for an operator', () => {
+    const check = (amount: number, currency: string) =>
+      ({
+        type: 'CheckGatewayCharge',
+        data: { paymentId, gatewayReference: 'ch_1', charged: { amount, currency }, checkedAt: at(8) },
+      }) as const;
+    const mismatched = (amount: number, currency: string): CardSettlementEvent => ({
+      type: 'GatewayChargeMismatched',
+      data: {
+        paymentId,
+        gatewayReference: 'ch_1',
+        reserved: money(900, 'EUR'),
+        charged: { amount, currency },
+        detectedAt: at(8),
+      },
+    });
+    given([started, failed(1, at(6))])
+      .when(check(900, 'EUR'))
+      .then([]);
+    given([started, failed(1, at(6))])
+      .when(check(1_900, 'EUR'))
+      .then([mismatched(1_900, 'EUR')]);
+    given([started])
+      .when(check(900, 'USD'))
+      .then([mismatched(900, 'USD')]);
+    given([]).when(check(900, 'EUR')).then(CardSettlementNotFound, { paymentId });
+    const settled: CardSettlementEvent = {
+      type: 'CardSettlementSettled',
+      data: { paymentId, outcome: approved, by: { kind: 'gateway' }, settledAt: at(7) },
+    };
+    given([started, settled])
+      .when(check(1_900, 'EUR'))
+      .then(CardSettlementAlreadySettled, { paymentId, outcome: 'approved' });
+    // Flagged: the completer's attempts stop and an operator decides what the payment is.
+    given([started, mismatched(1_900, 'EUR')])
+      .when(unknownAttempt(9))
+      .then([]);
+    given([started, mismatched(1_900, 'EUR')])
+      .when({
+        type: 'ResolveByOperator',
+        data: {
+          paymentId,
+          outcome: declined,
+          operator: 'key_0123456789ab',
+          note: 'refunded',
+          resolvedAt: at(40),
+        },
+      })
+      .then([
+        {
+          type: 'CardSettlementSettled',
+          data: {
+            paymentId,
+            outcome: declined,
+            by: { kind: 'operator', operator: 'key_0123456789ab', note: 'refunded' },
+            settledAt: at(40),
+          },
+        },
+      ]);
+    const state = [started, mismatched(1_900, 'EUR')].reduce(decider.evolve, decider.initialState());
+    expect(state).toMatchObject({
+      status: 'needs-attention',
+      lastError: 'the gateway charged 1900 EUR (ch_1) for 900 EUR reserved',
+    });
+  });
+
   it('refuses attempts and outcomes for a payment that never started settling', () => {
     given([]).when(unknownAttempt(1)).then(CardSettlementNotFound, { paymentId });
     given([])

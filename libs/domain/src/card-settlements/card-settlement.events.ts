@@ -1,6 +1,6 @@
 import type { Message } from '../decider/index.js';
 import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../values/index.js';
-import type { SettlementOutcome, SettlementRetryPolicy } from './card-settlement.commands.js';
+import type { ChargedAmount, SettlementOutcome, SettlementRetryPolicy } from './card-settlement.commands.js';
 
 export type CardSettlementStarted = Message<
   'CardSettlementStarted',
@@ -50,5 +50,24 @@ export type CardSettlementSettled = Message<
   }
 >;
 
+/**
+ * The gateway reported charging another amount or currency than the reservation: the charge is not applied, the
+ * amount stays reserved and the payment waits for an operator.
+ */
+export type GatewayChargeMismatched = Message<
+  'GatewayChargeMismatched',
+  {
+    readonly paymentId: PaymentId;
+    readonly gatewayReference: string;
+    readonly reserved: Money;
+    readonly charged: ChargedAmount;
+    readonly detectedAt: Timestamp;
+  }
+>;
+
 export type CardSettlementEvent =
-  CardSettlementStarted | CardSettlementAttemptFailed | CardSettlementNeedsAttention | CardSettlementSettled;
+  | CardSettlementStarted
+  | CardSettlementAttemptFailed
+  | CardSettlementNeedsAttention
+  | CardSettlementSettled
+  | GatewayChargeMismatched;

@@ -1,5 +1,7 @@
 export type {
   CardSettlementCommand,
+  ChargedAmount,
+  CheckGatewayCharge,
   RecordUnknownAttempt,
   ResolveByOperator,
   SettleFromGateway,
@@ -8,6 +10,7 @@ export type {
   StartCardSettlement,
 } from './card-settlement.commands.js';
 export {
+  chargeMismatchReason,
   decider as cardSettlementDecider,
   retryDelayMs as settlementRetryDelayMs,
 } from './card-settlement.decider.js';
@@ -23,4 +26,5 @@ export type {
   CardSettlementNeedsAttention,
   CardSettlementSettled,
   CardSettlementStarted,
+  GatewayChargeMismatched,
 } from './card-settlement.events.js';

@@ -52,9 +52,9 @@ export interface AppendOptions {
   /**
    * Sets this stream's retention in the same atomic write (as `setStreamRetention` would, replacing any earlier
    * setting), whenever the append succeeds, an idempotent repeat included; a failed append sets nothing.
-   * PostgreSQL and in-memory: one atomic write. EventStoreDB: stream metadata written right after the append, so
-   * not atomic there (a crash between the two leaves the stream without retention: it merely lives longer; a retry
-   * of the same append is an idempotent repeat that sets it again).
+   * PostgreSQL and in-memory: one atomic write. EventStoreDB: stream metadata, a write of its own; for a stream's
+   * first write (`no_stream`) it goes first, so no event is ever stored without it (a crash between the two leaves
+   * metadata for a stream with no events), and after the events otherwise.
    */
   readonly retention?: StreamRetention;
 }
@@ -134,6 +134,13 @@ export interface Subscription {
   readonly done: Promise<void>;
 }
 
+/** What `scavenge` did: the events it removed, or the scavenge it started on the server. */
+export interface ScavengeReport {
+  readonly removedEvents: number;
+  /** The id of the scavenge started (or found running) on the server, where the server scavenges (EventStoreDB). */
+  readonly serverScavengeId?: string;
+}
+
 export type StreamRetention =
   { readonly maxAgeSeconds: number } | { readonly truncateBefore: StreamRevision };
 
@@ -168,6 +175,13 @@ export interface EventStoreCapabilities {
   readonly atomicMultiStreamAppend: boolean;
   /** Re-appending the same event ids is exactly-once under every expectation, not only explicit revisions. */
   readonly strictIdempotentAppend: boolean;
+  /**
+   * Declared `true` where an age retention (`maxAgeSeconds`) expires each event its age after that event's own write
+   * and nothing holds a stream back (EventStoreDB's `$maxAge`): a stream written to over longer than its age loses
+   * its first events while it is still in use. A caller that needs a stream whole while it is in use (the engine's
+   * key in flight) must keep its age above that time there.
+   */
+  readonly maxAgeFromEachWrite?: boolean;
 }
 
 /**
@@ -232,8 +246,12 @@ export interface EventStore {
    */
   setStreamRetention(stream: string, retention: StreamRetention): Promise<void>;
 
-  /** Physically removes events that retention has expired. Returns how many were removed. */
-  scavenge(): Promise<{ readonly removedEvents: number }>;
+  /**
+   * Physically removes events that retention has expired. Returns how many were removed. EventStoreDB removes them
+   * itself: there this starts a scavenge on the server (which runs in the background) and reports 0 removed, with
+   * the server's scavenge id.
+   */
+  scavenge(): Promise<ScavengeReport>;
 
   close(): Promise<void>;
 }

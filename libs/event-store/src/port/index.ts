@@ -11,6 +11,7 @@ export type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  ScavengeReport,
   StreamAppend,
   StreamRetention,
   StreamRevision,

@@ -853,6 +853,24 @@ const describeRetention = (store: () => EventStore, clock: TestClock, options: C
       expect((await store().readStream(existing)).map((event) => event.revision)).toEqual([1n]);
     });
 
+    it('where declared (maxAgeFromEachWrite), each event expires its age after its own write, a stream in use included', async () => {
+      if (store().capabilities.maxAgeFromEachWrite !== true) return; // the adapter declares nothing of the kind
+      const stream = freshStream('each-write');
+      const wait = async (seconds: number) => {
+        if (realClock) await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+        else clock.advance(seconds);
+      };
+      const [first, second] = [someEvents(1), someEvents(1)];
+      await store().appendToStream(stream, first, {
+        expectedRevision: 'no_stream',
+        retention: { maxAgeSeconds: 4 },
+      });
+      await wait(2.5);
+      await store().appendToStream(stream, second, { expectedRevision: 0n });
+      await wait(2);
+      expect((await store().readStream(stream)).map((event) => event.id)).toEqual([second[0]?.id]);
+    });
+
     it('maxAgeSeconds hides events older than the age; a fully expired stream reads as empty', async () => {
       const prefix = `aged-${randomUUID()}-`;
       const stream = `${prefix}s`;

@@ -18,8 +18,10 @@ export interface CommandDefinition<Data> {
   readonly version: number;
   readonly fromInput: (input: CommandInput) => Data | undefined;
   /**
-   * Fields that hold a secret (a card token): the key log stores `sha256:<hex>` of each instead, so neither the
-   * stored command nor a resume reveals it. The live handler gets the real value; a resumed one only the reference.
+   * Fields that hold a secret (a card token): the key log stores `hmac-sha256:<hex>` of each instead (an HMAC under
+   * the engine's `secretReferenceKeys`), so neither the stored command nor a resume reveals it, and the request
+   * fingerprint hashes a body field of the same name as that reference. The live handler gets the real value; a
+   * resumed one only the reference.
    */
   readonly secretFields?: readonly string[];
 }

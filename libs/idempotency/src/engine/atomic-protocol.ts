@@ -54,7 +54,7 @@ export const runAtomic = async (
         : { key: runtime.newKey, snapshots: unread.snapshots };
     // Read with it: a key claimed before short stream names stays on its legacy stream.
     const { keyStream } = execution;
-    const arrival = decideArrival(key.state, request, now);
+    const arrival = decideArrival(key.state, request, now, execution.alsoHashes);
     if (arrival.kind === 'take-over') return takeOver(execution);
     if (arrival.kind !== 'claim') return runtime.arrivalOutcome(execution, arrival, key);
     if (streams === undefined) return { kind: 'released', reason: 'handler-error', error: streamsError };
@@ -71,7 +71,7 @@ export const runAtomic = async (
     const keyLog = decideKeyLog(key.state, {
       type: 'Claim',
       request,
-      claim: claimOf(execution, holder, now, runtime.leaseExpiresAt(now)),
+      claim: claimOf(execution, runtime.settings.referenceKeys, holder, now, runtime.leaseExpiresAt(now)),
       then: { type: 'Complete', response: decided.response },
       atomic: true,
     });
@@ -131,13 +131,23 @@ const writesEvery = (
 ): boolean => [...snapshots.keys()].every((stream) => writes.some((write) => write.stream === stream));
 
 /** The claim's own fields: who holds the key, for what command (its secrets as references), until when. */
-export const claimOf = (execution: Execution, holder: string, now: number, leaseExpiresAt: string) => ({
+export const claimOf = (
+  execution: Execution,
+  referenceKeys: readonly Uint8Array[],
+  holder: string,
+  now: number,
+  leaseExpiresAt: string,
+) => ({
   tenantId: execution.input.scope.tenantId,
   actorId: execution.input.scope.actorId,
   key: execution.input.key,
   commandType: execution.input.command.type,
   commandVersion: execution.input.command.version,
-  command: withSecretsReferenced(execution.input.command.data, execution.input.command.secretFields ?? []),
+  command: withSecretsReferenced(
+    execution.input.command.data,
+    execution.input.command.secretFields ?? [],
+    referenceKeys[0] as Uint8Array,
+  ),
   holder,
   claimedAt: new Date(now).toISOString(),
   leaseExpiresAt,

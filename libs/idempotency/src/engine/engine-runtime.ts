@@ -11,6 +11,7 @@ import type {
   StreamRevision,
   StreamTailRead,
 } from '@once/event-store';
+import { withSecretsReferenced } from '../commands/secret-reference.js';
 import type { TypedCommand } from '../commands/index.js';
 import { deriveId } from '../ids/index.js';
 import type { KeptDecisions } from './kept-decisions.js';
@@ -68,6 +69,8 @@ export interface EngineSettings {
   readonly retryBaseMs: number;
   readonly faults: FaultHook | undefined;
   readonly allowList: readonly string[];
+  /** The keys secret fields' references are an HMAC under: the current one first, then older ones. */
+  readonly referenceKeys: readonly Uint8Array[];
   readonly completedKeys: CompletedKeys;
   /** Whether first requests on aggregates this process keeps are decided on the kept events (the atomic protocol). */
   readonly keptDecisions: KeptDecisions;
@@ -162,6 +165,8 @@ export type Decided =
  */
 export class Execution {
   readonly request: RequestFingerprint;
+  /** The request's hash under each older reference key: a claim recorded under one of them is this same request. */
+  readonly alsoHashes: readonly string[];
   /** The key's stream: its short name, or its legacy name once a read found the key there (see `readKey`). */
   keyStream: string;
   position: GlobalPosition | undefined;
@@ -173,8 +178,16 @@ export class Execution {
     readonly shortKeyStream: string,
     /** The name the key had before short names; read beside `keyStream` until the key is found in one of them. */
     readonly legacyKeyStream: string = shortKeyStream,
+    /** The reference keys secret fields are hashed under in the fingerprint, the current one first. */
+    referenceKeys: readonly Uint8Array[] = [],
   ) {
-    this.request = requestFingerprint(input.request);
+    const [request, ...older] = requestFingerprints(
+      input.request,
+      input.command.secretFields ?? [],
+      referenceKeys,
+    );
+    this.request = request as RequestFingerprint;
+    this.alsoHashes = older.map((fingerprint) => fingerprint.requestHash);
     this.keyStream = shortKeyStream;
   }
 
@@ -232,15 +245,30 @@ export class Execution {
   }
 }
 
-/** The request's fingerprint: computed from its parts, or as a claim recorded it. */
-const requestFingerprint = (request: CommandRequest | RequestFingerprint): RequestFingerprint => {
+/**
+ * The request's fingerprint, as a claim recorded it or computed from its parts; a body field named as a secret field
+ * is hashed as its keyed reference, never as the secret (a hash of a card token could be brute-forced), once under each
+ * reference key, the current one first.
+ */
+const requestFingerprints = (
+  request: CommandRequest | RequestFingerprint,
+  secretFields: readonly string[],
+  referenceKeys: readonly Uint8Array[],
+): readonly RequestFingerprint[] => {
   const method = request.method.toUpperCase();
-  if ('requestHash' in request) return { method, route: request.route, requestHash: request.requestHash };
-  return {
+  if ('requestHash' in request) return [{ method, route: request.route, requestHash: request.requestHash }];
+  const { route, params } = request;
+  const hashed = (body: unknown): RequestFingerprint => ({
     method,
-    route: request.route,
-    requestHash: fingerprint({ method, route: request.route, params: request.params, body: request.body }),
-  };
+    route,
+    requestHash: fingerprint({ method, route, params, body }),
+  });
+  const secretInBody =
+    typeof request.body === 'object' &&
+    request.body !== null &&
+    secretFields.some((field) => typeof (request.body as Record<string, unknown>)[field] === 'string');
+  if (!secretInBody || referenceKeys.length === 0) return [hashed(request.body)];
+  return referenceKeys.map((key) => hashed(withSecretsReferenced(request.body, secretFields, key)));
 };
 
 export const toExpected = (revision: 'no_stream' | string): ExpectedRevision =>
@@ -599,6 +627,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
       { status: 'completed', fingerprint: completed.fingerprint, response: completed.response },
       execution.request,
       settings.clock(),
+      execution.alsoHashes,
     );
     if (arrival.kind !== 'replay')
       return arrival.kind === 'reused' ? arrivalOutcome(execution, arrival) : undefined;
@@ -639,7 +668,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
   /** After losing a race for the key: read it again and answer what it now says (normally in flight). */
   const follow = async (execution: Execution): Promise<ExecuteOutcome> => {
     const key = await readKey(execution);
-    const arrival = decideArrival(key.state, execution.request, settings.clock());
+    const arrival = decideArrival(key.state, execution.request, settings.clock(), execution.alsoHashes);
     if (arrival.kind === 'claim' || arrival.kind === 'take-over') {
       return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
     }

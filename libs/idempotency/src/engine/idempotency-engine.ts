@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { EventStore } from '@once/event-store';
 import { keyStreamName, legacyKeyStreamName } from '../key-log/index.js';
 import type { KeyState } from '../key-log/index.js';
@@ -39,6 +40,13 @@ export interface IdempotencyEngineOptions {
   ) => void;
   /** Response headers kept and replayed (lower-case). Default content-type, location, etag, last-modified, content-location. */
   readonly responseHeaderAllowList?: readonly string[];
+  /**
+   * The server keys (32 bytes or more each) a command's secret fields are referenced under, as an HMAC, in the key log
+   * and in the request fingerprint (`CommandDefinition.secretFields`): the current key first, then older ones a retry
+   * is also matched under, so changing the key changes no key's answer. Default: one random key of this engine, for a
+   * single process; give every process the same keys.
+   */
+  readonly secretReferenceKeys?: readonly Uint8Array[];
   /**
    * Also look for each key under the stream name keys had before short names (`legacyKeyStreamName`), so keys claimed
    * by an older build replay and resume where they are. Default true. On PostgreSQL the legacy name is looked up in
@@ -104,6 +112,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     retryBaseMs: options.retryBaseMs ?? 5,
     faults: options.faults,
     allowList: options.responseHeaderAllowList ?? defaultResponseHeaderAllowList,
+    referenceKeys: options.secretReferenceKeys?.length ? options.secretReferenceKeys : [randomBytes(32)],
     completedKeys: new CompletedKeys(options.completedKeys?.capacity, options.completedKeys?.ttlMs),
     keptDecisions: new KeptDecisions(options.decideOnKeptEvents ?? true),
     newAggregates: new KeptDecisions(options.decideOnKeptEvents ?? true, NEW_AGGREGATE_PROBE_EVERY),
@@ -116,6 +125,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       input,
       keyStreamName(input.scope, input.key),
       options.legacyKeyStreams === false ? undefined : legacyKeyStreamName(input.scope, input.key),
+      runtime.settings.referenceKeys,
     );
     const remembered = runtime.rememberedOutcome(execution);
     if (remembered !== undefined) return remembered;

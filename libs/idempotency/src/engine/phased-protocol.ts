@@ -36,7 +36,7 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
     const { key, snapshots: read } = await runtime.readKeyAndSnapshots(execution, streams);
     // Read with it: a key claimed before short stream names stays on its legacy stream.
     const { keyStream } = execution;
-    const arrival = decideArrival(key.state, request, now);
+    const arrival = decideArrival(key.state, request, now, execution.alsoHashes);
     if (arrival.kind !== 'claim' && arrival.kind !== 'take-over') {
       return runtime.arrivalOutcome(execution, arrival, key);
     }
@@ -48,7 +48,7 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
       keyLog = {
         type: 'Claim',
         request,
-        claim: claimOf(execution, holder, now, runtime.leaseExpiresAt(now)),
+        claim: claimOf(execution, runtime.settings.referenceKeys, holder, now, runtime.leaseExpiresAt(now)),
       };
       if (handler.kind === 'decide' && streams !== undefined) {
         // No external call comes first: the claim and the plan (or the rejection) travel in one append.

@@ -264,7 +264,9 @@ describe('keyStreamName', () => {
   });
 
   it('names a key as it always has: stored key streams are found under these names', () => {
-    expect(keyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123')).toBe('idem-U8Rz6T9GgqtJs8fI5GVoKg');
+    expect(keyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123')).toBe(
+      'idem-U8Rz6T9GgqtJs8fI5GVoKg',
+    );
     expect(legacyKeyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123')).toBe(
       'idem-t1-b6c91b2ea043bdc9ba723ee668e8d4096c048d549d976756369684453c9a8695',
     );

@@ -26,6 +26,7 @@ import {
 import type { IncrementCounter } from './counter-aggregate.js';
 import { bindCommand, commandHandlers } from '../commands/index.js';
 import { createFaultInjector, createManualClock, InjectedCrash } from './fault-injector.js';
+import { AcknowledgementLost, losingAcknowledgement } from './lost-acknowledgement.js';
 import type { ManualClock } from './fault-injector.js';
 
 export interface EngineSuiteSetup {
@@ -606,6 +607,91 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
         expect(bodies.size).toBe(1);
       },
     );
+
+    describe('a lost acknowledgement: the store commits an append, then the call fails', () => {
+      // Every append a first request makes, one at a time: the n-th commits and its caller is told it failed
+      // (AcknowledgementLost). The request is then retried as a client would, after the lease when it is told to
+      // wait. One effect, never two and never none; the retry answers the stored response when the lost append was
+      // the key's completion, and resumes the key (phased) when it was any earlier one.
+      const counterEvents = async (counterId: string, key: string) =>
+        (await store.readStream(counterStreamOf(counterId)))
+          .filter((event) => (event.data as { key?: string }).key === key)
+          .map((event) => event.type);
+
+      const attemptsUntilAnswered = async (run: () => Promise<ExecuteOutcome>) => {
+        const outcomes: (ExecuteOutcome | AcknowledgementLost)[] = [];
+        for (let attempt = 0; attempt < 4; attempt++) {
+          const outcome = await run().catch((error: unknown) => {
+            if (error instanceof AcknowledgementLost) return error;
+            throw error;
+          });
+          outcomes.push(outcome);
+          if (!(outcome instanceof AcknowledgementLost) && ['first', 'replay'].includes(outcome.kind)) break;
+          clock.advance(LEASE_MS);
+        }
+        return outcomes;
+      };
+
+      // How many appends a first request makes: the atomic protocol's one; the phased claim with its plan, the
+      // effect and the completion; with a step, each effect's plan and append and the step's two recovery points.
+      const handlers = [
+        {
+          name: 'a decide handler',
+          effects: ['CounterIncremented'],
+          by: 1,
+          charged: false,
+          appends: setup.expectedProtocol === 'atomic' ? 1 : 3,
+        },
+        {
+          name: 'a phased handler with an external step',
+          effects: ['CounterReserved', 'CounterIncremented'],
+          by: 3,
+          charged: true,
+          appends: 8,
+        },
+      ] as const;
+
+      it.each(handlers)('at every append of $name ($appends)', async ({ effects, by, charged, appends }) => {
+        let appendsOfARequest: number | undefined;
+        for (let nth = 1; appendsOfARequest === undefined; nth++) {
+          const { store: losing, lost } = losingAcknowledgement(store, nth);
+          const gateway = createFakeGateway();
+          const engine = engineWith({ store: losing });
+          const { input, counterId, key } = fresh();
+          const handler = charged ? chargedIncrementHandler(gateway) : incrementCounterHandler();
+          const outcomes = await attemptsUntilAnswered(() => engine.execute(input(by, { handler })));
+          const lostAppend = lost();
+          if (lostAppend === undefined) appendsOfARequest = nth - 1;
+          const at = `append ${nth} (${lostAppend?.types.join(' + ') ?? 'none: the request made fewer'})`;
+
+          const answered = outcomes.at(-1);
+          if (answered === undefined || answered instanceof AcknowledgementLost)
+            throw new Error(`${at}: the retries never got an answer`);
+          expect(answered.kind, at).toMatch(/^(first|replay)$/);
+          expect(
+            answered.kind !== 'first' && answered.kind !== 'replay' ? undefined : answered.response.status,
+            at,
+          ).toBe(201);
+          expect(await counterEvents(counterId, key), at).toEqual(effects);
+          if (charged) expect([...gateway.charges.values()], at).toEqual([1]);
+          // Another process reads the key log: the same answer, byte for byte.
+          const replayed = await engineWith({ completedKeys: { capacity: 0 } }).execute(
+            input(by, { handler }),
+          );
+          expect(replayed.kind, at).toBe('replay');
+          expect(body(replayed), at).toBe(body(answered));
+          expect(JSON.parse(body(replayed) ?? '{}'), at).toMatchObject({ counterId });
+          if (lostAppend === undefined) {
+            expect(outcomes, at).toEqual([expect.objectContaining({ kind: 'first', resumed: false })]);
+            continue;
+          }
+          if (lostAppend.types.includes('IdempotencyKeyCompleted'))
+            expect(answered, `${at}: the stored response`).toMatchObject({ kind: 'replay' });
+          else expect(answered, `${at}: the key resumed`).toMatchObject({ kind: 'first', resumed: true });
+        }
+        expect(appendsOfARequest).toBe(appends);
+      });
+    });
 
     it('two holders racing after a lease expiry: one completes, the other follows it', async () => {
       const faults = createFaultInjector();

@@ -15,15 +15,15 @@ export class RelayCheckpointConflictError extends Error {
 /** The relay's checkpoint row. */
 export const relayCheckpointName = 'webhook-relay';
 
-/** Applies one endpoint event to the endpoints table, as the log says it happened. */
+/** Applies one endpoint event to the endpoints table, as the log says it happened (secrets stay sealed). */
 const applyEndpointEvent = async (client: PoolClient, event: WebhookEndpointEvent): Promise<void> => {
   switch (event.type) {
     case 'WebhookEndpointRegistered': {
-      const { endpointId, tenantId, url, eventTypes, secret, registeredAt } = event.data;
+      const { endpointId, tenantId, url, eventTypes, sealedSecret, registeredAt } = event.data;
       await client.query(
         `INSERT INTO webhook_endpoints (endpoint_id, tenant_id, url, event_types, secret, status, registered_at)
          VALUES ($1, $2, $3, $4, $5, 'enabled', $6) ON CONFLICT (endpoint_id) DO NOTHING`,
-        [endpointId, tenantId, url, eventTypes, secret, registeredAt],
+        [endpointId, tenantId, url, eventTypes, sealedSecret, registeredAt],
       );
       return;
     }
@@ -31,7 +31,7 @@ const applyEndpointEvent = async (client: PoolClient, event: WebhookEndpointEven
       await client.query(
         `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $2, secret = $3,
                 updated_at = now() WHERE endpoint_id = $1`,
-        [event.data.endpointId, event.data.previousSecretExpiresAt, event.data.secret],
+        [event.data.endpointId, event.data.previousSecretExpiresAt, event.data.sealedSecret],
       );
       return;
     case 'WebhookEndpointDisabled':

@@ -1,10 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
+import type { Agent } from 'undici';
 import { checkWebhookUrl, webhookHeaders } from '@once/webhooks';
-import type { WebhookUrlCheck } from '@once/webhooks';
+import type { SecretsKeyring, WebhookUrlCheck } from '@once/webhooks';
+import { classifyDeliveryError, statusClass, urlRefusalClass } from './delivery-error.js';
+import type { DeliveryErrorClass } from './delivery-error.js';
 import type { DeliveryRecorder } from './delivery-recorder.js';
 import type { EndpointRow } from './endpoint-row.js';
 import { loadEndpoint } from './endpoint-row.js';
+import { createPinnedAgent } from './pinned-agent.js';
 import type { PendingMessage, RelayLogger, WebhookRelayOptions } from './relay-settings.js';
 import { retryDelayMs } from './retry-ladder.js';
 
@@ -12,6 +16,8 @@ import { retryDelayMs } from './retry-ladder.js';
 export interface WorkerContext {
   readonly pool: Pool;
   readonly recorder: DeliveryRecorder;
+  /** Unseals the endpoints' secrets to sign with. */
+  readonly secrets: SecretsKeyring;
   readonly logger: RelayLogger;
   readonly settings: Required<
     Pick<
@@ -70,6 +76,7 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
   let wantReload = true;
   let more = false;
   let urlCheck: { at: number; check: WebhookUrlCheck } | undefined;
+  let pinned: { key: string; agent: Agent } | undefined;
   let nudge: (() => void) | undefined;
   const poke = (): void => {
     nudge?.();
@@ -110,37 +117,48 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
     return check;
   };
 
-  /** One POST; the status code, or why there is none. */
+  /** The agent that connects to the checked addresses of the URL, replaced when a later check resolves elsewhere. */
+  const agentFor = (url: URL, addresses: readonly string[]): Agent => {
+    const key = JSON.stringify([url.origin, addresses]);
+    if (pinned?.key === key) return pinned.agent;
+    const previous = pinned;
+    pinned = { key, agent: createPinnedAgent(url, addresses) };
+    // Its requests in flight finish; it opens no new connection.
+    void previous?.agent.close().catch(() => undefined);
+    return pinned.agent;
+  };
+
+  /** One POST to an address the URL check accepted; the status code, or the class of why there is none. */
   const post = async (
     target: EndpointRow,
     message: PendingMessage,
-  ): Promise<{ statusCode?: number; error?: string }> => {
+  ): Promise<{ statusCode?: number; error?: DeliveryErrorClass }> => {
+    if (!target.secrets.ok) {
+      // The operator needs the key id; the tenant only learns that the server cannot sign.
+      context.logger.warn({ endpointId, reason: target.secrets.reason }, 'webhook secret cannot be unsealed');
+      return { error: 'secret-unavailable' };
+    }
     const check = await checkedUrl(target.url);
-    if (!check.ok) return { error: `URL refused: ${check.reason}` };
+    if (!check.ok) return { error: urlRefusalClass(check.refusal) };
     const timestamp = Math.floor(Date.now() / 1000);
+    const timeout = AbortSignal.timeout(settings.requestTimeoutMs);
     try {
-      const response = await fetch(check.url, {
+      const response = await agentFor(check.url, check.addresses).request({
+        origin: check.url.origin,
+        path: `${check.url.pathname}${check.url.search}`,
         method: 'POST',
         body: message.body,
-        redirect: 'manual',
-        signal: AbortSignal.any([signal, AbortSignal.timeout(settings.requestTimeoutMs)]),
+        signal: AbortSignal.any([signal, timeout]),
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Once-Webhooks/1',
-          ...webhookHeaders(target.secrets, { id: message.messageId, timestamp, body: message.body }),
+          ...webhookHeaders(target.secrets.secrets, { id: message.messageId, timestamp, body: message.body }),
         },
       });
-      await response.body?.cancel();
-      return { statusCode: response.status };
+      await response.body.dump();
+      return { statusCode: response.statusCode };
     } catch (error) {
-      return {
-        error:
-          error instanceof Error
-            ? error.cause instanceof Error
-              ? error.cause.message
-              : error.message
-            : String(error),
-      };
+      return { error: timeout.aborted ? 'timeout' : classifyDeliveryError(error) };
     }
   };
 
@@ -176,7 +194,7 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
     const durationMs = performance.now() - started;
     const attempt = message.attempts + 1;
     const delivered = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
-    const failure = error ?? (delivered ? undefined : `the receiver answered ${String(statusCode)}`);
+    const failure = error ?? (delivered || statusCode === undefined ? undefined : statusClass(statusCode));
     const delay = delivered ? undefined : retryDelayMs(settings.retryLadderMs, attempt, settings.random);
     const outcome = delivered ? 'delivered' : delay === undefined ? 'dead' : 'failed';
     const nextAttemptAt = delay === undefined ? undefined : new Date(Date.now() + delay);
@@ -259,11 +277,11 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
       if (wantReload && inFlight.size === 0) {
         wantReload = false;
         wantNew = false;
-        endpoint = await loadEndpoint(pool, endpointId);
+        endpoint = await loadEndpoint(pool, context.secrets, endpointId);
         queue = endpoint?.status === 'enabled' ? await fetchPending(-1n) : [];
       } else if (!wantReload && (wantNew || (more && queue.length < fetchLimit / 2))) {
         wantNew = false;
-        endpoint = await loadEndpoint(pool, endpointId);
+        endpoint = await loadEndpoint(pool, context.secrets, endpointId);
         if (endpoint?.status === 'enabled') queue.push(...(await fetchPending(lastSeq)));
       }
       if (endpoint?.status !== 'enabled' && inFlight.size === 0) break;
@@ -287,6 +305,13 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
     if (crash) throw crash.error;
   };
 
+  /** Closes the worker's connections once nothing is in flight. */
+  const closeAgent = async (): Promise<void> => {
+    const closing = pinned?.agent;
+    pinned = undefined;
+    await closing?.close().catch(() => undefined);
+  };
+
   return {
     idle: () => inFlight.size === 0,
     wake: (reason) => {
@@ -294,6 +319,6 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
       else wantNew = true;
       poke();
     },
-    done: run(),
+    done: run().finally(closeAgent),
   };
 };

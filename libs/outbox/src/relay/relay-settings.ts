@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { EventStore } from '@once/event-store';
-import type { ResolveHost, WebhookUrlPolicy } from '@once/webhooks';
+import type { ResolveHost, SecretsKeyring, WebhookUrlPolicy } from '@once/webhooks';
 
 /** A pending message as a worker delivers it. */
 export interface PendingMessage {
@@ -31,6 +31,8 @@ export interface RelayLogger {
 export interface WebhookRelayOptions {
   readonly pool: Pool;
   readonly store: EventStore;
+  /** The server's keys: endpoints' secrets are sealed in the log and the endpoints table, unsealed to sign. */
+  readonly secrets: SecretsKeyring;
   readonly logger?: RelayLogger;
   /** Which URLs may be delivered to; checked again before deliveries (DNS answers change). */
   readonly urlPolicy: WebhookUrlPolicy;

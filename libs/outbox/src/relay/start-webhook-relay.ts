@@ -48,7 +48,7 @@ const reloadEveryRounds = 10;
  * delivers that message again, with the same `webhook-id`.
  *
  * @example
- * const relay = await startWebhookRelay({ pool, store, urlPolicy: strictWebhookUrlPolicy });
+ * const relay = await startWebhookRelay({ pool, store, secrets: keyring, urlPolicy: strictWebhookUrlPolicy });
  * await relay.stop();
  */
 export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<WebhookRelay> => {
@@ -91,6 +91,7 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
     const context: WorkerContext = {
       pool,
       recorder: createDeliveryRecorder(pool),
+      secrets: options.secrets,
       logger,
       settings,
       signal: term.signal,

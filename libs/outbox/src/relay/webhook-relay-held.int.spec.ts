@@ -6,7 +6,13 @@ import { formatPosition } from '@once/event-store';
 import { asOrderId, asTenantId, asWebhookEndpointId, orderStream, webhookEndpointStream } from '@once/domain';
 import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
-import { generateWebhookSecret, migrateWebhookInbox } from '@once/webhooks';
+import {
+  createSecretsKeyring,
+  generateSecretsKey,
+  generateWebhookSecret,
+  migrateWebhookInbox,
+  parseSecretsKeys,
+} from '@once/webhooks';
 import {
   deleteWebhookMessage,
   listWebhookAttempts,
@@ -22,6 +28,7 @@ import type { WebhookRelay, WebhookRelayOptions } from './index.js';
 
 let db: TestDatabase;
 let store: EventStore;
+const keyring = createSecretsKeyring(parseSecretsKeys(generateSecretsKey()));
 const closers: (() => Promise<void>)[] = [];
 const day = 86_400_000;
 
@@ -44,7 +51,8 @@ const relay = async (overrides: Partial<WebhookRelayOptions> = {}): Promise<Webh
   const started = await startWebhookRelay({
     pool: db.pool,
     store,
-    urlPolicy: { allowHttp: true, allowPrivateNetworks: false },
+    secrets: keyring,
+    urlPolicy: { allowHttp: true },
     pollIntervalMs: 20,
     leaseRetryMs: 200,
     retryLadderMs: [50, 100, 100, 100, 100, 100, 100, 100],
@@ -64,7 +72,12 @@ const receiver = async (secret: string): Promise<WebhookReceiver> => {
 };
 
 const register = (tenantId: string, url: string, secret: string) =>
-  registerEndpointInLog(store, { tenantId, url, secret, eventTypes: ['OrderPlaced', 'OrderServed'] });
+  registerEndpointInLog(store, keyring, {
+    tenantId,
+    url,
+    secret,
+    eventTypes: ['OrderPlaced', 'OrderServed'],
+  });
 
 /** Appends an order's events; returns their ids in log order. */
 const order = async (

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from '@once/event-store/postgres';
@@ -6,15 +8,23 @@ import type { EventStore } from '@once/event-store';
 import { asTenantId, asWebhookEndpointId, orderStream, asOrderId, webhookEndpointStream } from '@once/domain';
 import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
-import { generateWebhookSecret, migrateWebhookInbox } from '@once/webhooks';
+import {
+  createSecretsKeyring,
+  generateSecretsKey,
+  generateWebhookSecret,
+  migrateWebhookInbox,
+  parseSecretsKeys,
+} from '@once/webhooks';
 import { listWebhookAttempts, listWebhookMessages, webhookDeliveryMetrics } from '../delivery-state/index.js';
 import { registerEndpointInLog, startWebhookReceiver } from '../testing/index.js';
 import type { WebhookReceiver } from '../testing/index.js';
+import { createPinnedAgent, UncheckedHostError } from './pinned-agent.js';
 import { relayLeaseName, startWebhookRelay } from './start-webhook-relay.js';
 import type { WebhookRelay, WebhookRelayOptions } from './index.js';
 
 let db: TestDatabase;
 let store: EventStore;
+const keyring = createSecretsKeyring(parseSecretsKeys(generateSecretsKey()));
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
@@ -36,7 +46,8 @@ const relay = async (overrides: Partial<WebhookRelayOptions> = {}): Promise<Webh
   const started = await startWebhookRelay({
     pool: db.pool,
     store,
-    urlPolicy: { allowHttp: true, allowPrivateNetworks: false },
+    secrets: keyring,
+    urlPolicy: { allowHttp: true },
     pollIntervalMs: 20,
     leaseRetryMs: 200,
     retryLadderMs: [50, 100, 100, 100, 100, 100, 100, 100],
@@ -57,7 +68,7 @@ const register = (
   url: string,
   secret: string,
   eventTypes = ['OrderPlaced', 'OrderServed'],
-) => registerEndpointInLog(store, { tenantId, url, secret, eventTypes });
+) => registerEndpointInLog(store, keyring, { tenantId, url, secret, eventTypes });
 
 /** Appends an order's events; returns their ids in log order. */
 const order = async (tenantId: string, types: readonly string[] = ['OrderPlaced']): Promise<string[]> => {
@@ -111,18 +122,70 @@ describe('the webhook relay', () => {
     ).toEqual([expect.objectContaining({ attempt: 1, outcome: 'delivered', statusCode: 204 })]);
   });
 
-  it('delivers again a message whose receiver answered 2xx when the relay died before recording it; the inbox applies it once', async () => {
-    let crashes = 0;
-    await relay({
-      faults: {
-        afterReceiverAnswered: () => {
-          if (crashes++ === 0) throw new Error('the relay process dies here');
-        },
-      },
-    });
+  it('keeps the endpoint’s secret sealed in its table; a secret it cannot unseal fails each attempt as secret-unavailable', async () => {
+    await relay();
     const tenantId = freshTenantId();
     const secret = generateWebhookSecret();
     const target = await receiver(secret);
+    const endpointId = await register(tenantId, target.url, secret);
+    const lostKey = createSecretsKeyring(parseSecretsKeys(generateSecretsKey()));
+    const unreadable = await registerEndpointInLog(store, lostKey, {
+      tenantId,
+      url: target.url,
+      secret,
+      eventTypes: ['OrderPlaced'],
+    });
+    const [placed] = await order(tenantId, ['OrderPlaced']);
+    await eventually(() => target.applied.length === 1, 'the delivery signed with the unsealed secret');
+    expect(target.applied).toEqual([placed]);
+    await eventually(
+      async () => (await listWebhookAttempts(db.pool, unreadable, { limit: 1 })).length === 1,
+      'the refused attempt',
+    );
+    expect(await listWebhookAttempts(db.pool, unreadable, { limit: 1 })).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        statusCode: null,
+        error: 'secret-unavailable',
+      }),
+    ]);
+    const rows = await db.pool.query<{ secret: string }>(
+      'SELECT secret FROM webhook_endpoints WHERE endpoint_id = ANY($1)',
+      [[endpointId, unreadable]],
+    );
+    expect(rows.rows.map((row) => row.secret)).toEqual([
+      expect.stringMatching(/^sealed:v1:/),
+      expect.stringMatching(/^sealed:v1:/),
+    ]);
+    expect(target.requests).toHaveLength(1);
+    // Its retries would go on under the next tests' relays.
+    await store.appendToStream(
+      webhookEndpointStream(asTenantId(tenantId), asWebhookEndpointId(unreadable)),
+      [
+        {
+          id: randomUUID(),
+          type: 'WebhookEndpointDeleted',
+          data: { tenantId, endpointId: unreadable, deletedAt: new Date().toISOString() },
+        },
+      ],
+      { expectedRevision: 0n },
+    );
+  });
+
+  it('delivers again a message whose receiver answered 2xx when the relay died before recording it; the inbox applies it once', async () => {
+    const tenantId = freshTenantId();
+    const secret = generateWebhookSecret();
+    const target = await receiver(secret);
+    let crashes = 0;
+    // Only this tenant's delivery crashes: an earlier test's endpoint may still be delivered through this relay.
+    await relay({
+      faults: {
+        afterReceiverAnswered: (message) => {
+          if (message.stream.includes(tenantId) && crashes++ === 0)
+            throw new Error('the relay process dies here');
+        },
+      },
+    });
     const endpointId = await register(tenantId, target.url, secret);
     const [placed] = await order(tenantId);
     await eventually(
@@ -215,5 +278,84 @@ describe('the webhook relay', () => {
     const [later] = await order(tenantId);
     await eventually(() => target.applied.includes(later as string), 'a delivery after the takeover');
     expect(target.applied).toHaveLength(2);
+  });
+
+  it('connects only to the address it checked, whatever the host resolves to afterwards (DNS rebinding)', async () => {
+    const asked: string[] = [];
+    // The check hears the receiver's address; any later resolution would hear a private one.
+    await relay({
+      resolveHost: async (host) => {
+        asked.push(host);
+        return asked.length === 1 ? ['127.0.0.1'] : ['10.255.255.1'];
+      },
+    });
+    const tenantId = freshTenantId();
+    const secret = generateWebhookSecret();
+    const target = await receiver(secret);
+    const rebinding = new URL(target.url);
+    rebinding.hostname = 'rebinding.once.test';
+    const endpointId = await register(tenantId, rebinding.href, secret);
+    const [placed] = await order(tenantId);
+    await eventually(
+      async () => (await listWebhookMessages(db.pool, endpointId, { limit: 1 }))[0]?.status === 'delivered',
+      'the delivery to the checked address',
+    );
+    expect(target.applied).toEqual([placed]);
+    expect(asked).toEqual(['rebinding.once.test']);
+  });
+
+  it('pins each connection to the checked addresses: another host name is refused, not resolved', async () => {
+    const secret = generateWebhookSecret();
+    const target = await receiver(secret);
+    const checked = new URL(target.url);
+    checked.hostname = 'checked.once.test';
+    const agent = createPinnedAgent(checked, ['127.0.0.1']);
+    closers.push(() => agent.close());
+    const answered = await agent.request({
+      origin: checked.origin,
+      path: checked.pathname,
+      method: 'POST',
+      body: '{}',
+    });
+    await answered.body.dump();
+    // The receiver refuses an unsigned body; what matters is that the pinned address answered.
+    expect(answered.statusCode).toBe(401);
+    const other = new URL(checked);
+    other.hostname = 'other.once.test';
+    await expect(
+      agent.request({ origin: other.origin, path: other.pathname, method: 'POST', body: '{}' }),
+    ).rejects.toBeInstanceOf(UncheckedHostError);
+  });
+
+  it('tells the tenant coarse error classes, never an address, a port or an errno', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await relay({
+      retryLadderMs: [20],
+      resolveHost: async (host) => (host === 'metadata.once.test' ? ['169.254.169.254'] : ['127.0.0.1']),
+    });
+    const tenantId = freshTenantId();
+    const secret = generateWebhookSecret();
+    const down = await receiver(secret);
+    down.setDown(true);
+    const endpoints = await Promise.all(
+      [`http://127.0.0.1:${String(port)}/webhooks`, 'http://metadata.once.test/latest', down.url].map((url) =>
+        register(tenantId, url, secret),
+      ),
+    );
+    await order(tenantId);
+    const errorsOf = async (endpointId: string) =>
+      (await listWebhookAttempts(db.pool, endpointId, { limit: 10 })).map((attempt) => attempt.error);
+    await eventually(
+      async () => (await Promise.all(endpoints.map(errorsOf))).every((errors) => errors.length === 2),
+      'two attempts per endpoint',
+    );
+    const [refused, blocked, failing] = await Promise.all(endpoints.map(errorsOf));
+    expect(refused).toEqual(['connection-refused', 'connection-refused']);
+    expect(blocked).toEqual(['blocked-address', 'blocked-address']);
+    expect(failing).toEqual(['http-5xx', 'http-5xx']);
+    expect(down.requests.length).toBeGreaterThanOrEqual(2);
   });
 });

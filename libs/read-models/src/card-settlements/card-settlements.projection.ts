@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
 import { streamPrefixes } from '@once/domain';
+import { chargeMismatchReason } from '@once/domain/card-settlements';
 import type { CardSettlementEvent } from '@once/domain/card-settlements';
 import type { CardPaymentCaptured, CardPaymentDeclined } from '@once/domain/invoices';
 import { defineTable, rowRef } from '@once/projections';
@@ -24,6 +25,9 @@ export type CardSettlementRow = {
   flagged_at: string | null;
   /** `approved` or `declined` once settled. */
   outcome: string | null;
+  /** What the gateway reported charging when it was not the reservation (`GatewayChargeMismatched`). */
+  charged_amount: number | null;
+  charged_currency: string | null;
   last_position: string;
 };
 
@@ -41,6 +45,8 @@ export const cardSettlementsTable = defineTable<CardSettlementRow>({
     next_attempt_at: { type: 'timestamptz', nullable: true },
     flagged_at: { type: 'timestamptz', nullable: true },
     outcome: { type: 'text', nullable: true },
+    charged_amount: { type: 'bigint', nullable: true },
+    charged_currency: { type: 'text', nullable: true },
     last_position: { type: 'text' },
   },
   // Payment ids are unique across tenants (derived from the tenant's key scope); later events name only the payment.
@@ -55,6 +61,7 @@ const projectedTypes: readonly Projected['type'][] = [
   'CardSettlementAttemptFailed',
   'CardSettlementNeedsAttention',
   'CardSettlementSettled',
+  'GatewayChargeMismatched',
   'CardPaymentCaptured',
   'CardPaymentDeclined',
 ];
@@ -62,11 +69,12 @@ const projectedTypes: readonly Projected['type'][] = [
 /**
  * Card payments whose gateway outcome was once unknown, over the `card-settlement-` streams: their attempts, whether
  * they need an operator, and how they ended. The invoice's capture or decline settles a row too (the gateway's
- * webhook records the outcome on the invoice alone); invoice events of payments without a settlement add nothing.
+ * webhook records the outcome on the invoice alone); invoice events of payments without a settlement add nothing. A
+ * charge the gateway reported with another amount or currency needs attention, with what it charged.
  */
 export const cardSettlementsProjection: ProjectionDefinition = {
   name: 'card_settlements',
-  version: 1,
+  version: 2,
   eventTypes: projectedTypes,
   streamPrefixes: [streamPrefixes.cardSettlement, streamPrefixes.invoice],
   tables: [cardSettlementsTable],
@@ -91,6 +99,8 @@ export const cardSettlementsProjection: ProjectionDefinition = {
         next_attempt_at: null,
         flagged_at: null,
         outcome: null,
+        charged_amount: null,
+        charged_currency: null,
         last_position,
       });
       return;
@@ -122,6 +132,18 @@ export const cardSettlementsProjection: ProjectionDefinition = {
           ...row,
           status: 'settled',
           outcome: event.data.outcome.status,
+          last_position,
+        });
+        return;
+      case 'GatewayChargeMismatched':
+        tx.put(cardSettlementsTable, {
+          ...row,
+          status: 'needs-attention',
+          last_error: chargeMismatchReason(event),
+          next_attempt_at: null,
+          flagged_at: event.data.detectedAt,
+          charged_amount: event.data.charged.amount,
+          charged_currency: event.data.charged.currency,
           last_position,
         });
         return;

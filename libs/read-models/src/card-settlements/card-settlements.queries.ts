@@ -3,7 +3,10 @@ import { fromDatabase } from '@once/projections';
 import type { CardSettlementRow } from './card-settlements.projection.js';
 import { cardSettlementsTable } from './card-settlements.projection.js';
 
-/** A card payment the completer gave up on: an operator must resolve it (`POST /payments/:id/resolve`). */
+/**
+ * A card payment the completer gave up on, or whose reported charge was not the reservation: an operator must resolve
+ * it (`POST /payments/:id/resolve`).
+ */
 export interface PaymentNeedingAttentionReadModel {
   readonly id: string;
   readonly invoiceId: string;
@@ -12,6 +15,8 @@ export interface PaymentNeedingAttentionReadModel {
   readonly attempts: number;
   readonly lastError: string | null;
   readonly flaggedAt: string;
+  /** What the gateway reported charging when it was not the reservation: recorded, not applied. */
+  readonly gatewayCharged: { readonly amount: number; readonly currency: string } | null;
 }
 
 const toPaymentNeedingAttention = (row: CardSettlementRow): PaymentNeedingAttentionReadModel => ({
@@ -22,6 +27,10 @@ const toPaymentNeedingAttention = (row: CardSettlementRow): PaymentNeedingAttent
   attempts: row.attempts,
   lastError: row.last_error,
   flaggedAt: new Date(row.flagged_at ?? 0).toISOString(),
+  gatewayCharged:
+    row.charged_amount === null || row.charged_currency === null
+      ? null
+      : { amount: row.charged_amount, currency: row.charged_currency },
 });
 
 /**

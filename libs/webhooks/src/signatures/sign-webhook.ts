@@ -5,7 +5,8 @@ import { decodeWebhookSecret } from '../secrets/index.js';
 export interface WebhookContent {
   readonly id: string;
   readonly timestamp: number;
-  readonly body: string;
+  /** The body as sent: text (signed as its UTF-8 bytes) or the raw bytes themselves. */
+  readonly body: string | Uint8Array;
 }
 
 /** The three Standard Webhooks headers of one delivery. */
@@ -23,7 +24,8 @@ export interface WebhookHeaders {
  */
 export const signWebhook = (secret: string, content: WebhookContent): string =>
   `v1,${createHmac('sha256', decodeWebhookSecret(secret))
-    .update(`${content.id}.${String(content.timestamp)}.${content.body}`)
+    .update(`${content.id}.${String(content.timestamp)}.`)
+    .update(content.body)
     .digest('base64')}`;
 
 /**

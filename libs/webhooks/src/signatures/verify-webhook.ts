@@ -14,8 +14,8 @@ export interface VerifyWebhookInput {
   readonly secrets: string | readonly string[];
   /** Request headers, names in lower case (as Node and Fastify give them). */
   readonly headers: object;
-  /** The raw body, exactly as received. */
-  readonly body: string;
+  /** The raw body, exactly as received: its bytes, before any parsing (or the same bytes as text). */
+  readonly body: string | Uint8Array;
   /** Now, in seconds since the epoch; the clock by default. */
   readonly nowSeconds?: number;
   /** How far the timestamp may be from now either way; 300 s (the Standard Webhooks default) by default. */

@@ -62,6 +62,25 @@ describe('verifyWebhook', () => {
     ).toBe(true);
   });
 
+  it('verifies the raw bytes of a body as its text, and refuses bytes that differ', () => {
+    const bytes = Buffer.from(body, 'utf8');
+    expect(signWebhook(secret, { ...content, body: bytes })).toBe(signWebhook(secret, content));
+    expect(verifyWebhook({ secrets: secret, headers, body: bytes, nowSeconds: now }).ok).toBe(true);
+    const invalidUtf8 = Buffer.concat([bytes, Buffer.from([0xff])]);
+    const signed = webhookHeaders([secret], { ...content, body: invalidUtf8 });
+    expect(verifyWebhook({ secrets: secret, headers: signed, body: invalidUtf8, nowSeconds: now }).ok).toBe(
+      true,
+    );
+    expect(
+      verifyWebhook({
+        secrets: secret,
+        headers: signed,
+        body: invalidUtf8.toString('utf8'),
+        nowSeconds: now,
+      }),
+    ).toEqual({ ok: false, reason: 'invalid-signature' });
+  });
+
   it('refuses another secret, another body, another id, missing headers and timestamps out of tolerance', () => {
     const verify = (overrides: Partial<Parameters<typeof verifyWebhook>[0]>) =>
       verifyWebhook({ secrets: secret, headers, body, nowSeconds: now, ...overrides });

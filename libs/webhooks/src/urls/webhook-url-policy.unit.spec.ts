@@ -7,6 +7,8 @@ const hosts: Record<string, readonly string[]> = {
   'hooks.example.com': ['93.184.216.34'],
   'metadata.internal': ['169.254.169.254'],
   'db.internal': ['10.1.2.3'],
+  'kitchen-display': ['172.18.0.7'],
+  'kitchen-metadata': ['172.18.0.8', '169.254.169.254'],
   'rebound.example.com': ['93.184.216.34', '127.0.0.1'],
   localhost: ['127.0.0.1', '::1'],
 };
@@ -15,8 +17,8 @@ const resolve: ResolveHost = async (host) => {
   if (!addresses) throw new Error('ENOTFOUND');
   return addresses;
 };
-const development: WebhookUrlPolicy = { allowHttp: true, allowPrivateNetworks: false };
-const privateNetwork: WebhookUrlPolicy = { allowHttp: true, allowPrivateNetworks: true };
+const development: WebhookUrlPolicy = { allowHttp: true };
+const kitchenOnly: WebhookUrlPolicy = { allowHttp: false, allowedInternalHosts: ['kitchen-display'] };
 const reasonOf = async (url: string, policy = strictWebhookUrlPolicy) => {
   const check = await checkWebhookUrl(url, policy, resolve);
   return check.ok ? 'ok' : check.reason;
@@ -67,14 +69,40 @@ describe('checkWebhookUrl', () => {
     expect(await reasonOf('https://0.0.0.0/')).toMatch(/reserved/);
   });
 
-  it('accepts http to loopback only under the development flag, and private hosts only when allowed', async () => {
+  it('accepts http to loopback only under the development flag', async () => {
     expect(await reasonOf('http://127.0.0.1:3200/webhooks', development)).toBe('ok');
     expect(await reasonOf('http://localhost:3200/webhooks', development)).toBe('ok');
     expect(await reasonOf('http://db.internal/webhooks', development)).toMatch(/private/);
     expect(await reasonOf('http://hooks.example.com/', development)).toMatch(
-      /loopback and private hosts only/,
+      /loopback hosts and allowed internal hosts only/,
     );
-    expect(await reasonOf('http://db.internal/webhooks', privateNetwork)).toBe('ok');
-    expect(await reasonOf('https://metadata.internal/', privateNetwork)).toBe('ok');
+  });
+
+  it('accepts the allowed internal hosts by name, over http too, and no other internal host', async () => {
+    expect(await reasonOf('http://kitchen-display:3200/webhooks', kitchenOnly)).toBe('ok');
+    expect(await reasonOf('https://kitchen-display/webhooks', kitchenOnly)).toBe('ok');
+    expect(await reasonOf('http://db.internal/webhooks', kitchenOnly)).toBe('the URL must be https');
+    expect(await reasonOf('https://db.internal/webhooks', kitchenOnly)).toMatch(/private/);
+    expect(await reasonOf('https://172.18.0.7/webhooks', kitchenOnly)).toMatch(/private/);
+    expect(await reasonOf('https://localhost/', kitchenOnly)).toMatch(/loopback/);
+    expect(await reasonOf('http://hooks.example.com/', kitchenOnly)).toBe('the URL must be https');
+    // Cloud metadata stays out of reach, whatever the list names.
+    expect(
+      await reasonOf('http://kitchen-metadata/', {
+        ...kitchenOnly,
+        allowedInternalHosts: ['kitchen-metadata'],
+      }),
+    ).toMatch(/link-local/);
+  });
+
+  it('says coarsely why a URL is refused', async () => {
+    const refusalOf = async (url: string) => {
+      const check = await checkWebhookUrl(url, strictWebhookUrlPolicy, resolve);
+      return check.ok ? 'ok' : check.refusal;
+    };
+    expect(await refusalOf('http://hooks.example.com/')).toBe('invalid-url');
+    expect(await refusalOf('https://nowhere.example.com/')).toBe('unresolvable');
+    expect(await refusalOf('https://db.internal/')).toBe('blocked-address');
+    expect(await refusalOf('https://0.0.0.0/')).toBe('blocked-address');
   });
 });

@@ -12,6 +12,7 @@ const env = readEnvironment(
     PORT: true,
     HOST: true,
     DATABASE_URL: true,
+    ONCE_SECRETS_KEY: true,
     ONCE_LOG_LEVEL: true,
     ONCE_DATABASE_POOL_SIZE: true,
     ONCE_GATEWAY_URL: true,
@@ -21,9 +22,11 @@ const env = readEnvironment(
   }),
 );
 if (env.DATABASE_URL === undefined) throw new Error('DATABASE_URL is required');
+if (env.ONCE_SECRETS_KEY === undefined) throw new Error('ONCE_SECRETS_KEY is required');
 
 const app = await buildApp({
   databaseUrl: env.DATABASE_URL,
+  secretsKey: env.ONCE_SECRETS_KEY,
   gatewayUrl: env.ONCE_GATEWAY_URL ?? 'http://127.0.0.1:9',
   createEngine: createPlainEngine,
   projector: env.ONCE_PROJECTOR,

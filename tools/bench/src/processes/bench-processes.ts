@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
@@ -30,10 +30,14 @@ export interface ServiceSettings {
   readonly environment?: Readonly<Record<string, string>>;
 }
 
+/** The server key every process of one benchmark run shares (`ONCE_SECRETS_KEY`). */
+const benchSecretsKey = randomBytes(32).toString('base64');
+
 /** Every environment variable a benchmark gives a process it starts, in one place so a rename is one edit. */
 export const serviceEnvironment = (settings: ServiceSettings, port?: number): Record<string, string> => ({
   ...process.env,
   DATABASE_URL: settings.databaseUrl,
+  ONCE_SECRETS_KEY: benchSecretsKey,
   HOST: '127.0.0.1',
   ...(port === undefined ? {} : { PORT: String(port) }),
   ONCE_LOG_LEVEL: 'warn',

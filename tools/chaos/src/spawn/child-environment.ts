@@ -1,3 +1,8 @@
+import { randomBytes } from 'node:crypto';
+
+/** The server key the api replicas and the projector of one run share (`ONCE_SECRETS_KEY`). */
+const runSecretsKey = randomBytes(32).toString('base64');
+
 /** The processes the chaos tool starts. */
 export type ChildRole = 'api' | 'projector' | 'gateway';
 
@@ -35,6 +40,7 @@ export const childEnvironment = (
         ...common,
         ONCE_LOG_LEVEL: 'warn',
         DATABASE_URL: settings.databaseUrl,
+        ONCE_SECRETS_KEY: runSecretsKey,
         ONCE_GATEWAY_URL: settings.gatewayUrl,
         ONCE_GATEWAY_WEBHOOK_SECRET: settings.webhookSecret,
         ONCE_PROJECTOR: 'external',
@@ -50,6 +56,7 @@ export const childEnvironment = (
         ...common,
         ONCE_LOG_LEVEL: 'info',
         DATABASE_URL: settings.databaseUrl,
+        ONCE_SECRETS_KEY: runSecretsKey,
         ONCE_PROJECTOR_POLL_MS: '50',
         ONCE_PROJECTOR_LEASE_RETRY_MS: '250',
         // The completer runs here (the api replicas run none): the gateway and the lease of a key it takes over.

@@ -186,6 +186,39 @@ describe('webhook endpoints', () => {
     expect(await held()).toEqual([]);
   });
 
+  it('replays a range to an endpoint registered after it: events never enqueued for it are read from the log and delivered', async () => {
+    const from = new Date().toISOString();
+    const orderId = await placeOrder();
+    await expect
+      .poll(() => receiver.requests.some((request) => request.body.includes(orderId)), { timeout: 15_000 })
+      .toBe(true);
+    const created = await command('/webhook-endpoints', { url: receiver.url, eventTypes: ['OrderPlaced'] });
+    expect(created.status).toBe(201);
+    const later = created.json<{ id: string; secret: string }>();
+    secrets.push(later.secret);
+    await expect.poll(async () => (await read(`/webhook-endpoints/${later.id}`)).status).toBe(200);
+    const messages = async () =>
+      (await read(`/webhook-endpoints/${later.id}/messages`)).json<{
+        messages: { messageId: string; stream: string; status: string }[];
+      }>().messages;
+    expect(await messages()).toEqual([]);
+
+    const replayed = await env.http.post(`/webhook-endpoints/${later.id}/replay`, {
+      apiKey: env.tenant.ada,
+      body: { from, to: new Date(Date.now() + 60_000).toISOString() },
+    });
+    expect(replayed.json()).toEqual({ redelivering: 1 });
+    await expect
+      .poll(() => receiver.requests.filter((request) => request.body.includes(orderId)).length, {
+        timeout: 15_000,
+      })
+      .toBe(2);
+    await expect
+      .poll(async () => (await messages()).map(({ stream, status }) => ({ stream, status })))
+      .toEqual([{ stream: expect.stringContaining(orderId), status: 'delivered' }]);
+    expect((await remove(`/webhook-endpoints/${later.id}`)).status).toBe(200);
+  });
+
   it('refuses a replay whose range holds more log events than the bound', async () => {
     for (let placed = 0; placed < 5; placed++) await placeOrder();
     const replayed = await env.http.post(`/webhook-endpoints/${endpointId}/replay`, {

@@ -118,12 +118,15 @@ export const run = async (args: readonly string[]): Promise<void> => {
       },
     });
     const { url } = api;
-    const apiKey = await createOnceApiKey(server.connectionString);
-    const post = (path: string, key: string, body: string) =>
+    // The tills' staff key sends the requests; the café's admin key (same tenant) registers the webhook endpoint.
+    const tenantId = randomUUID();
+    const apiKey = await createOnceApiKey(server.connectionString, { tenantId });
+    const adminKey = await createOnceApiKey(server.connectionString, { tenantId, role: 'admin' });
+    const post = (path: string, key: string, body: string, bearer = apiKey) =>
       fetch(`${url}${path}`, {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${apiKey}`,
+          authorization: `Bearer ${bearer}`,
           'content-type': 'application/json',
           'idempotency-key': key,
         },
@@ -136,7 +139,12 @@ export const run = async (args: readonly string[]): Promise<void> => {
       '/webhook-endpoints',
       randomUUID(),
       JSON.stringify({ url: receiver.url, eventTypes: ['PaymentRecorded'] }),
+      adminKey,
     );
+    if (endpoint.status !== 201)
+      throw new Error(
+        `registering the webhook endpoint answered ${String(endpoint.status)}: ${await endpoint.text()}`,
+      );
     secrets.push(((await endpoint.json()) as { secret: string }).secret);
     const invoices: string[] = [];
     for (let index = 0; index < INVOICES; index++) {
@@ -243,7 +251,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
       });
       const last = samples.at(-1) as SoakSample;
       console.log(
-        `${String(last.seconds).padStart(7)} s ${String(last.requests).padStart(8)} requests  events ${String(last.events).padStart(8)}  streams ${String(last.streams).padStart(8)}  db ${(last.database_bytes / 2 ** 20).toFixed(1).padStart(7)} MiB  p50 ${last.keyed_p50_ms.toFixed(1)} ms  p99 ${last.keyed_p99_ms.toFixed(1)} ms`,
+        `${String(last.seconds).padStart(7)} s ${String(last.requests).padStart(8)} requests  events ${String(last.events).padStart(8)}  streams ${String(last.streams).padStart(8)}  webhook rows ${String(last.webhook_rows).padStart(6)}  db ${(last.database_bytes / 2 ** 20).toFixed(1).padStart(7)} MiB  p50 ${last.keyed_p50_ms.toFixed(1)} ms  p99 ${last.keyed_p99_ms.toFixed(1)} ms`,
       );
     };
     await sample();

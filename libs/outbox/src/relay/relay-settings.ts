@@ -61,7 +61,7 @@ export interface WebhookRelayOptions {
   readonly now?: () => number;
   /** Delivered messages (and their attempts) are deleted this long after delivery. Default 30 days. */
   readonly retentionMs?: number;
-  /** Pause between rounds of pruning. Default 60,000 ms. */
+  /** Pause between rounds of pruning. Default 60,000 ms, or a tenth of `retentionMs` when that is shorter. */
   readonly pruneIntervalMs?: number;
   /** Messages deleted per statement while pruning. Default 1,000. */
   readonly pruneBatchSize?: number;

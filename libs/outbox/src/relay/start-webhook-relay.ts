@@ -70,7 +70,8 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
     ...(options.faults ? { faults: options.faults } : {}),
   };
   const retentionMs = options.retentionMs ?? defaultWebhookRetentionMs;
-  const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
+  // At least ten rounds per retention, so what is kept past it stays a tenth of it at most.
+  const pruneIntervalMs = options.pruneIntervalMs ?? Math.min(60_000, retentionMs / 10);
   const pruneBatchSize = options.pruneBatchSize ?? 1_000;
   const filter = { eventTypes: [...webhookEventTypes, ...webhookEndpointEventTypes] };
   const stopping = new AbortController();

@@ -89,6 +89,10 @@ export interface AppDeps {
   readonly readWaitMs?: number;
   /** Which webhook endpoint URLs are accepted and delivered to; https to public addresses only by default. */
   readonly webhookUrlPolicy?: WebhookUrlPolicy;
+  /** How long delivered webhook messages and their attempts are kept (ms); 30 days by default. */
+  readonly webhookRetentionMs?: number;
+  /** The most log events one webhook replay reads; 10,000 by default. */
+  readonly webhookReplayMaxEvents?: number;
   /** Operations settings: retention scavenger, limits, timeouts, CORS, the metrics listener (see `OperationsDeps`). */
   readonly operations?: OperationsDeps;
   /** The built till and console (apps/till `dist/`), served at `/till` and `/console`; not served when omitted. */
@@ -105,6 +109,12 @@ const trustedProxies = (
   if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
   return [...trustProxy];
 };
+
+/** The schema the api applies at start, by component (`/health/ready` checks it is there). */
+const apiMigrations = [
+  { component: 'api', migrations: apiKeyMigrations },
+  { component: 'menu', migrations: menuMigrations },
+];
 
 /**
  * Builds the API: plugins and routes, wiring only. The caller listens and closes.
@@ -159,12 +169,9 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
       connectionTimeoutMs: operations.poolConnectionTimeoutMs ?? 5_000,
       statementTimeoutMs: operations.statementTimeoutMs ?? 30_000,
-      migrations: [
-        { component: 'api', migrations: apiKeyMigrations },
-        { component: 'menu', migrations: menuMigrations },
-      ],
+      migrations: apiMigrations,
     });
-    await app.register(healthRoutes);
+    await app.register(healthRoutes, { migrations: apiMigrations });
     await app.register(readWaitsPlugin, {
       checkLogHead: !deps.eventStoreUrl,
       ...(operations.maxWaitingReads === undefined ? {} : { maxWaiters: operations.maxWaitingReads }),
@@ -209,6 +216,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         eventStoreUrl: deps.eventStoreUrl,
         webhookUrlPolicy,
         secretsKey: deps.secretsKey,
+        ...(deps.webhookRetentionMs === undefined ? {} : { webhookRetentionMs: deps.webhookRetentionMs }),
       });
     if (deps.projector !== 'external' && !deps.eventStoreUrl && operations.scavenger !== false) {
       await app.register(scavengerPlugin, operations.scavenger ?? {});
@@ -246,7 +254,12 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         urlPolicy: webhookUrlPolicy,
         secrets,
       });
-      await authenticated.register(webhookDeliveriesRoutes, { prefix: '/webhook-endpoints' });
+      await authenticated.register(webhookDeliveriesRoutes, {
+        prefix: '/webhook-endpoints',
+        ...(deps.webhookReplayMaxEvents === undefined
+          ? {}
+          : { maxReplayEvents: deps.webhookReplayMaxEvents }),
+      });
       await authenticated.register(menuRoutes, { prefix: '/menu' });
       await authenticated.register(consoleRoutes, { prefix: '/ops' });
     });

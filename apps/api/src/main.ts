@@ -41,6 +41,8 @@ const env = readEnvironment(
       ONCE_CARD_RETRY_ATTEMPTS: true,
       ONCE_CARD_RETRY_BASE_MS: true,
       ONCE_CARD_RETRY_MAX_MS: true,
+      ONCE_WEBHOOK_RETENTION_DAYS: true,
+      ONCE_WEBHOOK_REPLAY_MAX_EVENTS: true,
       ...operationsSettings,
     })
     .extend({
@@ -125,6 +127,8 @@ const app = await buildApp({
     allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? embeddedPostgres !== undefined,
     allowedInternalHosts: env.ONCE_WEBHOOK_ALLOWED_HOSTS,
   },
+  webhookRetentionMs: env.ONCE_WEBHOOK_RETENTION_DAYS * 86_400_000,
+  webhookReplayMaxEvents: env.ONCE_WEBHOOK_REPLAY_MAX_EVENTS,
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   operations: operationsFromEnv(env),
   logger: { level: env.ONCE_LOG_LEVEL },

@@ -28,6 +28,7 @@ const env = readEnvironment(
     ONCE_PROJECTOR_LEASE_RETRY_MS: true,
     ONCE_WEBHOOK_ALLOW_HTTP: true,
     ONCE_WEBHOOK_ALLOWED_HOSTS: true,
+    ONCE_WEBHOOK_RETENTION_DAYS: true,
     ONCE_SCAVENGER: true,
     ONCE_SCAVENGER_INTERVAL_MS: true,
     ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS: true,
@@ -94,6 +95,7 @@ const relay = await startWebhookRelay({
   },
   pollIntervalMs: env.ONCE_PROJECTOR_POLL_MS,
   leaseRetryMs: env.ONCE_PROJECTOR_LEASE_RETRY_MS,
+  retentionMs: env.ONCE_WEBHOOK_RETENTION_DAYS * 86_400_000,
 });
 // The completer: keys whose client went quiet are finished here (one round at a time among every completer).
 const completer = env.ONCE_GATEWAY_URL

@@ -108,6 +108,10 @@ export const onceEnvironment = z.object({
         .filter((host) => host !== ''),
     )
     .pipe(z.array(z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/))),
+  /** Delivered webhook messages and their attempts are deleted this many days after delivery (dead and held: never). */
+  ONCE_WEBHOOK_RETENTION_DAYS: z.coerce.number().min(0.0001).max(3_650).default(30),
+  /** The most log events one `POST /webhook-endpoints/:id/replay` reads (a 422 beyond: replay shorter ranges). */
+  ONCE_WEBHOOK_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
 
   /** `1` seeds the demo tenant's fixed keys on loopback (never off it); `0` never. Default: the embedded default. */
   ONCE_DEMO: flag,

@@ -15,6 +15,7 @@ export interface ProjectorThreadData {
   readonly databaseUrl: string;
   readonly eventStoreUrl: string | undefined;
   readonly webhookUrlPolicy: WebhookUrlPolicy;
+  readonly webhookRetentionMs: number | undefined;
   readonly pollIntervalMs: number;
   /** `ONCE_SECRETS_KEY`'s value: the relay unseals the endpoints' secrets with it. */
   readonly secretsKey: string;
@@ -96,6 +97,7 @@ try {
       store,
       secrets: createSecretsKeyring(parseSecretsKeys(data.secretsKey)),
       urlPolicy: data.webhookUrlPolicy,
+      ...(data.webhookRetentionMs === undefined ? {} : { retentionMs: data.webhookRetentionMs }),
       logger,
       pollIntervalMs: data.pollIntervalMs,
     }),

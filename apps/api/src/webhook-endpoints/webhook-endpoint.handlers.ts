@@ -125,7 +125,7 @@ export const rotateWebhookSecretHandler = (
     respond: (_context, state) => endpointResponse(200, state, true),
   });
 
-/** `POST /webhook-endpoints/:id/enable`: deliveries resume (a disabled endpoint's missed events: replay them). */
+/** `POST /webhook-endpoints/:id/enable`: deliveries resume, with what was held while it was disabled. */
 export const enableWebhookEndpointHandler: DecideCommandHandler<CommandOf<typeof enableWebhookEndpoint>> =
   endpointCommand((context) => ({
     type: 'EnableWebhookEndpoint',

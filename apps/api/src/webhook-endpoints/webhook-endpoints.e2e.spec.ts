@@ -4,7 +4,7 @@ import { startWebhookReceiver } from '@once/outbox/testing';
 import type { WebhookReceiver } from '@once/outbox/testing';
 import { putDemoMenu, useTestApi } from '../testing/index.js';
 
-const env = useTestApi({ webhookUrlPolicy: { allowHttp: true } });
+const env = useTestApi({ webhookUrlPolicy: { allowHttp: true }, webhookReplayMaxEvents: 5 });
 const secrets: string[] = [];
 let receiver: WebhookReceiver;
 
@@ -149,6 +149,90 @@ describe('webhook endpoints', () => {
     });
   });
 
+  it('holds what happens while the endpoint is disabled and delivers it once enabled; only dead or held messages can be deleted', async () => {
+    const disabled = await command(`/webhook-endpoints/${endpointId}/disable`, {});
+    expect(disabled.json()).toMatchObject({ status: 'disabled' });
+    await expect
+      .poll(async () => (await read(`/webhook-endpoints/${endpointId}`)).json())
+      .toMatchObject({ status: 'disabled' });
+    const orderId = await placeOrder();
+    const held = async () =>
+      (await read(`/webhook-endpoints/${endpointId}/messages?status=held`)).json<{
+        messages: { messageId: string; stream: string }[];
+      }>().messages;
+    await expect.poll(async () => (await held()).some((m) => m.stream.endsWith(orderId))).toBe(true);
+    expect(receiver.requests.some((request) => request.body.includes(orderId))).toBe(false);
+
+    const delivered = (await read(`/webhook-endpoints/${endpointId}/messages?status=delivered`)).json<{
+      messages: { messageId: string }[];
+    }>().messages[0];
+    const refused = await fetch(
+      `${env.api.url}/webhook-endpoints/${endpointId}/messages/${delivered?.messageId ?? ''}`,
+      { method: 'DELETE', headers: { authorization: `Bearer ${env.tenant.ada}` } },
+    );
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ type: '/problems/webhook-message-not-removable' });
+    const unknown = await fetch(`${env.api.url}/webhook-endpoints/${endpointId}/messages/${randomUUID()}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${env.tenant.ada}` },
+    });
+    expect(unknown.status).toBe(404);
+
+    expect((await command(`/webhook-endpoints/${endpointId}/enable`, {})).json()).toMatchObject({
+      status: 'enabled',
+    });
+    await expect
+      .poll(() => receiver.requests.some((request) => request.body.includes(orderId)), { timeout: 15_000 })
+      .toBe(true);
+    expect(await held()).toEqual([]);
+  });
+
+  it('replays a range to an endpoint registered after it: events never enqueued for it are read from the log and delivered', async () => {
+    const from = new Date().toISOString();
+    const orderId = await placeOrder();
+    await expect
+      .poll(() => receiver.requests.some((request) => request.body.includes(orderId)), { timeout: 15_000 })
+      .toBe(true);
+    const created = await command('/webhook-endpoints', { url: receiver.url, eventTypes: ['OrderPlaced'] });
+    expect(created.status).toBe(201);
+    const later = created.json<{ id: string; secret: string }>();
+    secrets.push(later.secret);
+    await expect.poll(async () => (await read(`/webhook-endpoints/${later.id}`)).status).toBe(200);
+    const messages = async () =>
+      (await read(`/webhook-endpoints/${later.id}/messages`)).json<{
+        messages: { messageId: string; stream: string; status: string }[];
+      }>().messages;
+    expect(await messages()).toEqual([]);
+
+    const replayed = await env.http.post(`/webhook-endpoints/${later.id}/replay`, {
+      apiKey: env.tenant.ada,
+      body: { from, to: new Date(Date.now() + 60_000).toISOString() },
+    });
+    expect(replayed.json()).toEqual({ redelivering: 1 });
+    await expect
+      .poll(() => receiver.requests.filter((request) => request.body.includes(orderId)).length, {
+        timeout: 15_000,
+      })
+      .toBe(2);
+    await expect
+      .poll(async () => (await messages()).map(({ stream, status }) => ({ stream, status })))
+      .toEqual([{ stream: expect.stringContaining(orderId), status: 'delivered' }]);
+    expect((await remove(`/webhook-endpoints/${later.id}`)).status).toBe(200);
+  });
+
+  it('refuses a replay whose range holds more log events than the bound', async () => {
+    for (let placed = 0; placed < 5; placed++) await placeOrder();
+    const replayed = await env.http.post(`/webhook-endpoints/${endpointId}/replay`, {
+      apiKey: env.tenant.ada,
+      body: {
+        from: new Date(Date.now() - 3_600_000).toISOString(),
+        to: new Date(Date.now() + 60_000).toISOString(),
+      },
+    });
+    expect(replayed.status).toBe(422);
+    expect(replayed.json()).toMatchObject({ type: '/problems/webhook-replay-too-large', maxEvents: 5 });
+  });
+
   it('disables, enables and deletes an endpoint; another tenant never sees it', async () => {
     const disabled = await command(`/webhook-endpoints/${endpointId}/disable`, {});
     expect(disabled.json()).toMatchObject({ status: 'disabled', disabledReason: 'disabled by the tenant' });
@@ -169,5 +253,6 @@ describe('webhook endpoints', () => {
     expect(metrics).toMatch(/webhook_attempts\{outcome="delivered"\} [1-9]/);
     expect(metrics).toContain('webhook_retry_backlog');
     expect(metrics).toContain('webhook_oldest_undelivered_seconds');
+    expect(metrics).toContain('webhook_held_messages');
   });
 });

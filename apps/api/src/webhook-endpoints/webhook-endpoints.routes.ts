@@ -80,7 +80,11 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{
   });
 
   for (const [action, summary, command] of [
-    ['enable', 'Enable deliveries again (missed events: replay them)', enableWebhookEndpoint],
+    [
+      'enable',
+      'Enable deliveries again: what was held while disabled goes out, in log order',
+      enableWebhookEndpoint,
+    ],
     ['disable', 'Stop deliveries until enabled again', disableWebhookEndpoint],
   ] as const) {
     app.command({

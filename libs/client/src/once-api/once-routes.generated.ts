@@ -172,7 +172,7 @@ export interface OnceCommandRoutes {
     readonly body: Record<string, never>;
     readonly response: OnceWebhookEndpoint;
   };
-  /** Enable deliveries again (missed events: replay them) */
+  /** Enable deliveries again: what was held while disabled goes out, in log order */
   'POST /webhook-endpoints/{id}/enable': {
     readonly params: { readonly id: string };
     readonly body: Record<string, never>;

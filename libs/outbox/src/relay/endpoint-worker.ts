@@ -29,6 +29,7 @@ export interface WorkerContext {
       | 'requestTimeoutMs'
       | 'random'
       | 'pollIntervalMs'
+      | 'now'
     >
   > &
     Pick<WebhookRelayOptions, 'resolveHost' | 'faults'>;
@@ -223,8 +224,8 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
       queue.push({ ...message, attempts: attempt, nextAttemptAt: (nextAttemptAt as Date).getTime() });
       queue.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
     }
-    if (current.failingSince === null) await markFailing(current, startedAt);
-    else if (Date.now() - current.failingSince.getTime() >= settings.disableAfterMs) {
+    if (current.failingSince === null) await markFailing(current, new Date(settings.now()));
+    else if (settings.now() - current.failingSince.getTime() >= settings.disableAfterMs) {
       const reason = `no delivery succeeded since ${current.failingSince.toISOString()}`;
       endpoint = { ...current, status: 'disabled' };
       await context.disable(current, reason);

@@ -123,10 +123,17 @@ export const startArticlePeer = (settings: ServiceSettings): Promise<BenchServic
 export const startOnceProjector = (settings: ServiceSettings): Promise<ChildProcess> =>
   startWorker('apps/projector/src/main.ts', settings);
 
-/** A new API key of Once's api, made by its CLI. */
-export const createOnceApiKey = async (databaseUrl: string): Promise<string> => {
+/** A new API key of Once's api, made by its CLI: a staff key of a new tenant unless told otherwise. */
+export const createOnceApiKey = async (
+  databaseUrl: string,
+  options: { readonly role?: 'staff' | 'operator' | 'admin'; readonly tenantId?: string } = {},
+): Promise<string> => {
   const [command, args] = nodeScript('apps/api/src/cli/once-keys.ts');
-  const { stdout } = await promisify(execFile)(command, [...args, 'create'], {
+  const flags = [
+    ...(options.role ? ['--role', options.role] : []),
+    ...(options.tenantId ? ['--tenant', options.tenantId] : []),
+  ];
+  const { stdout } = await promisify(execFile)(command, [...args, 'create', ...flags], {
     env: serviceEnvironment({ databaseUrl }),
   });
   return (JSON.parse(stdout) as { apiKey: string }).apiKey;

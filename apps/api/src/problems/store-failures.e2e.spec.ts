@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { useTestApi } from '../testing/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { putDemoMenu, useTestApi } from '../testing/index.js';
 
 const env = useTestApi();
+
+beforeAll(async () => {
+  await putDemoMenu(env.api.url, env.tenant.ada);
+});
 
 /** Makes every write to the log fail in PostgreSQL itself with this SQLSTATE, until the returned function is called. */
 const failWritesWith = async (sqlState: string): Promise<() => Promise<void>> => {
@@ -20,7 +24,7 @@ const placeOrder = (key: string) =>
   env.http.post('/orders', {
     apiKey: env.tenant.alice,
     key,
-    body: { currency: 'EUR', lines: [{ sku: 'flat-white', quantity: 1, unitPrice: 350 }] },
+    body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity: 1 }] },
   });
 
 describe('a keyed command when the database cannot write', () => {

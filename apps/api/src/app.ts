@@ -5,7 +5,6 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import { idempotencyFastifyPlugin } from '@once/idempotency/fastify';
-import type { IdempotencyEngine, IdempotencyEngineOptions } from '@once/idempotency';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
 import { createCommandHandlers } from './commands/command-handlers.js';
 import { apiIdempotencyOptions } from './commands/idempotency-options.js';
@@ -65,8 +64,6 @@ export interface AppDeps {
   readonly secretsKey: string;
   /** The shared secret gateway webhooks are signed with; without it every webhook is refused. */
   readonly gatewayWebhookSecret?: string | undefined;
-  /** How the command engine is made over the event store: `createIdempotencyEngine` by default. */
-  readonly createEngine?: (options: IdempotencyEngineOptions) => IdempotencyEngine;
   /** Test-only fault points (see `ONCE_FAULT`). */
   readonly faults?: ProcessFaultHook;
   /** How long a crashed request holds its key before a retry may take it over (ms); 30 s by default. */
@@ -182,7 +179,6 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       faults: deps.faults,
       leaseMs: deps.leaseMs,
       completedKeys: deps.completedKeys,
-      createEngine: deps.createEngine,
       keyRetentionSeconds: operations.keyRetentionSeconds,
       secretReferenceKeys: secrets.referenceKeys,
     });

@@ -15,7 +15,6 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
-  RoundTripListener,
   ScavengeReport,
   StreamRetention,
   SubscribeOptions,
@@ -37,8 +36,6 @@ import { startServerScavenge } from './eventstoredb-operations.js';
 export interface EventStoreDbEventStoreOptions {
   /** Events scanned per global read when the caller gives no `maxCount`. Default 1,000. */
   readonly readBatchSize?: number;
-  /** Told of every gRPC call an operation makes (a subscription counts once, when it starts). */
-  readonly onRoundTrip?: RoundTripListener;
 }
 
 /**
@@ -62,7 +59,6 @@ export const createEventStoreDbEventStore = (
   const client =
     typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
   const readBatchSize = options.readBatchSize ?? 1_000;
-  const roundTrip: RoundTripListener = options.onRoundTrip ?? (() => undefined);
   const subscriptions = createSubscriptionRegistry();
 
   const appendToStream: EventStore['appendToStream'] = async (
@@ -92,7 +88,6 @@ export const createEventStoreDbEventStore = (
     expectedRevision: ExpectedRevision,
   ): Promise<AppendResult> => {
     try {
-      roundTrip('appendToStream');
       const written = await client.appendToStream(
         stream,
         events.map((event) =>
@@ -129,7 +124,6 @@ export const createEventStoreDbEventStore = (
   ): Promise<WrittenRetention | undefined> => {
     if (expectedRevision === 'no_stream') {
       try {
-        roundTrip('appendToStream');
         const written = await client.setStreamMetadata(stream, metadataOf(retention), {
           expectedRevision: 'no_stream',
         });
@@ -139,16 +133,13 @@ export const createEventStoreDbEventStore = (
         throw error;
       }
     }
-    roundTrip('readStream');
     const { metadata } = await client.getStreamMetadata(stream);
-    roundTrip('appendToStream');
     const written = await client.setStreamMetadata(stream, metadataOf(retention));
     return { revision: written.nextExpectedRevision, replaced: metadata ?? {} };
   };
 
   /** A refused append sets no retention: the metadata it replaced comes back, unless other metadata came since. */
   const restoreRetention = async (stream: string, written: WrittenRetention): Promise<void> => {
-    roundTrip('appendToStream');
     await client
       .setStreamMetadata(stream, written.replaced, { expectedRevision: written.revision })
       .catch((error: unknown) => {
@@ -167,7 +158,6 @@ export const createEventStoreDbEventStore = (
     if (readOptions.maxCount !== undefined && readOptions.maxCount <= 0) return [];
     const events: RecordedEvent[] = [];
     try {
-      roundTrip('readStream');
       const read = client.readStream(stream, {
         direction: readOptions.direction ?? 'forwards',
         fromRevision:
@@ -191,7 +181,6 @@ export const createEventStoreDbEventStore = (
     const after = readOptions.after;
     // A read of $all from a position includes that position: ask for one more and drop what is not after it.
     const requested = maxCount + (after ? 1 : 0);
-    roundTrip('readAll');
     const read = client.readAll({
       fromPosition: after ? { commit: after.commit, prepare: after.prepare } : START,
       maxCount: requested,
@@ -216,13 +205,11 @@ export const createEventStoreDbEventStore = (
   };
 
   const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription => {
-    roundTrip('subscribeToAll');
     return subscriptions.track(subscribeToEventStoreDb(client, subscribeOptions));
   };
 
   const setStreamRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
     assertValidRetention(retention);
-    roundTrip('setStreamRetention');
     await writeRetention(stream, retention);
   };
 
@@ -232,7 +219,6 @@ export const createEventStoreDbEventStore = (
 
   // The server removes expired events in its own scavenge, in the background: this starts one (or finds it running).
   const scavenge = async (): Promise<ScavengeReport> => {
-    roundTrip('scavenge');
     const { scavengeId } = await startServerScavenge(client);
     return { removedEvents: 0, serverScavengeId: scavengeId };
   };

@@ -18,7 +18,7 @@ import { invoicesRoutes } from './invoices/invoices.routes.js';
 import { paymentsRoutes } from './invoices/payments.routes.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { consoleRoutes } from './console/index.js';
-import { menuMigrations, menuRoutes } from './menu/index.js';
+import { menuRoutes } from './menu/index.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { completerPlugin } from './plugins/completer.plugin.js';
 import { docsPlugin } from './plugins/docs.plugin.js';
@@ -159,10 +159,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
       connectionTimeoutMs: operations.poolConnectionTimeoutMs ?? 5_000,
       statementTimeoutMs: operations.statementTimeoutMs ?? 30_000,
-      migrations: [
-        { component: 'api', migrations: apiKeyMigrations },
-        { component: 'menu', migrations: menuMigrations },
-      ],
+      migrations: [{ component: 'api', migrations: apiKeyMigrations }],
     });
     await app.register(healthRoutes);
     await app.register(readWaitsPlugin, {

@@ -17,7 +17,7 @@ import { invoicesRoutes } from './invoices/invoices.routes.js';
 import { paymentsRoutes } from './invoices/payments.routes.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { consoleRoutes } from './console/index.js';
-import { menuMigrations, menuRoutes } from './menu/index.js';
+import { menuRoutes } from './menu/index.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { completerPlugin } from './plugins/completer.plugin.js';
 import { docsPlugin } from './plugins/docs.plugin.js';
@@ -108,10 +108,7 @@ const trustedProxies = (
 };
 
 /** The schema the api applies at start, by component (`/health/ready` checks it is there). */
-const apiMigrations = [
-  { component: 'api', migrations: apiKeyMigrations },
-  { component: 'menu', migrations: menuMigrations },
-];
+const apiMigrations = [{ component: 'api', migrations: apiKeyMigrations }];
 
 /**
  * Builds the API: plugins and routes, wiring only. The caller listens and closes.

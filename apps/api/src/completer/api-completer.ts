@@ -7,7 +7,6 @@ import { startCompleter } from '@once/read-models';
 import type { SecretsKeyring } from '@once/webhooks';
 import type { ProjectionLogger, RunningTask } from '@once/projections';
 import { createCommandHandlers } from '../commands/command-handlers.js';
-import { upcastFirstFormatClaim } from '../commands/legacy-claims.js';
 import { createGatewayClient } from '../gateway/gateway-client.js';
 import { defaultSettlementRetryPolicy } from '../invoices/card-settlement.js';
 
@@ -21,8 +20,8 @@ export interface ApiCompleterOptions {
 
 /**
  * The completer with the api's command handlers: keys left in flight whose lease has ended (the client crashed or
- * gave up) are finished from their recovery point, exactly as a retry would; first-format claims are upcast to typed
- * commands. One round at a time across every process, under the completer's advisory lock.
+ * gave up) are finished from their recovery point, exactly as a retry would; a command recorded at an older version
+ * is upcast to its definition's current one first. One round at a time across every process, under the completer's advisory lock.
  *
  * @example
  * const completer = startApiCompleter(pool, { engine, handlers }, logger);
@@ -37,7 +36,6 @@ export const startApiCompleter = (
     {
       engine,
       handlers,
-      upcast: upcastFirstFormatClaim,
       now: () => engine.now(),
       ...(intervalMs === undefined ? {} : { intervalMs }),
     },

@@ -59,10 +59,7 @@ export const keyLookupView = z.object({ keys: z.array(keyTimelineView) });
 export const keysInFlightView = z.object({ keys: z.array(keyInFlightView) });
 export const unresumableKeyView = z.object({
   key: z.string(),
-  commandType: z
-    .string()
-    .optional()
-    .describe('The command its claim recorded; absent for a first-format claim no upcaster understood'),
+  commandType: z.string().describe('The command type its claim recorded'),
   leaseExpiredAt: z.string(),
 });
 export const unresumableKeysView = z.object({ keys: z.array(unresumableKeyView) });

@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
 import type { CommandHandlers, IdempotencyEngine } from '@once/idempotency';
 import { findUnresumableKeys } from '@once/read-models';
-import { upcastFirstFormatClaim } from '../commands/legacy-claims.js';
 
 /** The api's engine and handlers, as the completer resumes keys with them. */
 export interface UnresumableKeysSource {
@@ -22,12 +21,11 @@ export const listUnresumableKeys = async (source: UnresumableKeysSource, tenantI
     await findUnresumableKeys(source.pool, {
       engine: source.engine,
       handlers: source.handlers,
-      upcast: upcastFirstFormatClaim,
       now: new Date(source.engine.now()),
       ...(tenantId === undefined ? {} : { tenantId }),
     })
   ).map((key) => ({
     key: key.key,
-    ...(key.commandType === undefined ? {} : { commandType: key.commandType }),
+    commandType: key.commandType,
     leaseExpiredAt: key.leaseExpiredAt,
   }));

@@ -1,4 +1,3 @@
-export { menuMigrations } from './menu.migrations.js';
 export { menuRoutes } from './menu.routes.js';
 export { setMenuItem, withdrawMenuItem } from './menu.commands.js';
 export { setMenuItemHandler, withdrawMenuItemHandler } from './menu.handlers.js';

@@ -67,12 +67,6 @@ export interface StreamAppend {
   /** Sets this stream's retention in the same atomic write, as `AppendOptions.retention` (rolled back with it). */
   readonly retention?: StreamRetention;
   /**
-   * Also expects this other stream to have no events (a row that only carries a retention counts as none): the name
-   * the same history had before a rename, so that a write under the new name cannot start a second one. Guards the
-   * write (see `EventStore.appendMulti`).
-   */
-  readonly alsoNoStream?: string;
-  /**
    * Also expects the stream to have no retention, so that none of its events has expired or been removed: what a
    * writer needs that decided on events it kept from earlier reads rather than on a read made for this write.
    * Guards the write (see `EventStore.appendMulti`).
@@ -206,7 +200,7 @@ export interface EventStore {
    * Appends to several streams in one atomic write. Only where `capabilities.atomicMultiStreamAppend`
    * (`UnsupportedOperationError` elsewhere). Each stream at most once. A repeat of a whole earlier write returns the
    * original results; a write that repeats one stream's events but is new for another is a wrong revision.
-   * A write where some stream has `alsoNoStream` or `expectNoRetention` is guarded: it is made only as a new write
+   * A write where some stream has `expectNoRetention` is guarded: it is made only as a new write
    * whose every expectation holds, and anything else, a repeat of an earlier write included, is a wrong revision (its
    * writer decided on state it kept, and reads before it decides again). Every stream of a guarded write needs events
    * and `no_stream` or an explicit revision (`RangeError` otherwise).

@@ -51,7 +51,6 @@ export const runAtomic = async (
       unread === undefined
         ? await runtime.readKeyAndSnapshots(execution, streams)
         : { key: runtime.newKey, snapshots: unread.snapshots };
-    // Read with it: a key claimed before short stream names stays on its legacy stream.
     const { keyStream } = execution;
     const arrival = decideArrival(key.state, request, now, execution.alsoHashes);
     if (arrival.kind === 'take-over') return takeOver(execution);
@@ -84,9 +83,6 @@ export const runAtomic = async (
           events: execution.keyEvents(keyLog.events, holder, expected),
           expectedRevision: expected,
           ...runtime.claimRetention(input, expected),
-          ...(unread !== undefined && execution.legacyKeyStream !== keyStream
-            ? { alsoNoStream: execution.legacyKeyStream }
-            : {}),
         },
         ...writes.map((write) => ({
           stream: write.stream,

@@ -167,17 +167,13 @@ export class Execution {
   readonly request: RequestFingerprint;
   /** The request's hash under each older reference key: a claim recorded under one of them is this same request. */
   readonly alsoHashes: readonly string[];
-  /** The key's stream: its short name, or its legacy name once a read found the key there (see `readKey`). */
-  keyStream: string;
   position: GlobalPosition | undefined;
   keyLogPosition: GlobalPosition | undefined;
 
   constructor(
     readonly input: ExecuteInput,
-    /** The key's short stream name, where it is claimed from now on (and what `CompletedKeys` knows it by). */
-    readonly shortKeyStream: string,
-    /** The name the key had before short names; read beside `keyStream` until the key is found in one of them. */
-    readonly legacyKeyStream: string = shortKeyStream,
+    /** The key's stream (`keyStreamName`), also what `CompletedKeys` knows it by. */
+    readonly keyStream: string,
     /** The reference keys secret fields are hashed under in the fingerprint, the current one first. */
     referenceKeys: readonly Uint8Array[] = [],
   ) {
@@ -188,7 +184,6 @@ export class Execution {
     );
     this.request = request as RequestFingerprint;
     this.alsoHashes = older.map((fingerprint) => fingerprint.requestHash);
-    this.keyStream = shortKeyStream;
   }
 
   /** Notes where this execution's latest append to the key stream landed (after a completion: where it completed). */
@@ -366,21 +361,16 @@ export const createEngineRuntime = (settings: EngineSettings) => {
   ): Promise<{ key?: KeyLogRead; aggregates?: (readonly RecordedEvent[])[] } | undefined> => {
     if (store.readStreamTails === undefined) return undefined;
     const plans = streams.map((stream) => streamCache.tailRead(stream));
-    const keyReads = execution === undefined ? [] : keyTailReads(execution);
+    const keyReads: StreamTailRead[] =
+      execution === undefined ? [] : [{ stream: execution.keyStream, fromRevision: 0n }];
     const unlessExists = execution?.keyStream;
     const tails = await store.readStreamTails([
       ...keyReads,
       ...plans.map((plan) => (unlessExists === undefined ? plan.read : { ...plan.read, unlessExists })),
     ]);
-    const keyTails = tails.slice(0, keyReads.length);
+    const [keyTail] = execution === undefined ? [] : tails;
     const aggregateTails = tails.slice(keyReads.length);
-    const key =
-      execution === undefined
-        ? undefined
-        : resolveKey(
-            execution,
-            keyTails.map((tail) => tail.events),
-          );
+    const key = execution === undefined ? undefined : toKeyLog(keyTail?.events ?? []);
     if (aggregateTails.some((tail) => tail.skipped === true)) return { key };
     const aggregates: (readonly RecordedEvent[] | undefined)[] = streams.map((stream, index) => {
       const tail = aggregateTails[index];
@@ -397,17 +387,6 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     }
     return { key, aggregates: aggregates.map((events) => events ?? []) };
   };
-
-  /**
-   * The key stream read whole; its legacy name (see `keyStreamsOf`) read only when the short name was never written:
-   * one statement either way.
-   */
-  const keyTailReads = (execution: Execution): StreamTailRead[] =>
-    keyStreamsOf(execution).map((stream) =>
-      stream === execution.keyStream
-        ? { stream, fromRevision: 0n }
-        : { stream, fromRevision: 0n, unlessExists: execution.keyStream },
-    );
 
   const readSnapshots = async (streams: readonly string[]): Promise<ReadonlyMap<string, StreamSnapshot>> => {
     const unique = [...new Set(streams)];
@@ -486,47 +465,15 @@ export const createEngineRuntime = (settings: EngineSettings) => {
       return aggregates === undefined ? { key } : { key, snapshots: toSnapshots(unique, aggregates) };
     }
     if (store.readStreams === undefined) return { key: await readKey(execution) };
-    const names = keyStreamsOf(execution);
-    const read = await store.readStreams([...names, ...unique]);
-    return {
-      key: resolveKey(execution, read.slice(0, names.length)),
-      snapshots: toSnapshots(unique, read.slice(names.length)),
-    };
+    const [keyEvents = [], ...aggregates] = await store.readStreams([execution.keyStream, ...unique]);
+    return { key: toKeyLog(keyEvents), snapshots: toSnapshots(unique, aggregates) };
   };
 
-  /** The key stream names an execution reads: the short one, and the legacy one while it may hold the key. */
-  const keyStreamsOf = (execution: Execution): readonly string[] =>
-    execution.keyStream === execution.legacyKeyStream
-      ? [execution.keyStream]
-      : [execution.keyStream, execution.legacyKeyStream];
-
-  /**
-   * The key log from the reads of `keyStreamsOf(execution)`: the short name's, unless only the legacy name holds
-   * events, a key claimed before short names; the execution then stays on the legacy stream.
-   */
-  const resolveKey = (
-    execution: Execution,
-    read: readonly (readonly RecordedEvent[] | undefined)[],
-  ): KeyLogRead => {
-    const [short = [], legacy = []] = read;
-    if (short.length === 0 && legacy.length > 0) {
-      execution.keyStream = execution.legacyKeyStream;
-      return toKeyLog(legacy);
-    }
-    return toKeyLog(short);
-  };
-
-  /** An execution's key log, under its short name or its legacy one (one statement where the store reads several). */
+  /** An execution's key log (in the same statement as the aggregates' tails where the store reads tails). */
   const readKey = async (execution: Execution): Promise<KeyLogRead> => {
     const tails = await readTails(execution, []);
     if (tails?.key !== undefined) return tails.key;
-    const names = keyStreamsOf(execution);
-    if (names.length === 1) return readKeyLog(execution.keyStream);
-    const read =
-      store.readStreams === undefined
-        ? await Promise.all(names.map((name) => store.readStream(name)))
-        : await store.readStreams(names);
-    return resolveKey(execution, read);
+    return readKeyLog(execution.keyStream);
   };
 
   const planWrites = (
@@ -630,7 +577,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     const now = settings.clock();
     const expiresAt = completedAtMs + retentionOf(execution.input) * 1000 - expiryMarginMs;
     settings.completedKeys.remember(
-      execution.shortKeyStream,
+      execution.keyStream,
       { fingerprint: execution.request, response, position },
       now,
       expiresAt,
@@ -639,7 +586,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
 
   /** A key this process remembers completed, answered without a read: a replay, or a reuse for another request. */
   const rememberedOutcome = (execution: Execution): ExecuteOutcome | undefined => {
-    const completed = settings.completedKeys.get(execution.shortKeyStream, settings.clock());
+    const completed = settings.completedKeys.get(execution.keyStream, settings.clock());
     if (completed === undefined) return undefined;
     const arrival = decideArrival(
       { status: 'completed', fingerprint: completed.fingerprint, response: completed.response },

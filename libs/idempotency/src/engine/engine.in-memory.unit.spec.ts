@@ -192,7 +192,6 @@ describe.each([{ atomicMultiStreamAppend: false }, { atomicMultiStreamAppend: tr
 describe('store calls per execute (round trips on PostgreSQL)', () => {
   const counting = (
     atomicMultiStreamAppend: boolean,
-    legacyKeyStreams = false,
     engineOptions: Partial<IdempotencyEngineOptions> = { completedKeys: { capacity: 0 } },
   ) => {
     const base = createInMemoryEventStore({ atomicMultiStreamAppend });
@@ -217,7 +216,7 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
         return base.setStreamRetention(...args);
       },
     };
-    return { engine: createIdempotencyEngine({ store, legacyKeyStreams, ...engineOptions }), calls };
+    return { engine: createIdempotencyEngine({ store, ...engineOptions }), calls };
   };
   const scope = { tenantId: randomUUID(), actorId: randomUUID() };
   const input = (key: string): ExecuteInput<IncrementCounter> => ({
@@ -236,19 +235,10 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
     expect(calls.splice(0)).toEqual(['readStream']);
   });
 
-  it('a store that reads one stream per call pays one more read for the legacy key stream name, while it is looked at', async () => {
-    const { engine, calls } = counting(true, true);
-    const key = randomUUID();
-    expect(await engine.execute(input(key))).toMatchObject({ kind: 'first', protocol: 'atomic' });
-    expect(calls.splice(0)).toEqual(['readStream', 'readStream', 'readStream', 'appendMulti']);
-    expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
-    expect(calls.splice(0)).toEqual(['readStream', 'readStream']);
-  });
-
   it('a key this engine completed is answered from memory: a replay or a reuse reads nothing', async () => {
     const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
     for (const atomic of [true, false]) {
-      const { engine, calls } = counting(atomic, false, { clock: () => clock.now });
+      const { engine, calls } = counting(atomic, { clock: () => clock.now });
       const key = randomUUID();
       const first = await engine.execute(input(key));
       expect(first).toMatchObject({ kind: 'first' });
@@ -274,7 +264,7 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
 
   it('a completed key is never answered from memory past its own expiry', async () => {
     const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
-    const { engine, calls } = counting(true, false, { clock: () => clock.now, retentionSeconds: 120 });
+    const { engine, calls } = counting(true, { clock: () => clock.now, retentionSeconds: 120 });
     const key = randomUUID();
     await engine.execute(input(key));
     calls.splice(0);

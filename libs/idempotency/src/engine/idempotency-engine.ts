@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventStore } from '@once/event-store';
-import { keyStreamName, legacyKeyStreamName } from '../key-log/index.js';
+import { keyStreamName } from '../key-log/index.js';
 import type { KeyState } from '../key-log/index.js';
 import { runAtomic } from './atomic-protocol.js';
 import { KeptDecisions, NEW_AGGREGATE_PROBE_EVERY } from './kept-decisions.js';
@@ -47,13 +47,6 @@ export interface IdempotencyEngineOptions {
    * single process; give every process the same keys.
    */
   readonly secretReferenceKeys?: readonly Uint8Array[];
-  /**
-   * Also look for each key under the stream name keys had before short names (`legacyKeyStreamName`), so keys claimed
-   * by an older build replay and resume where they are. Default true. On PostgreSQL the legacy name is looked up in
-   * the same statement, and only when the short one was never written; where the store reads stream by stream
-   * (EventStoreDB) it is one more read: turn it off there once every key older than the upgrade has expired.
-   */
-  readonly legacyKeyStreams?: boolean;
   /**
    * Completed keys answered from memory, without a read (a completed key log is final until it expires): how many
    * are kept, least recently answered dropped first, and for how long. Default 10,000 keys for 5 minutes; a capacity
@@ -124,7 +117,6 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     const execution = new Execution(
       input,
       keyStreamName(input.scope, input.key),
-      options.legacyKeyStreams === false ? undefined : legacyKeyStreamName(input.scope, input.key),
       runtime.settings.referenceKeys,
     );
     const remembered = runtime.rememberedOutcome(execution);

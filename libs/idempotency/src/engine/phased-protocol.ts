@@ -34,7 +34,6 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
     }
     // The key and a decide handler's aggregates in one statement where the store can, as the atomic protocol reads.
     const { key, snapshots: read } = await runtime.readKeyAndSnapshots(execution, streams);
-    // Read with it: a key claimed before short stream names stays on its legacy stream.
     const { keyStream } = execution;
     const arrival = decideArrival(key.state, request, now, execution.alsoHashes);
     if (arrival.kind !== 'claim' && arrival.kind !== 'take-over') {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { WrongExpectedRevisionError, comparePositions } from '@once/event-store';
-import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import type { EventStore, GlobalPosition, RecordedEvent } from '@once/event-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeAbandonedKeys, createIdempotencyEngine, faultPoints } from '../engine/index.js';
@@ -11,7 +10,7 @@ import type {
   IdempotencyEngine,
   IdempotencyEngineOptions,
 } from '../engine/index.js';
-import { keyStreamName, legacyKeyStreamName } from '../key-log/index.js';
+import { keyStreamName } from '../key-log/index.js';
 import {
   chargedIncrementHandler,
   COUNTER_ROUTE,
@@ -185,36 +184,6 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       }
     });
 
-    it('a key claimed under its legacy stream name replays there, and nothing is written under the short name', async () => {
-      const engine = engineWith();
-      const { input, counterId, key, scope } = fresh();
-      // The key and its effect as a build before short names left them: the counter's events, and the key's log
-      // under the legacy name; nothing was ever written under the short one.
-      const earlier = createInMemoryEventStore();
-      const first = await createIdempotencyEngine({ store: earlier, legacyKeyStreams: false }).execute(
-        input(),
-      );
-      const short = keyStreamName(scope, key);
-      const copy = async (from: string, to: string) => {
-        const events = await earlier.readStream(from);
-        await store.appendToStream(
-          to,
-          events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
-          { expectedRevision: 'no_stream' },
-        );
-      };
-      await copy(short, legacyKeyStreamName(scope, key));
-      await copy(counterStreamOf(counterId), counterStreamOf(counterId));
-      expect(await store.readStream(short)).toEqual([]);
-
-      const replay = await engine.execute(input());
-      expect(replay.kind).toBe('replay');
-      expect(body(replay)).toBe(body(first));
-      expect((await engine.execute(input(2))).kind).toBe('reused');
-      expect(await store.readStream(short)).toEqual([]);
-      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
-    });
-
     describe('first requests decided on the events this engine keeps', () => {
       // Where the store reads tails and appends atomically, an engine keeps the counters it read or wrote and decides
       // the next first request on them with no read; elsewhere every request reads, and these hold all the same.
@@ -330,31 +299,6 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
         expect(retried.kind).toBe('replay');
         expect(body(retried)).toBe(body(completed));
         expect((await countIncrementsByKey(store, counterId)).get(theirKey)).toBe(1);
-      });
-
-      it('a key under its legacy stream name replays, though this engine keeps the counter up to its head', async () => {
-        const engine = engineWith();
-        const { scope, counterId } = fresh();
-        await increment(engine, scope, counterId);
-        const key = randomUUID();
-        const earlier = createInMemoryEventStore();
-        const first = await increment(
-          createIdempotencyEngine({ store: earlier, legacyKeyStreams: false }),
-          scope,
-          counterId,
-          key,
-        );
-        const log = await earlier.readStream(keyStreamName(scope, key));
-        await store.appendToStream(
-          legacyKeyStreamName(scope, key),
-          log.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
-          { expectedRevision: 'no_stream' },
-        );
-        const replay = await increment(engine, scope, counterId, key);
-        expect(replay.kind).toBe('replay');
-        expect(body(replay)).toBe(body(first));
-        expect(await store.readStream(keyStreamName(scope, key))).toEqual([]);
-        expect((await countIncrementsByKey(store, counterId)).get(key)).toBeUndefined();
       });
 
       it('a counter given a retention since it was kept is decided on what a read returns', async () => {

@@ -10,8 +10,6 @@ import type { AbandonedKeyCursor } from './idempotency-keys.queries.js';
 export interface CompleterOptions {
   readonly engine: CompleteAbandonedKeysOptions['engine'];
   readonly handlers: CompleteAbandonedKeysOptions['handlers'];
-  /** Turns first-format claims (the HTTP request) into typed commands. */
-  readonly upcast?: CompleteAbandonedKeysOptions['upcast'];
   /** Pause between rounds. Default 5,000 ms. */
   readonly intervalMs?: number;
   /** Keys per round. Default 100. */
@@ -30,8 +28,7 @@ export interface UnresumableKey {
   readonly stream: string;
   readonly tenantId: string;
   readonly key: string;
-  /** Undefined for a first-format claim no upcaster understood. */
-  readonly commandType: string | undefined;
+  readonly commandType: string;
   readonly leaseExpiredAt: string;
 }
 
@@ -108,7 +105,6 @@ export const completeAbandonedKeysOnce = async (
           : await completeAbandonedKeys({
               engine: options.engine,
               handlers: options.handlers,
-              ...(options.upcast === undefined ? {} : { upcast: options.upcast }),
               candidates: rows.map((row) => row.stream),
               now,
             });
@@ -135,7 +131,7 @@ export const completeAbandonedKeysOnce = async (
           logger.warn(
             {
               unresumable: unresumable.length,
-              commandTypes: [...new Set(unresumable.map((key) => key.commandType ?? 'unknown'))],
+              commandTypes: [...new Set(unresumable.map((key) => key.commandType))],
             },
             'abandoned idempotency keys no handler here can resume: an operator must settle them',
           );
@@ -177,7 +173,7 @@ export const abandonedKeyCompleter = (pool: Pool, options: CompleterOptions): Pr
  * the advisory lock, so no key is completed twice.
  *
  * @example
- * const completer = startCompleter(pool, { engine, handlers, upcast }, logger);
+ * const completer = startCompleter(pool, { engine, handlers }, logger);
  * await completer.stop();
  */
 export const startCompleter = (

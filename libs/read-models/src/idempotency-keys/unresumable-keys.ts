@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
 import { resumeOf } from '@once/idempotency';
 import type { CommandHandlers, IdempotencyEngine } from '@once/idempotency';
-import type { ClaimUpcaster } from '@once/idempotency/key-log';
 import type { UnresumableKey } from './abandoned-key-completer.js';
 import { abandonedKeyCursor, listAbandonedKeys } from './idempotency-keys.queries.js';
 import type { AbandonedKeyCursor } from './idempotency-keys.queries.js';
@@ -9,7 +8,6 @@ import type { AbandonedKeyCursor } from './idempotency-keys.queries.js';
 export interface FindUnresumableKeysOptions {
   readonly engine: IdempotencyEngine;
   readonly handlers: CommandHandlers;
-  readonly upcast?: ClaimUpcaster;
   readonly now: Date;
   /** Only this tenant's keys; every tenant's when omitted. */
   readonly tenantId?: string;
@@ -42,7 +40,7 @@ export const findUnresumableKeys = async (
     for (const row of rows) {
       const state = await options.engine.readKeyState(row.stream);
       if (state.status !== 'inFlight') continue;
-      const resume = resumeOf(state.claim, options.handlers, options.upcast);
+      const resume = resumeOf(state.claim, options.handlers);
       if (resume.kind === 'resumable') continue;
       found.push({
         stream: row.stream,

@@ -29,8 +29,8 @@ describe('operations endpoints', () => {
 
   it('is not ready while a migration of this api is missing', async () => {
     const removed = await env.db.pool.query<{ version: number }>(
-      `DELETE FROM once_migrations WHERE component = 'menu'
-        AND version = (SELECT max(version) FROM once_migrations WHERE component = 'menu') RETURNING version, name`,
+      `DELETE FROM once_migrations WHERE component = 'api'
+        AND version = (SELECT max(version) FROM once_migrations WHERE component = 'api') RETURNING version, name`,
     );
     try {
       const ready = await fetch(`${env.api.url}/health/ready`);
@@ -38,14 +38,14 @@ describe('operations endpoints', () => {
       expect(ready.headers.get('retry-after')).toBe('1');
       expect(await ready.json()).toMatchObject({
         type: '/problems/service-unavailable',
-        detail: 'migrations not applied: menu',
+        detail: 'migrations not applied: api',
       });
       expect((await fetch(`${env.api.url}/health/live`)).status).toBe(200);
     } finally {
       const [row] = removed.rows as { version: number; name: string }[];
       if (row)
         await env.db.pool.query(
-          `INSERT INTO once_migrations (component, version, name) VALUES ('menu', $1, $2)`,
+          `INSERT INTO once_migrations (component, version, name) VALUES ('api', $1, $2)`,
           [row.version, row.name],
         );
     }

@@ -359,7 +359,6 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     execution: Execution | undefined,
     streams: readonly string[],
   ): Promise<{ key?: KeyLogRead; aggregates?: (readonly RecordedEvent[])[] } | undefined> => {
-    if (store.readStreamTails === undefined) return undefined;
     const plans = streams.map((stream) => streamCache.tailRead(stream));
     const keyReads: StreamTailRead[] =
       execution === undefined ? [] : [{ stream: execution.keyStream, fromRevision: 0n }];
@@ -411,7 +410,6 @@ export const createEngineRuntime = (settings: EngineSettings) => {
       assumedNew ||= kept === undefined;
       events.push(kept ?? []);
     }
-    if (assumedNew && store.readStreamTails === undefined) return undefined;
     const odds = assumedNew ? settings.newAggregates : settings.keptDecisions;
     return odds.shouldTry() ? { snapshots: toSnapshots(unique, events), odds } : undefined;
   };
@@ -464,9 +462,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
       const { key, aggregates } = tails;
       return aggregates === undefined ? { key } : { key, snapshots: toSnapshots(unique, aggregates) };
     }
-    if (store.readStreams === undefined) return { key: await readKey(execution) };
-    const [keyEvents = [], ...aggregates] = await store.readStreams([execution.keyStream, ...unique]);
-    return { key: toKeyLog(keyEvents), snapshots: toSnapshots(unique, aggregates) };
+    return { key: await readKey(execution) };
   };
 
   /** An execution's key log (in the same statement as the aggregates' tails where the store reads tails). */

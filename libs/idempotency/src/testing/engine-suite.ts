@@ -51,24 +51,14 @@ const watchingReads = (base: EventStore) => {
       return base.readStream(stream, options);
     },
   };
-  const { readStreams, readStreamTails } = base;
-  if (readStreams) {
-    store.readStreams = async (streams) => {
-      reads.count += 1;
-      reads.fetched.push(...streams);
-      return readStreams(streams);
-    };
-  }
-  if (readStreamTails) {
-    store.readStreamTails = async (tailReads) => {
-      reads.count += 1;
-      const tails = await readStreamTails(tailReads);
-      reads.fetched.push(
-        ...tailReads.filter((_, index) => tails[index]?.skipped !== true).map((read) => read.stream),
-      );
-      return tails;
-    };
-  }
+  store.readStreamTails = async (tailReads) => {
+    reads.count += 1;
+    const tails = await base.readStreamTails(tailReads);
+    reads.fetched.push(
+      ...tailReads.filter((_, index) => tails[index]?.skipped !== true).map((read) => read.stream),
+    );
+    return tails;
+  };
   return { store, reads };
 };
 
@@ -187,7 +177,7 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
     describe('first requests decided on the events this engine keeps', () => {
       // Where the store reads tails and appends atomically, an engine keeps the counters it read or wrote and decides
       // the next first request on them with no read; elsewhere every request reads, and these hold all the same.
-      const keeps = () => setup.expectedProtocol === 'atomic' && store.readStreamTails !== undefined;
+      const keeps = () => setup.expectedProtocol === 'atomic';
       const increment = (
         engine: IdempotencyEngine,
         scope: { tenantId: string; actorId: string },

@@ -36,7 +36,9 @@ export const readStreamTailsOf =
         readStream(read.stream, { fromRevision: read.fromRevision }),
         client.getStreamMetadata(read.stream),
       ]);
-      const head = events.at(-1)?.revision ?? (await headOf(read.stream));
+      // Read from revision 0 and found empty, the stream has no event a client can read: no head to look for.
+      const head =
+        events.at(-1)?.revision ?? (read.fromRevision > 0n ? await headOf(read.stream) : undefined);
       const retained = metadata?.maxAge !== undefined || metadata?.truncateBefore !== undefined;
       return { events, head, retained };
     };

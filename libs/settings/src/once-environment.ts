@@ -186,3 +186,12 @@ export const onceEnvironment = z.object({
 
 /** Every setting, parsed. */
 export type OnceEnvironment = z.infer<typeof onceEnvironment>;
+
+/**
+ * Every setting as a process reads it from an empty environment: the schema's defaults, the one place they are written.
+ * Wiring that is handed fewer settings than a main reads (tests) falls back to these.
+ *
+ * @example
+ * const intervalMs = options.completerIntervalMs ?? onceDefaults.ONCE_COMPLETER_INTERVAL_MS;
+ */
+export const onceDefaults: OnceEnvironment = onceEnvironment.parse({});

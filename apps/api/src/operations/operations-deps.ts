@@ -1,14 +1,18 @@
 import type { MetricsListener } from '../plugins/metrics-server.js';
-import type { ScavengerPluginOptions } from '../plugins/scavenger.plugin.js';
-import type { EventStoreScavengerPluginOptions } from '../plugins/eventstore-scavenger.plugin.js';
 import type { RateLimitSettings } from './rate-limits.js';
 
 /** The limits and housekeeping of a long-running api. Every field is optional: tests leave out what they don't test. */
 export interface OperationsDeps {
-  /** The retention scavenger beside the in-process projector (PostgreSQL streams); on by default, `false` turns it off. */
-  readonly scavenger?: false | ScavengerPluginOptions;
-  /** Scavenges scheduled on the EventStoreDB server beside the in-process projector (EventStoreDB streams); daily by default, `false` turns them off. */
-  readonly eventStoreScavenger?: false | EventStoreScavengerPluginOptions;
+  /**
+   * The retention scavenger beside the in-process projector (PostgreSQL streams): on by default, every
+   * `ONCE_SCAVENGER_INTERVAL_MS` unless `intervalMs` is given; `false` turns it off.
+   */
+  readonly scavenger?: false | { readonly intervalMs?: number };
+  /**
+   * Scavenges scheduled on the EventStoreDB server beside the in-process projector (EventStoreDB streams): every
+   * `ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS` unless `intervalMs` is given; `false` turns them off.
+   */
+  readonly eventStoreScavenger?: false | { readonly intervalMs?: number };
   /** How long a key is kept when its route sets no retention (seconds); 24 h by default. Short only for soak tests. */
   readonly keyRetentionSeconds?: number;
   /** Serve `/metrics` on its own internal address instead of the api's port. */

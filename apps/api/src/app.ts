@@ -15,7 +15,7 @@ import {
 import type { BackgroundWorkSettings, ProcessFaultHook } from '@once/cafe';
 import { onceDefaults } from '@once/settings';
 import { apiIdempotencyOptions } from './commands/idempotency-options.js';
-import { consistencyPlugin, defaultReadWaitMs, readWaitsPlugin } from './consistency/index.js';
+import { consistencyPlugin, readWaitsPlugin } from './consistency/index.js';
 import { healthRoutes } from './health/health.routes.js';
 import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
@@ -83,7 +83,7 @@ export interface AppDeps {
   readonly poolSize?: number;
   /** Request body limit in bytes; 64 KiB by default. */
   readonly bodyLimit?: number;
-  /** The longest a read waits for its `Once-Min-Position` before answering with `Once-Stale: true` (ms); 5 s by default. */
+  /** The longest a read waits for its `Once-Min-Position` before answering with `Once-Stale: true` (ms); `ONCE_READ_WAIT_MS`'s default when omitted. */
   readonly readWaitMs?: number;
   /** Which webhook endpoint URLs are accepted and delivered to; https to public addresses only by default. */
   readonly webhookUrlPolicy?: WebhookUrlPolicy;
@@ -195,7 +195,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     await app.register(observabilityPlugin, {
       ...(operations.metricsListener ? { metricsListener: operations.metricsListener } : {}),
     });
-    await app.register(consistencyPlugin, { readWaitMs: deps.readWaitMs ?? defaultReadWaitMs });
+    await app.register(consistencyPlugin, { readWaitMs: deps.readWaitMs ?? onceDefaults.ONCE_READ_WAIT_MS });
     await app.register(docsPlugin, { catalog: problemCatalog, version: '0.1.0' });
     await app.register(postgresPlugin, {
       connectionString: deps.databaseUrl,

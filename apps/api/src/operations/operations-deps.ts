@@ -26,18 +26,18 @@ export interface OperationsDeps {
   readonly trustProxy?: number | readonly string[];
   /** Origins allowed to call the api from a browser (CORS); CORS is off when omitted or empty. */
   readonly corsOrigins?: readonly string[];
-  /** Reads that may wait for their `Once-Min-Position` at once. Default 1,000. */
+  /** Reads that may wait for their `Once-Min-Position` at once. `ONCE_MAX_WAITING_READS`'s default when omitted. */
   readonly maxWaitingReads?: number;
-  /** The longest a whole request may take before the server answers 408 and closes (ms). Default 30,000. */
+  /** The longest a whole request may take before the server answers 408 and closes (ms); `ONCE_REQUEST_TIMEOUT_MS`'s default when omitted. */
   readonly requestTimeoutMs?: number;
-  /** How long a connection may stay silent before it is closed (ms). Default 60,000. */
+  /** How long a connection may stay silent before it is closed (ms); `ONCE_CONNECTION_TIMEOUT_MS`'s default when omitted. */
   readonly connectionTimeoutMs?: number;
   /** How long an idle keep-alive connection is kept open (ms). Default 5,000. */
   readonly keepAliveTimeoutMs?: number;
-  /** The longest the pool waits for a free connection (ms). Default 5,000. */
+  /** The longest the pool waits for a free connection (ms); `ONCE_POOL_CONNECTION_TIMEOUT_MS`'s default when omitted. */
   readonly poolConnectionTimeoutMs?: number;
-  /** The longest one SQL statement may run (ms). Default 30,000. */
+  /** The longest one SQL statement may run (ms); `ONCE_STATEMENT_TIMEOUT_MS`'s default when omitted. */
   readonly statementTimeoutMs?: number;
-  /** How long a looked-up API key is trusted before it is read again (ms): a revoked key stops within it. Default 5,000. */
+  /** How long a looked-up API key is trusted before it is read again (ms): a revoked key stops within it; `ONCE_API_KEY_CACHE_TTL_MS`'s default when omitted. */
   readonly apiKeyCacheTtlMs?: number;
 }

@@ -5,7 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import { idempotencyFastifyPlugin } from '@once/idempotency/fastify';
-import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
+import { apiKeyMigrations, createApiKeyStore } from './http/auth/index.js';
 import {
   createCommandHandlers,
   defaultSettlementRetryPolicy,
@@ -14,8 +14,8 @@ import {
 } from '@once/cafe';
 import type { BackgroundWorkSettings, ProcessFaultHook } from '@once/cafe';
 import { onceDefaults } from '@once/settings';
-import { apiIdempotencyOptions } from './commands/idempotency-options.js';
-import { consistencyPlugin, readWaitsPlugin } from './consistency/index.js';
+import { apiIdempotencyOptions } from './http/commands/idempotency-options.js';
+import { consistencyPlugin, readWaitsPlugin } from './http/consistency/index.js';
 import { healthRoutes } from './health/health.routes.js';
 import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
@@ -23,23 +23,23 @@ import { paymentsRoutes } from './invoices/payments.routes.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { consoleRoutes } from './console/index.js';
 import { menuRoutes } from './menu/index.js';
-import { authPlugin } from './plugins/auth.plugin.js';
-import { docsPlugin } from './plugins/docs.plugin.js';
-import { eventStorePlugin } from './plugins/event-store.plugin.js';
-import { gatewayPlugin } from './plugins/gateway.plugin.js';
-import { idempotencyEnginePlugin } from './plugins/idempotency-engine.plugin.js';
-import { observabilityPlugin } from './plugins/observability.plugin.js';
-import { postgresPlugin } from './plugins/postgres.plugin.js';
-import { problemDetailsPlugin } from './plugins/problem-details.plugin.js';
-import { projectorPlugin } from './plugins/projector.plugin.js';
-import { routeRolesPlugin } from './plugins/route-roles.plugin.js';
-import { corsPlugin, deferredChildLogger, rateLimitsPlugin, withRedaction } from './operations/index.js';
-import type { OperationsDeps } from './operations/index.js';
-import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
+import { authPlugin } from './http/plugins/auth.plugin.js';
+import { docsPlugin } from './http/plugins/docs.plugin.js';
+import { eventStorePlugin } from './http/plugins/event-store.plugin.js';
+import { gatewayPlugin } from './http/plugins/gateway.plugin.js';
+import { idempotencyEnginePlugin } from './http/plugins/idempotency-engine.plugin.js';
+import { observabilityPlugin } from './http/plugins/observability.plugin.js';
+import { postgresPlugin } from './http/plugins/postgres.plugin.js';
+import { problemDetailsPlugin } from './http/plugins/problem-details.plugin.js';
+import { projectorPlugin } from './http/plugins/projector.plugin.js';
+import { routeRolesPlugin } from './http/plugins/route-roles.plugin.js';
+import { corsPlugin, deferredChildLogger, rateLimitsPlugin, withRedaction } from './http/operations/index.js';
+import type { OperationsDeps } from './http/operations/index.js';
+import { strictJsonPlugin } from './http/plugins/strict-json.plugin.js';
 import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
 import { webAssetsRoutes } from './web/index.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
-import { outboxPlugin } from './plugins/outbox.plugin.js';
+import { outboxPlugin } from './http/plugins/outbox.plugin.js';
 import { webhookDeliveriesRoutes, webhookEndpointsRoutes } from './webhook-endpoints/index.js';
 import { createSecretsKeyring, parseSecretsKeys, strictWebhookUrlPolicy } from '@once/webhooks';
 import type { WebhookUrlPolicy } from '@once/webhooks';

@@ -19,7 +19,7 @@ import { embeddedSecretsKeyFile, startEmbeddedDefaultPostgres } from './embedded
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
 import { shouldSeedDemoKeys } from './embedded/demo-policy.js';
-import { operationsFromEnv, operationsSettings } from './operations/index.js';
+import { operationsFromEnv, operationsSettings } from './http/operations/index.js';
 
 const env = readEnvironment(
   onceEnvironment

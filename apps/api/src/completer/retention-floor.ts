@@ -1,4 +1,4 @@
-import { settlementRetryDelayMs } from '@once/domain/card-settlements';
+import { settlementRetryDelayMs } from '@once/domain/card-payments';
 import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import { defaultSettlementRetryPolicy } from '../invoices/card-settlement.js';
 

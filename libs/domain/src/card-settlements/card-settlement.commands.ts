@@ -1,20 +1,8 @@
 import type { Message } from '../decider/index.js';
 import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../values/index.js';
+import type { ChargedAmount, SettlementOutcome, SettlementRetryPolicy } from './card-settlement.events.js';
 
-/** How long the completer keeps asking before a person must look: capped attempts, exponential backoff. */
-export interface SettlementRetryPolicy {
-  /** Attempts (charge or inquiry) with an unknown outcome before the payment needs attention. */
-  readonly maxAttempts: number;
-  /** The pause after the first failed attempt (ms); it doubles after each one. */
-  readonly baseDelayMs: number;
-  /** The longest pause between attempts (ms). */
-  readonly maxDelayMs: number;
-}
-
-/** The gateway's definitive answer, or the operator's decision. */
-export type SettlementOutcome =
-  | { readonly status: 'approved'; readonly gatewayReference: string }
-  | { readonly status: 'declined'; readonly gatewayReference: string; readonly reason: string };
+export type { ChargedAmount, SettlementOutcome, SettlementRetryPolicy };
 
 /** A card payment was reserved on its invoice: from now on it must end approved or declined. */
 export type StartCardSettlement = Message<
@@ -40,12 +28,6 @@ export type SettleFromGateway = Message<
   'SettleFromGateway',
   { readonly paymentId: PaymentId; readonly outcome: SettlementOutcome; readonly settledAt: Timestamp }
 >;
-
-/** What the gateway says it charged, as it said it: the currency is compared, not trusted to be one we know. */
-export interface ChargedAmount {
-  readonly amount: number;
-  readonly currency: string;
-}
 
 /** The gateway reported a charge for the payment (its webhook): its amount and currency must be the reservation's. */
 export type CheckGatewayCharge = Message<

@@ -1,4 +1,5 @@
 import type { Decider } from '../decider/index.js';
+import { chargeMismatchReason, retryDelayMs } from '../card-payments/card-payment.workflow.js';
 import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../values/index.js';
 import type {
   CardSettlementCommand,
@@ -15,11 +16,7 @@ import {
   CardSettlementNotAwaitingOperator,
   CardSettlementNotFound,
 } from './card-settlement.errors.js';
-import type {
-  CardSettlementEvent,
-  CardSettlementSettled,
-  GatewayChargeMismatched,
-} from './card-settlement.events.js';
+import type { CardSettlementEvent, CardSettlementSettled } from './card-settlement.events.js';
 
 interface Settlement {
   readonly tenantId: TenantId;
@@ -38,15 +35,6 @@ export type CardSettlementState =
   | (Settlement & { readonly status: 'settled'; readonly outcome: SettlementOutcome });
 
 export const initialState = (): CardSettlementState => ({ status: 'none' });
-
-/**
- * The pause after the `attempt`-th failed attempt: `baseDelayMs` doubled per earlier failure, at most `maxDelayMs`.
- *
- * @example
- * retryDelayMs({ maxAttempts: 6, baseDelayMs: 5_000, maxDelayMs: 300_000 }, 3); // 20_000
- */
-export const retryDelayMs = (policy: SettlementRetryPolicy, attempt: number): number =>
-  Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
 
 const started = (state: CardSettlementState, paymentId: PaymentId) => {
   if (state.status === 'none') throw new CardSettlementNotFound({ paymentId });
@@ -132,11 +120,6 @@ const resolveByOperator = ({ data }: ResolveByOperator, state: CardSettlementSta
     data.resolvedAt,
   );
 };
-
-/** Why a mismatched charge needs an operator, in the words the console shows. */
-export const chargeMismatchReason = ({ data }: GatewayChargeMismatched): string =>
-  `the gateway charged ${String(data.charged.amount)} ${data.charged.currency} (${data.gatewayReference}) ` +
-  `for ${String(data.reserved.amount)} ${data.reserved.currency} reserved`;
 
 /** A reported charge of another amount or currency than the reservation is recorded and flags the payment. */
 const checkGatewayCharge = (

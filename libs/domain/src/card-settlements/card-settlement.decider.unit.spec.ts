@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { asInvoiceId, asPaymentId, asTenantId, money } from '../values/index.js';
 import { deciderSpecification } from '../testing/index.js';
 import type { SettlementRetryPolicy } from './card-settlement.commands.js';
-import { decider, retryDelayMs } from './card-settlement.decider.js';
+import { retryDelayMs } from '../card-payments/card-payment.workflow.js';
+import { decider } from './card-settlement.decider.js';
 import {
   CardSettlementAlreadySettled,
   CardSettlementNotAwaitingOperator,

@@ -6,13 +6,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import { idempotencyFastifyPlugin } from '@once/idempotency/fastify';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
-import { createCommandHandlers } from './commands/command-handlers.js';
+import {
+  createCommandHandlers,
+  defaultSettlementRetryPolicy,
+  problemCatalog,
+  problemOfError,
+} from '@once/cafe';
+import type { ProcessFaultHook } from '@once/cafe';
 import { apiIdempotencyOptions } from './commands/idempotency-options.js';
 import { consistencyPlugin, defaultReadWaitMs, readWaitsPlugin } from './consistency/index.js';
-import type { ProcessFaultHook } from './faults/index.js';
 import { healthRoutes } from './health/health.routes.js';
 import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
-import { defaultSettlementRetryPolicy } from './invoices/card-settlement.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
 import { paymentsRoutes } from './invoices/payments.routes.js';
 import { ordersRoutes } from './orders/orders.routes.js';
@@ -34,7 +38,6 @@ import { eventStoreScavengerPlugin } from './plugins/eventstore-scavenger.plugin
 import { corsPlugin, deferredChildLogger, rateLimitsPlugin, withRedaction } from './operations/index.js';
 import type { OperationsDeps } from './operations/index.js';
 import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
-import { problemCatalog, problemOfError } from './problems/index.js';
 import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
 import { webAssetsRoutes } from './web/index.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';

@@ -1,10 +1,6 @@
 import { join } from 'node:path';
 import pg from 'pg';
-import {
-  assertKeyRetentionCoversRetries,
-  cardRetryPolicyFromEnv,
-  startCommandCompleter,
-} from '@once/api/completer';
+import { assertKeyRetentionCoversRetries, cardRetryPolicyFromEnv, startCommandCompleter } from '@once/cafe';
 import { startStreamScavenger } from '@once/event-store/postgres';
 import { startServerScavenger } from '@once/event-store/eventstoredb';
 import { startProjector } from '@once/projections';

@@ -24,6 +24,3 @@ export const commandProblems = {
   422: problemView,
   503: problemView,
 };
-
-/** Commands that need no input take an empty object, or no body at all. */
-export const emptyBody = z.strictObject({}).optional();

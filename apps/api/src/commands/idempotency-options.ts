@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { ExecuteOutcome } from '@once/idempotency';
 import type { IdempotencyPluginOptions } from '@once/idempotency/fastify';
 import type { IdempotencyOutcome } from '../plugins/observability.plugin.js';
-import { problemCatalog, storeFailureProblem } from '../problems/index.js';
+import { problemCatalog } from '@once/cafe';
+import { storeFailureProblem } from '../problems/index.js';
 
 const outcomeLabel = (outcome: ExecuteOutcome): IdempotencyOutcome => {
   switch (outcome.kind) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatPosition, parsePosition } from '@once/event-store';
 import type { GlobalPosition } from '@once/event-store';
-import { HttpProblem } from '../problems/index.js';
+import { HttpProblem } from '@once/cafe';
 
 /** Response header of every request that wrote (or replayed a write): where that write sits in the global order. */
 export const positionHeader = 'once-position';

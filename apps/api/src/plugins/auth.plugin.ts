@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { ApiKeyStore, Principal } from '../auth/index.js';
 import { keyRoleAllows } from '../auth/index.js';
-import { HttpProblem } from '../problems/index.js';
+import { HttpProblem } from '@once/cafe';
 
 declare module 'fastify' {
   interface FastifyRequest {

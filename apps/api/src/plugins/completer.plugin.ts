@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { RunningTask } from '@once/projections';
-import { startApiCompleter } from '../completer/index.js';
+import { startApiCompleter } from '@once/cafe';
 
 export interface CompleterPluginOptions {
   /** Pause between rounds (ms). */

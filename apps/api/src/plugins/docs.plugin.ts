@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { declarePublic, documentRouteRoles, withRouteRole } from '../auth/index.js';
 import { documentConsistencyHeaders } from '../consistency/index.js';
 import { documentRateLimits } from '../operations/openapi-rate-limits.js';
-import { HttpProblem } from '../problems/index.js';
-import type { ApiProblemCatalog } from '../problems/index.js';
+import { HttpProblem } from '@once/cafe';
+import type { ApiProblemCatalog } from '@once/cafe';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import { createGatewayClient } from '../gateway/gateway-client.js';
-import type { GatewayClient } from '../gateway/gateway-client.js';
+import { createGatewayClient } from '@once/cafe';
+import type { GatewayClient } from '@once/cafe';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { createIdempotencyEngine } from '@once/idempotency';
 import type { CommandHandlers, IdempotencyEngine } from '@once/idempotency';
-import type { ProcessFaultHook } from '../faults/index.js';
+import type { ProcessFaultHook } from '@once/cafe';
 
 declare module 'fastify' {
   interface FastifyInstance {

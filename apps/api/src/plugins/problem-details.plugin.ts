@@ -3,8 +3,9 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { Problem } from '@once/idempotency/fastify';
 import type { ProblemAnswer, ProblemDocument } from '@once/idempotency/fastify';
-import { HttpProblem, storeFailureProblem } from '../problems/index.js';
-import type { ApiProblemCatalog, ApiProblemType } from '../problems/index.js';
+import { HttpProblem } from '@once/cafe';
+import type { ApiProblemCatalog, ApiProblemType } from '@once/cafe';
+import { storeFailureProblem } from '../problems/index.js';
 
 export interface ProblemDetailsOptions {
   /** Every problem the api answers with. */

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { asInvoiceId, asPaymentId, money } from '@once/domain';
 import { PaymentExceedsBalance } from '@once/domain/invoices';
 import { Problem } from '@once/idempotency/fastify';
-import { HttpProblem, problemCatalog, problemOfError, storeFailureProblem } from '../problems/index.js';
+import { HttpProblem, problemCatalog, problemOfError } from '@once/cafe';
+import { storeFailureProblem } from '../problems/index.js';
 import { problemDetailsPlugin } from './problem-details.plugin.js';
 
 const build = async () => {

@@ -3,7 +3,7 @@ import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { declarePublic, keyRoleAllows } from '../auth/index.js';
 import type { ApiKeyRole, ApiKeyStore, Principal } from '../auth/index.js';
-import { problemCatalog, problemOfError } from '../problems/index.js';
+import { problemCatalog, problemOfError } from '@once/cafe';
 import { authPlugin } from './auth.plugin.js';
 import { problemDetailsPlugin } from './problem-details.plugin.js';
 import { routeRolesPlugin } from './route-roles.plugin.js';

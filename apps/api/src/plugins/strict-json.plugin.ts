@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { parseJson } from '@once/canonical-json';
-import { HttpProblem } from '../problems/index.js';
+import { HttpProblem } from '@once/cafe';
 
 export interface StrictJsonOptions {
   readonly bodyLimit: number;

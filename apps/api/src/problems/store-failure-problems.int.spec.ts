@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { problemDetailsPlugin } from '../plugins/problem-details.plugin.js';
-import { problemCatalog, problemOfError } from './index.js';
+import { problemCatalog, problemOfError } from '@once/cafe';
 
 let db: TestDatabase;
 let tinyPool: pg.Pool;

@@ -1,5 +1,5 @@
-import { HttpProblem } from './http-problem.js';
-import type { ApiProblemType } from './problem-catalog.js';
+import { HttpProblem } from '@once/cafe';
+import type { ApiProblemType } from '@once/cafe';
 
 /** How a store failure is answered: its problem type and how long a client should wait before retrying. */
 interface StoreFailure {

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const mains = {
-  api: fileURLToPath(new URL('../main.ts', import.meta.url)),
-  projector: fileURLToPath(new URL('../../../projector/src/main.ts', import.meta.url)),
+  api: fileURLToPath(new URL('./main.ts', import.meta.url)),
+  projector: fileURLToPath(new URL('../../projector/src/main.ts', import.meta.url)),
 };
 
 describe('a key retention shorter than the lease plus the card retries', () => {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { defineCommand } from '@once/idempotency';
 import type { CommandDefinition } from '@once/idempotency';
 
@@ -27,3 +27,6 @@ export const routeCommand = <Schema extends z.ZodType>(
       return parsed.success ? parsed.data : undefined;
     },
   });
+
+/** Commands that need no input take an empty object, or no body at all. */
+export const emptyBody = z.strictObject({}).optional();

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { emptyBody } from '../commands/command-schemas.js';
-import { routeCommand } from '../commands/route-command.js';
+import { emptyBody, routeCommand } from '../commands/route-command.js';
 import { orderIdParams, placeOrderBody } from './order.schemas.js';
 
 /** `POST /orders`: the till's lines and the total it showed; the order's id comes from the key. */

@@ -5,13 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { deriveId } from '@once/idempotency';
 import { getIdempotencyKey } from '@once/read-models';
-import { createApiKeyStore } from '../auth/index.js';
-import { createHttp, useApiProcesses } from '../testing/index.js';
+import { createApiKeyStore } from './auth/index.js';
+import { createHttp, useApiProcesses } from './testing/index.js';
 
 // A deployment with an external projector: the api runs no completer, so a key whose client went away is finished by
 // the projector process, with the api's command handlers (a card payment asks the gateway before charging again).
 
-const projectorMain = fileURLToPath(new URL('../../../projector/src/main.ts', import.meta.url));
+const projectorMain = fileURLToPath(new URL('../../projector/src/main.ts', import.meta.url));
 
 const env = useApiProcesses();
 

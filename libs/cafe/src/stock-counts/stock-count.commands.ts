@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { emptyBody } from '../commands/command-schemas.js';
-import { routeCommand } from '../commands/route-command.js';
+import { emptyBody, routeCommand } from '../commands/route-command.js';
 import { recordCountLineBody, stockCountIdParams } from './stock-count.schemas.js';
 
 /** `POST /stock-counts`: opens a count; its id comes from the key. */

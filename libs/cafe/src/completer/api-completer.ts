@@ -8,7 +8,7 @@ import type { SecretsKeyring } from '@once/webhooks';
 import type { ProjectionLogger, RunningTask } from '@once/projections';
 import { createCommandHandlers } from '../commands/command-handlers.js';
 import { createGatewayClient } from '../gateway/gateway-client.js';
-import { defaultSettlementRetryPolicy } from '../invoices/card-settlement.js';
+import { defaultSettlementRetryPolicy } from '../invoices/card-payment-workflow.js';
 
 /** What the completer resumes keys with: the api's engine and command handlers. */
 export interface ApiCompleterOptions {

@@ -507,8 +507,8 @@ const withoutStatus = (state: Started): Reserved =>
     : { reservation: state.reservation, settlement: state.settlement };
 
 /** The card payment as one workflow: `decide`, `evolve` and `initialState`, pure, one payment at a time. */
-export const workflow: Decider<CardPaymentInput, CardPaymentEvent | CardPaymentIntent, CardPaymentState> = {
+export const workflow = {
   decide,
   evolve,
   initialState,
-};
+} satisfies Decider<CardPaymentInput, CardPaymentEvent | CardPaymentIntent, CardPaymentState>;

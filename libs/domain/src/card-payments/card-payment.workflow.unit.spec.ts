@@ -10,14 +10,19 @@ import type { CardPaymentCaptured, CardPaymentDeclined, CardPaymentReserved } fr
 import { deciderSpecification } from '../testing/index.js';
 import { asInvoiceId, asPaymentId, asTenantId, money } from '../values/index.js';
 import type {
+  CardPaymentInput,
   CardPaymentIntent,
   GatewayReply,
   OperatorResolution,
   ReportedCharge,
 } from './card-payment.inputs.js';
 import { retryDelayMs, workflow } from './card-payment.workflow.js';
+import type { CardPaymentEvent, CardPaymentState } from './card-payment.workflow.js';
 
-const given = deciderSpecification(workflow);
+// Given the payment's events (on its invoice and its settlement), when an input arrives, then these outputs.
+const given = deciderSpecification<CardPaymentInput, CardPaymentEvent | CardPaymentIntent, CardPaymentState>(
+  workflow,
+);
 const tenantId = asTenantId('tenant-1');
 const invoiceId = asInvoiceId('inv-1');
 const paymentId = asPaymentId('pay-1');

@@ -1,13 +1,3 @@
-export type {
-  CardSettlementCommand,
-  CheckGatewayCharge,
-  RecordUnknownAttempt,
-  ResolveByOperator,
-  SettleFromGateway,
-  StartCardSettlement,
-} from './card-settlement.commands.js';
-export { decider as cardSettlementDecider } from './card-settlement.decider.js';
-export type { CardSettlementState } from './card-settlement.decider.js';
 export {
   CardSettlementAlreadySettled,
   CardSettlementNotAwaitingOperator,

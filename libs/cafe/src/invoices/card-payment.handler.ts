@@ -191,7 +191,7 @@ const resumedState = async (
   foldCardPayment(payment.paymentId, [reserved], await deps.readStream(payment.settlement));
 
 /**
- * `POST /invoices/:id/payments` with `method: card` (docs/ARCHITECTURE.md "The phased protocol"): runs the domain's
+ * `POST /invoices/:id/payments` with `method: card` (docs/ARCHITECTURE.md "The card payment workflow"): runs the domain's
  * card payment workflow (`@once/domain/card-payments`), which decides every step; this handler carries out what it
  * asks. Effect `payment_reserved` reserves the amount on the invoice; step `charge_requested` (`:<n>` for the n-th
  * attempt) asks the gateway; effect `charge_recorded` (or `charge_unknown:<n>`) records the reply and the answer.
@@ -261,9 +261,10 @@ export const cardPaymentHandler = (deps: CardPaymentDeps): PhasedCommandHandler<
           const reply = await context.step<GatewayReply>(chargeStep(attempt), ({ resumed }) =>
             askGateway(deps, payment, next.data, resumed),
           );
+          // The reply is timed when it arrived: the backoff before the next attempt counts from there.
           const input: CardPaymentInput = {
             type: 'RecordGatewayReply',
-            data: { paymentId, reply, policy: deps.retryPolicy, at },
+            data: { paymentId, reply, policy: deps.retryPolicy, at: deps.now().toISOString() },
           };
           // The settlement is read when the payment may have one (a resumed run), or when this reply starts it.
           const firstDecision = reservedInvoice && decideCardPayment(input, state, reservedInvoice);

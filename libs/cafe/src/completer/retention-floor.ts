@@ -1,6 +1,6 @@
-import { settlementRetryDelayMs } from '@once/domain/card-settlements';
+import { settlementRetryDelayMs } from '@once/domain/card-payments';
 import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
-import { defaultSettlementRetryPolicy } from '../invoices/card-settlement.js';
+import { defaultSettlementRetryPolicy } from '../invoices/card-payment-workflow.js';
 
 /** The lease a key is held for when none is set (the engine's default). */
 const defaultLeaseMs = 30_000;

@@ -8,7 +8,7 @@ import type { CommandDefinition, CommandHandler } from '@once/idempotency';
 import type { GatewayCharge, GatewayClient } from '../gateway/gateway-client.js';
 import { HttpProblem } from '../problems/index.js';
 import { cardPaymentHandler } from './card-payment.handler.js';
-import { defaultSettlementRetryPolicy } from './card-settlement.js';
+import { defaultSettlementRetryPolicy } from './card-payment-workflow.js';
 import { issueInvoice, payInvoiceByCard } from './invoice.commands.js';
 import { issueInvoiceHandler } from './invoice.handlers.js';
 

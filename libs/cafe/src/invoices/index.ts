@@ -1,7 +1,7 @@
 export { cardPaymentHandler } from './card-payment.handler.js';
 export type { CardPaymentDeps } from './card-payment.handler.js';
-export { defaultSettlementRetryPolicy } from './card-settlement.js';
-export type { CardSettlementDeps } from './card-settlement.js';
+export { defaultSettlementRetryPolicy } from './card-payment-workflow.js';
+export type { CardSettlementDeps } from './card-payment-workflow.js';
 export { issueInvoice, payInvoiceByCard, payInvoiceByCash, resolveCardPayment } from './invoice.commands.js';
 export { cashPaymentHandler, issueInvoiceHandler } from './invoice.handlers.js';
 export {

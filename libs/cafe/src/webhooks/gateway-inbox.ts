@@ -1,26 +1,11 @@
 import type { EventStore, ExpectedRevision, GlobalPosition, StreamAppend } from '@once/event-store';
-import {
-  DomainError,
-  asInvoiceId,
-  asPaymentId,
-  asTenantId,
-  cardSettlementStream,
-  invoiceStream,
-  money,
-} from '@once/domain';
-import { cardSettlementDecider } from '@once/domain/card-settlements';
-import type {
-  CardSettlementCommand,
-  CheckGatewayCharge,
-  SettlementRetryPolicy,
-} from '@once/domain/card-settlements';
+import { asInvoiceId, asPaymentId, asTenantId, cardSettlementStream, invoiceStream } from '@once/domain';
+import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import { invoiceDecider } from '@once/domain/invoices';
-import type { InvoiceEvent, InvoiceState, RecordCardCharge } from '@once/domain/invoices';
 import { deriveId } from '@once/idempotency';
-import type { IdempotencyScope } from '@once/idempotency';
 import { receiveWebhookOnceInStore } from '@once/webhooks';
 import { foldSnapshot } from '../commands/aggregate-command.js';
-import { decideSettlement } from '../invoices/card-settlement.js';
+import { decideCardPayment, foldCardPayment } from '../invoices/card-payment-workflow.js';
 import type { GatewayEvent } from './webhook.schemas.js';
 
 /** What became of one delivery. */
@@ -41,62 +26,14 @@ export interface GatewayInboxOptions {
 export const inboxStream = (eventId: string): string => `inbox-gateway-${eventId}`;
 
 /**
- * The settlement events that flag a charge whose amount or currency is not the reserved payment's (starting the
- * payment's settlement when it has none), or nothing when the charge matches or the payment is no longer reserved.
- */
-const flagMismatchedCharge = async (
-  store: EventStore,
-  invoice: InvoiceState,
-  event: GatewayEvent,
-  scope: IdempotencyScope,
-  options: GatewayInboxOptions,
-): Promise<StreamAppend | undefined> => {
-  if (invoice.status === 'none') return undefined;
-  const paymentId = asPaymentId(event.data.reference);
-  const payment = invoice.payments.get(paymentId);
-  if (payment?.status !== 'reserved') return undefined;
-  const stream = cardSettlementStream(invoice.tenantId, paymentId);
-  const recorded = await store.readStream(stream);
-  const revision: ExpectedRevision = recorded.at(-1)?.revision ?? 'no_stream';
-  const settlement = foldSnapshot(cardSettlementDecider, { stream, events: recorded, revision });
-  const at = options.now.toISOString();
-  const check: CheckGatewayCharge = {
-    type: 'CheckGatewayCharge',
-    data: {
-      paymentId,
-      gatewayReference: event.data.id,
-      charged: { amount: event.data.amount, currency: event.data.currency },
-      checkedAt: at,
-    },
-  };
-  const start: CardSettlementCommand = {
-    type: 'StartCardSettlement',
-    data: {
-      tenantId: invoice.tenantId,
-      invoiceId: invoice.invoiceId,
-      paymentId,
-      amount: money(payment.amount, invoice.total.currency),
-      policy: options.retryPolicy,
-      startedAt: at,
-    },
-  };
-  const { events } = decideSettlement(settlement, settlement.status === 'none' ? [start, check] : [check]);
-  if (!events.some((decided) => decided.type === 'GatewayChargeMismatched')) return undefined;
-  return {
-    stream,
-    expectedRevision: revision,
-    events: events.map((decided, index) => ({ id: deriveId(scope, event.id, stream, index), ...decided })),
-  };
-};
-
-/**
  * Applies a gateway event exactly once through the webhook kit's event-store inbox: the claim
- * (`inbox-gateway-<eventId>` at `no_stream`) and the card outcome on the invoice are one atomic append, so a
+ * (`inbox-gateway-<eventId>` at `no_stream`) and what the domain's card payment workflow decides for the charge
+ * (`ReceiveGatewayCharge`: the outcome on the invoice and on the payment's settlement) are one atomic append, so a
  * redelivery finds the inbox taken and changes nothing. A charge whose amount or currency is not the reserved
  * payment's is not applied: `GatewayChargeMismatched` on the payment's settlement records both amounts and the
- * payment needs an operator. An outcome the invoice already has (the synchronous answer came first) adds no invoice
- * events; the claim is still recorded. Event ids derive from the event id, so two racing deliveries write the same
- * events once.
+ * payment needs an operator. An outcome the payment already has (the synchronous answer came first) adds no events;
+ * the claim is still recorded, and a refusal is recorded on it. Event ids derive from the event id, so two racing
+ * deliveries write the same events once.
  *
  * @example
  * const outcome = await receiveGatewayEvent(store, event, { now: new Date(), retryPolicy });
@@ -111,37 +48,62 @@ export const receiveGatewayEvent = async (
     return { kind: 'ignored', reason: 'no tenant or invoice metadata' };
   const scope = { tenantId, actorId: 'gateway-webhooks' };
   const inbox = inboxStream(event.id);
-  const stream = invoiceStream(asTenantId(tenantId), asInvoiceId(invoiceId));
-  const command: RecordCardCharge = {
-    type: 'RecordCardCharge',
-    data: {
-      invoiceId: asInvoiceId(invoiceId),
-      paymentId: asPaymentId(event.data.reference),
-      gatewayReference: event.data.id,
-      outcome:
-        event.data.status === 'succeeded'
-          ? { status: 'approved' }
-          : { status: 'declined', reason: event.data.declineCode ?? 'declined' },
-      recordedAt: options.now.toISOString(),
-    },
+  const paymentId = asPaymentId(event.data.reference);
+  const invoice = invoiceStream(asTenantId(tenantId), asInvoiceId(invoiceId));
+  const settlement = cardSettlementStream(asTenantId(tenantId), paymentId);
+  const read = async (stream: string) => {
+    const events = await store.readStream(stream);
+    const revision: ExpectedRevision = events.at(-1)?.revision ?? 'no_stream';
+    return { stream, events, revision };
   };
+  const append = (
+    { stream, revision }: { stream: string; revision: ExpectedRevision },
+    events: readonly { type: string; data: unknown }[],
+  ): StreamAppend[] =>
+    events.length === 0
+      ? []
+      : [
+          {
+            stream,
+            expectedRevision: revision,
+            events: events.map(({ type, data }, index) => ({
+              id: deriveId(scope, event.id, stream, index),
+              type,
+              data,
+            })),
+          },
+        ];
 
   const receipt = await receiveWebhookOnceInStore(store, {
     inboxStream: inbox,
     decide: async () => {
-      const recorded = await store.readStream(stream);
-      const revision: ExpectedRevision = recorded.at(-1)?.revision ?? 'no_stream';
-      const state = foldSnapshot(invoiceDecider, { stream, events: recorded, revision });
-      let events: readonly InvoiceEvent[] = [];
-      let mismatch: StreamAppend | undefined;
-      let refusal: string | undefined;
-      try {
-        mismatch = await flagMismatchedCharge(store, state, event, scope, options);
-        if (mismatch === undefined) events = invoiceDecider.decide(command, state);
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        refusal = error.code;
-      }
+      const [invoiceRead, settlementRead] = await Promise.all([read(invoice), read(settlement)]);
+      const decided = decideCardPayment(
+        {
+          type: 'ReceiveGatewayCharge',
+          data: {
+            invoiceId: asInvoiceId(invoiceId),
+            paymentId,
+            charge: {
+              gatewayReference: event.data.id,
+              status: event.data.status,
+              declineCode: event.data.declineCode,
+              amount: event.data.amount,
+              currency: event.data.currency,
+            },
+            policy: options.retryPolicy,
+            at: options.now.toISOString(),
+          },
+        },
+        foldCardPayment(paymentId, invoiceRead.events, settlementRead.events),
+        foldSnapshot(invoiceDecider, invoiceRead),
+      );
+      const refusal = decided.ok ? undefined : decided.error.code;
+      const settlementEvents = decided.ok ? decided.value.settlementEvents : [];
+      const invoiceEvents = decided.ok ? decided.value.invoiceEvents : [];
+      const mismatched = settlementEvents.some(
+        (decidedEvent) => decidedEvent.type === 'GatewayChargeMismatched',
+      );
       const claim = {
         id: deriveId(scope, event.id, inbox, 0),
         type: 'GatewayWebhookReceived',
@@ -150,24 +112,16 @@ export const receiveGatewayEvent = async (
           type: event.type,
           paymentId: event.data.reference,
           charged: { amount: event.data.amount, currency: event.data.currency },
-          mismatched: mismatch !== undefined,
+          mismatched,
           refusal: refusal ?? null,
         },
       };
-      const effects: StreamAppend[] = mismatch ? [mismatch] : [];
-      if (events.length > 0) {
-        effects.push({
-          stream,
-          expectedRevision: revision,
-          events: events.map((domainEvent, index) => ({
-            id: deriveId(scope, event.id, stream, index),
-            ...domainEvent,
-          })),
-        });
-      }
       return {
-        write: { claim, effects },
-        decision: { refusal, mismatched: mismatch !== undefined, events: events.length },
+        write: {
+          claim,
+          effects: [...append(settlementRead, settlementEvents), ...append(invoiceRead, invoiceEvents)],
+        },
+        decision: { refusal, mismatched, events: invoiceEvents.length + settlementEvents.length },
       };
     },
   });

@@ -50,6 +50,10 @@ const setup = (outcomes: ('unknown' | 'succeeded')[]) => {
       reads.push(stream);
       return base.readStream(stream, options);
     },
+    readStreamTails: async (tails) => {
+      reads.push(...tails.map((tail) => tail.stream));
+      return base.readStreamTails(tails);
+    },
     appendToStream: async (stream, events, options) => {
       const plan = events.find((event) => event.type === 'IdempotencyEffectPlanned');
       if (failPlanOf !== undefined && (plan?.data as { point?: string } | undefined)?.point === failPlanOf) {

@@ -2,18 +2,24 @@ import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { processFaultKinds } from './faults/index.js';
+import { defaultClusterDirectory } from '@once/cluster';
+import { clusterFaultKinds, processFaultKinds } from './faults/index.js';
 import { rewriteReport } from './report/index.js';
-import { runChaos } from './run-chaos.js';
+import { fileNames, runChaos } from './run-chaos.js';
 import { repositoryRoot } from './spawn/index.js';
 
 const usage = `Runs a workload through injected faults, then checks the whole history for exactly-once.
 
   npm run chaos -- --spawn [--replicas 3] [--intents 1000] [options]
+  npm run chaos -- --cluster [--replicas 2] [--intents 1000] [options]   (after npm run cluster -- up)
   npm run chaos -- --target <url> --api-key <key> [--intents 1000] [options]
 
 --spawn                 start PostgreSQL, the api replicas behind a balancer, 2 projectors and the gateway here,
                         and kill them on a schedule
+--cluster               the same, on the HA cluster of npm run cluster (its DATABASE_URL through HAProxy) instead
+                        of the embedded PostgreSQL, killing its leader's PostgreSQL or its whole leader node;
+                        writes cluster-sync.* or cluster-async.* after the cluster's replication
+--cluster-dir DIR       the cluster's data folder (default that of npm run cluster)
 --target, --api-key     a running deployment, seen only over HTTP (proxy faults only)
 --replicas N            api processes (spawn; default 3)
 --intents N             intents to create (default 1000)
@@ -26,7 +32,8 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 --drop-after R          share of answers dropped after the api handled the request (default 0.04)
 --delay R               share of answers held past the client's timeout (default 0.01)
 --fault-interval-ms N   mean pause between process faults (spawn; default 4000)
---faults a,b,…          process faults to inject (spawn; default all): ${processFaultKinds.join(', ')}
+--faults a,b,…          process faults to inject (spawn; default all): ${processFaultKinds.join(', ')};
+                        with --cluster (default both): ${clusterFaultKinds.join(', ')}
 --out DIR               where history.jsonl, summary.json and report.html go (default tools/chaos/results)
 --rewrite-report DIR    write a finished run's summary.json and report.html again from its history, and stop
 
@@ -35,6 +42,8 @@ Exit status 0 only when every invariant holds.`;
 const { values } = parseArgs({
   options: {
     spawn: { type: 'boolean' },
+    cluster: { type: 'boolean' },
+    'cluster-dir': { type: 'string' },
     target: { type: 'string' },
     'api-key': { type: 'string' },
     replicas: { type: 'string' },
@@ -70,6 +79,8 @@ const share = z.coerce.number().min(0).max(1);
 const parsed = z
   .object({
     spawn: z.boolean().default(false),
+    cluster: z.boolean().default(false),
+    'cluster-dir': z.string().min(1).default(defaultClusterDirectory()),
     target: z.url().optional(),
     'api-key': z.string().min(1).optional(),
     replicas: z.coerce.number().int().min(1).max(16).default(3),
@@ -90,15 +101,18 @@ const parsed = z
     'fault-interval-ms': z.coerce.number().int().min(100).max(600_000).default(4_000),
     faults: z
       .string()
-      .default(processFaultKinds.join(','))
+      .default(values.cluster === true ? clusterFaultKinds.join(',') : processFaultKinds.join(','))
       .transform((text) => text.split(',').filter((kind) => kind !== ''))
-      .pipe(z.array(z.enum(processFaultKinds))),
+      .pipe(z.array(z.enum([...processFaultKinds, ...clusterFaultKinds]))),
     out: z
       .string()
       .min(1)
       .default(join(repositoryRoot, 'tools', 'chaos', 'results')),
   })
-  .refine((input) => input.spawn !== (input.target !== undefined), 'give either --spawn or --target')
+  .refine(
+    (input) => [input.spawn, input.cluster, input.target !== undefined].filter(Boolean).length === 1,
+    'give one of --spawn, --cluster or --target',
+  )
   .refine((input) => input.target === undefined || input['api-key'] !== undefined, '--target needs --api-key')
   .safeParse(values);
 if (!parsed.success) {
@@ -113,9 +127,11 @@ const log = (line: string) =>
 log(`seed ${String(input.seed)} (rerun with --seed ${String(input.seed)})`);
 const summary = await runChaos({
   system:
-    input.target === undefined
-      ? { kind: 'spawn', replicas: input.replicas }
-      : { kind: 'target', url: input.target, apiKey: input['api-key'] as string },
+    input.target !== undefined
+      ? { kind: 'target', url: input.target, apiKey: input['api-key'] as string }
+      : input.cluster
+        ? { kind: 'cluster', replicas: input.replicas, directory: input['cluster-dir'] }
+        : { kind: 'spawn', replicas: input.replicas },
   intents: input.intents,
   concurrency: input.concurrency,
   seed: input.seed,
@@ -140,6 +156,24 @@ console.log(
   `\n${String(summary.intents)} intents, ${String(summary.attempts)} attempts in ${String(summary.durationSeconds)} s; ` +
     `faults: ${JSON.stringify({ ...summary.processFaults, ...summary.proxyFaults })}`,
 );
-console.log(`report: ${join(input.out, 'report.html')}  summary: ${join(input.out, 'summary.json')}`);
+if (summary.effects) {
+  console.log(
+    `effects: ${String(summary.effects.lost)} acknowledged lost, ${String(summary.effects.doubled)} doubled, ${String(summary.effects.orphaned)} without an intent`,
+  );
+}
+for (const kill of summary.leaderKills ?? []) {
+  console.log(
+    `${kill.fault} at ${String(kill.at)} s: ${kill.killed} → ${kill.leaderAfter}${kill.failover ? ' (failover)' : ' (recovered in place)'}, ` +
+      `serving again after ${String(kill.servingAfterSeconds)} s, ${String(kill.secondsWithout2xx)} s without a 2xx`,
+  );
+}
+if (summary.failovers) {
+  console.log(
+    `failovers: ${String(summary.failovers.count)}, seconds without a 2xx per failover: ${summary.failovers.secondsWithout2xx.join(', ')} ` +
+      `(median ${String(summary.failovers.medianSecondsWithout2xx)}, max ${String(summary.failovers.maxSecondsWithout2xx)})`,
+  );
+}
+const files = fileNames(summary.replication && { synchronous: summary.replication === 'synchronous' });
+console.log(`report: ${join(input.out, files.report)}  summary: ${join(input.out, files.summary)}`);
 console.log(summary.passed ? 'PASSED: every invariant holds' : 'FAILED');
 process.exit(summary.passed ? 0 : 1);

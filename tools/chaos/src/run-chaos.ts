@@ -10,6 +10,7 @@ import {
   readKeysInFlight,
   readModelsOverHttp,
   readTenantEvents,
+  tallyEffects,
   waitForProjections,
 } from './checker/index.js';
 import type { SystemFacts } from './checker/index.js';
@@ -20,15 +21,19 @@ import type { IntentRecord } from './history/index.js';
 import { seededRandom } from './random/index.js';
 import { renderHtmlReport, summariseRun } from './report/index.js';
 import type { RunSummary } from './report/index.js';
-import { spawnSystem } from './spawn/index.js';
-import type { SpawnedSystem } from './spawn/index.js';
+import { openClusterDatabase, spawnSystem } from './spawn/index.js';
+import type { ClusterDatabase, SpawnedSystem } from './spawn/index.js';
 import { createWorkload } from './workload/index.js';
 
 /** A whole chaos run: where it points, how hard it pushes, and where its files go. */
 export interface ChaosOptions {
-  /** `spawn`: start a deployment here and kill its processes; otherwise the black-box `target` with its `apiKey`. */
+  /**
+   * `spawn`: start a deployment here and kill its processes; `cluster`: the same deployment on the HA cluster running
+   * in `directory`, whose leader is killed; otherwise the black-box `target` with its `apiKey`.
+   */
   readonly system:
     | { readonly kind: 'spawn'; readonly replicas: number }
+    | { readonly kind: 'cluster'; readonly replicas: number; readonly directory: string }
     | { readonly kind: 'target'; readonly url: string; readonly apiKey: string };
   readonly intents: number;
   readonly concurrency: number;
@@ -40,12 +45,25 @@ export interface ChaosOptions {
   /** Process and gateway faults (spawn only). */
   readonly faultKinds: readonly ProcessFaultKind[];
   readonly faultIntervalMs: number;
-  /** Where `history.jsonl`, `summary.json` and `report.html` are written. */
+  /**
+   * Where `history.jsonl`, `summary.json` and `report.html` are written (a `--cluster` run names them
+   * `cluster-sync.*` or `cluster-async.*` after its replication).
+   */
   readonly outDirectory: string;
   readonly log: (line: string) => void;
 }
 
 const settleTimeoutMs = 180_000;
+
+/** The run's file names: a cluster run's are named after its replication, so both modes' results sit side by side. */
+export const fileNames = (
+  cluster: { readonly synchronous: boolean } | undefined,
+): { readonly history: string; readonly summary: string; readonly report: string } => {
+  if (cluster === undefined)
+    return { history: 'history.jsonl', summary: 'summary.json', report: 'report.html' };
+  const name = cluster.synchronous ? 'cluster-sync' : 'cluster-async';
+  return { history: `${name}.history.jsonl`, summary: `${name}.json`, report: `${name}.html` };
+};
 
 const collectSpawnedFacts = async (
   system: SpawnedSystem,
@@ -53,7 +71,7 @@ const collectSpawnedFacts = async (
   log: (line: string) => void,
 ): Promise<SystemFacts> => {
   const { tenantId, apiKey } = system.credentials;
-  const pool = new pg.Pool({ connectionString: system.postgres.connectionString, max: 4 });
+  const pool = new pg.Pool({ connectionString: system.databaseUrl, max: 4 });
   try {
     if (!(await waitForProjections(pool, settleTimeoutMs))) log('the projections did not catch up in time');
     log('reading the read models over HTTP');
@@ -86,17 +104,22 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
   const scratch = await mkdtemp(join(tmpdir(), 'once-chaos-'));
   // PostgreSQL runs as its own user when this runs as root: it must reach its data folder inside.
   await chmod(scratch, 0o755);
-  const history = openHistory(join(options.outDirectory, 'history.jsonl'));
+  const cluster: ClusterDatabase | undefined =
+    options.system.kind === 'cluster' ? await openClusterDatabase(options.system.directory) : undefined;
+  const files = fileNames(cluster);
+  const history = openHistory(join(options.outDirectory, files.history));
   let system: SpawnedSystem | undefined;
   try {
-    if (options.system.kind === 'spawn') {
+    if (options.system.kind !== 'target') {
       log(
-        `starting PostgreSQL, ${String(options.system.replicas)} api replicas, 2 projectors and the gateway`,
+        `starting ${cluster ? 'the gateway' : 'PostgreSQL'}, ${String(options.system.replicas)} api replicas, 2 projectors and the gateway` +
+          (cluster ? ` on the ${cluster.synchronous ? 'synchronous' : 'asynchronous'} cluster` : ''),
       );
       system = await spawnSystem({
         replicas: options.system.replicas,
         directory: scratch,
         onProcessEvent: (event, name) => event === 'restarted' && log(`${name} restarted`),
+        ...(cluster ? { cluster } : {}),
       });
     }
     const upstream = system?.url ?? (options.system.kind === 'target' ? options.system.url : '');
@@ -165,18 +188,21 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
           }
         : await collectSpawnedFacts(system, intents, log);
     const verdicts = checkHistory(history.records, facts);
+    const effects = tallyEffects(history.records, facts);
     const summary = summariseRun({
       records: history.records,
       verdicts,
       mode: options.system.kind,
+      ...(cluster ? { replication: cluster.synchronous ? 'synchronous' : 'asynchronous' } : {}),
+      ...(effects ? { effects } : {}),
       seed: options.seed,
-      replicas: options.system.kind === 'spawn' ? options.system.replicas : undefined,
+      replicas: options.system.kind === 'target' ? undefined : options.system.replicas,
       startedAt,
       endedAt,
       proxyFaults: proxy.counts(),
     });
-    await writeFile(join(options.outDirectory, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    await writeFile(join(options.outDirectory, 'report.html'), renderHtmlReport(summary));
+    await writeFile(join(options.outDirectory, files.summary), `${JSON.stringify(summary, null, 2)}\n`);
+    await writeFile(join(options.outDirectory, files.report), renderHtmlReport(summary));
     return summary;
   } finally {
     await history.close();

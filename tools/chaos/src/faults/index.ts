@@ -1,4 +1,4 @@
 export { startFaultProxy } from './fault-proxy.js';
 export type { FaultProxy, ProxyFault, ProxyFaultRates } from './fault-proxy.js';
-export { processFaultKinds, startProcessFaults } from './process-faults.js';
+export { clusterFaultKinds, processFaultKinds, startProcessFaults } from './process-faults.js';
 export type { ProcessFaultKind, ProcessFaultOptions, ProcessFaultSchedule } from './process-faults.js';

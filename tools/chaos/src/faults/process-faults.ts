@@ -14,7 +14,9 @@ export const processFaultKinds = [
   'gateway-error',
   'gateway-lost-response',
 ] as const;
-export type ProcessFaultKind = (typeof processFaultKinds)[number];
+/** The faults of a run against the HA cluster (`--cluster`): its leader killed, one way or the other. */
+export const clusterFaultKinds = ['kill-leader-postgres', 'kill-leader-node'] as const;
+export type ProcessFaultKind = (typeof processFaultKinds)[number] | (typeof clusterFaultKinds)[number];
 
 export interface ProcessFaultSchedule {
   /** Stops injecting and waits for the fault in progress (a PostgreSQL restart) to finish. */
@@ -65,7 +67,7 @@ const inject = async (
   kind: ProcessFaultKind,
   system: SpawnedSystem,
   random: Random,
-  record: (target: string) => void,
+  record: (target: string, failover?: Pick<FaultRecord, 'at' | 'leaderAfter' | 'servingAfterMs'>) => void,
 ): Promise<void> => {
   const kill = async (victim: ManagedProcess | undefined) => {
     if (victim === undefined) return;
@@ -90,6 +92,21 @@ const inject = async (
       record('postgres');
       await system.postgres.crashAndRestart(500);
       return;
+    case 'kill-leader-postgres':
+    case 'kill-leader-node': {
+      if (system.cluster === undefined) return;
+      // Recorded once the cluster is whole again, with the moment of the kill.
+      const outcome =
+        kind === 'kill-leader-node'
+          ? await system.cluster.killLeaderNode()
+          : await system.cluster.killLeaderPostgres();
+      record(outcome.killed, {
+        at: outcome.killedAt,
+        leaderAfter: outcome.leaderAfter,
+        servingAfterMs: outcome.servingAt - outcome.killedAt,
+      });
+      return;
+    }
     case 'gateway-hang':
       record('gateway charges');
       await armGatewayFault(system.gatewayUrl, { kind: 'hang' }, 2);
@@ -111,7 +128,8 @@ const inject = async (
 
 /**
  * Injects process and gateway faults at random moments until stopped: kill -9 of an api replica, of the projector
- * leader, of the gateway simulator, of PostgreSQL (restarted on its data), and the gateway's own faults.
+ * leader, of the gateway simulator, of PostgreSQL (restarted on its data), the gateway's own faults, and with a
+ * cluster kill -9 of its leader's PostgreSQL or of its whole leader node.
  *
  * @example
  * const faults = startProcessFaults({ system, kinds: processFaultKinds, intervalMs: 3_000, random, record });
@@ -125,8 +143,8 @@ export const startProcessFaults = (options: ProcessFaultOptions): ProcessFaultSc
       const slept = await sleep(pause, true, { signal: controller.signal }).catch(() => false);
       if (!slept || options.kinds.length === 0) return;
       const kind = pick(options.random, options.kinds);
-      await inject(kind, options.system, options.random, (target) =>
-        options.record({ type: 'fault', at: Date.now(), fault: kind, target }),
+      await inject(kind, options.system, options.random, (target, failover) =>
+        options.record({ type: 'fault', at: Date.now(), fault: kind, target, ...failover }),
       );
     }
   };

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { findFreePort } from '@once/postgres';
 import { generateWebhookSecret } from '@once/webhooks';
 import { childEnvironment } from './child-environment.js';
+import type { ClusterDatabase } from './cluster-database.js';
 import type { ChildRole, ChildSettings } from './child-environment.js';
 import { readyWhenHealthy, readyWhenPrinted, startManagedProcess } from './managed-process.js';
 import type { ManagedProcess } from './managed-process.js';
@@ -19,7 +20,12 @@ export interface SpawnedSystem {
   /** The balancer in front of the api replicas. */
   readonly url: string;
   readonly credentials: IssuedApiKey;
+  /** Where the log, the key table and the read models live: the embedded PostgreSQL, or the HA cluster. */
+  readonly databaseUrl: string;
+  /** The embedded PostgreSQL (with a cluster, it holds only the gateway's database). */
   readonly postgres: PostgresNode;
+  /** The HA cluster the run uses instead of the embedded PostgreSQL, when it was given one. */
+  readonly cluster?: ClusterDatabase;
   readonly gatewayDatabaseUrl: string;
   readonly gatewayUrl: string;
   readonly apis: readonly ManagedProcess[];
@@ -42,6 +48,11 @@ export interface SpawnOptions {
   readonly onProcessEvent?: (event: 'exited' | 'restarted', name: string) => void;
   /** Extra PostgreSQL settings (`shared_preload_libraries`, …). */
   readonly postgresSettings?: Readonly<Record<string, string>>;
+  /**
+   * An HA cluster for the api and the projectors; the embedded PostgreSQL then holds only the gateway's charges, as
+   * another company's system would, so a failover of the cluster cannot take them with it.
+   */
+  readonly cluster?: ClusterDatabase;
 }
 
 const gatewayDatabase = 'once_gateway';
@@ -80,12 +91,13 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
   };
   try {
     const gatewayDatabaseUrl = await createGatewayDatabase(postgres.connectionString);
+    const databaseUrl = options.cluster?.connectionString ?? postgres.connectionString;
     const [balancerPort, gatewayPort, ...apiPorts] = await Promise.all(
       Array.from({ length: options.replicas + 2 }, () => findFreePort()),
     );
     const gatewayUrl = `http://127.0.0.1:${String(gatewayPort)}`;
     const settings: ChildSettings = {
-      databaseUrl: postgres.connectionString,
+      databaseUrl,
       gatewayDatabaseUrl,
       gatewayUrl,
       webhookUrl: `http://127.0.0.1:${String(balancerPort)}/webhooks/gateway`,
@@ -127,11 +139,13 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
       projectors.push(await launch('projector', `projector-${String(index)}`, 'apps/projector/src/main.ts'));
     }
     balancer = await startBalancer(balancerPort as number, apiPorts);
-    const credentials = await createApiKey(postgres.connectionString);
+    const credentials = await createApiKey(databaseUrl);
     return {
       url: balancer.url,
       credentials,
+      databaseUrl,
       postgres,
+      ...(options.cluster ? { cluster: options.cluster } : {}),
       gatewayDatabaseUrl,
       gatewayUrl,
       apis: [firstApi, ...otherApis],

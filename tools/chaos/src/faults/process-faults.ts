@@ -67,6 +67,7 @@ const inject = async (
   kind: ProcessFaultKind,
   system: SpawnedSystem,
   random: Random,
+  signal: AbortSignal,
   record: (target: string, failover?: Pick<FaultRecord, 'at' | 'leaderAfter' | 'servingAfterMs'>) => void,
 ): Promise<void> => {
   const kill = async (victim: ManagedProcess | undefined) => {
@@ -95,11 +96,13 @@ const inject = async (
     case 'kill-leader-postgres':
     case 'kill-leader-node': {
       if (system.cluster === undefined) return;
-      // Recorded once the cluster is whole again, with the moment of the kill.
+      // Recorded once the cluster is whole again, with the moment of the kill; none once the run has stopped the
+      // faults (its workload is over: a kill then would cost no client anything, and measure nothing).
       const outcome =
         kind === 'kill-leader-node'
-          ? await system.cluster.killLeaderNode()
-          : await system.cluster.killLeaderPostgres();
+          ? await system.cluster.killLeaderNode(signal)
+          : await system.cluster.killLeaderPostgres(signal);
+      if (outcome === undefined) return;
       record(outcome.killed, {
         at: outcome.killedAt,
         leaderAfter: outcome.leaderAfter,
@@ -143,7 +146,7 @@ export const startProcessFaults = (options: ProcessFaultOptions): ProcessFaultSc
       const slept = await sleep(pause, true, { signal: controller.signal }).catch(() => false);
       if (!slept || options.kinds.length === 0) return;
       const kind = pick(options.random, options.kinds);
-      await inject(kind, options.system, options.random, (target, failover) =>
+      await inject(kind, options.system, options.random, controller.signal, (target, failover) =>
         options.record({ type: 'fault', at: Date.now(), fault: kind, target, ...failover }),
       );
     }

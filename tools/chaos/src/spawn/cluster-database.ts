@@ -26,14 +26,16 @@ export interface ClusterDatabase {
   readonly synchronous: boolean;
   /**
    * SIGKILL to the leader's PostgreSQL only; Patroni on that node restarts it, or another node takes over. Resolves
-   * when every node runs and replicates again.
+   * when every node runs and replicates again; undefined, killing nothing, when `signal` aborted while it waited
+   * for a leader to kill.
    */
-  killLeaderPostgres(): Promise<LeaderKill>;
+  killLeaderPostgres(signal?: AbortSignal): Promise<LeaderKill | undefined>;
   /**
    * SIGKILL to the leader's Patroni and PostgreSQL together; a replica is promoted once the leader key expires, and
-   * the killed node is started again and rejoins as a replica. Resolves when every node runs and replicates again.
+   * the killed node is started again and rejoins as a replica. Resolves when every node runs and replicates again
+   * (undefined as above).
    */
-  killLeaderNode(): Promise<LeaderKill>;
+  killLeaderNode(signal?: AbortSignal): Promise<LeaderKill | undefined>;
 }
 
 const recoveryTimeoutMs = 180_000;
@@ -52,8 +54,9 @@ export const openClusterDatabase = async (directory: string): Promise<ClusterDat
   return {
     connectionString: primaryUrl(state),
     synchronous: state.synchronous,
-    killLeaderPostgres: async () => {
+    killLeaderPostgres: async (signal) => {
       const killed = await leaderNow();
+      if (signal?.aborted === true) return undefined;
       const killedAt = Date.now();
       await killNodePostgres(state, killed);
       const leaderAfter = await waitForLeader(state, recoveryTimeoutMs);
@@ -61,8 +64,9 @@ export const openClusterDatabase = async (directory: string): Promise<ClusterDat
       await waitForHealthyCluster(state, recoveryTimeoutMs);
       return { killedAt, killed, leaderAfter, servingAt };
     },
-    killLeaderNode: async () => {
+    killLeaderNode: async (signal) => {
       const killed = await leaderNow();
+      if (signal?.aborted === true) return undefined;
       const killedAt = Date.now();
       await killNode(state, killed);
       await waitForNewLeader(state, killed, recoveryTimeoutMs);

@@ -103,7 +103,14 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
   };
 
   launch();
-  await ready;
+  try {
+    await ready;
+  } catch (error) {
+    // A child that never became ready is not left running behind a failed start.
+    stopping = true;
+    child?.kill('SIGKILL');
+    throw error;
+  }
 
   return {
     name: options.name,
@@ -134,7 +141,7 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
 
 /** Ready when `url` answers 2xx; gives up after `timeoutMs` or when the child exits. */
 export const readyWhenHealthy =
-  (url: string, timeoutMs = 60_000) =>
+  (url: string, timeoutMs = 180_000) =>
   async (child: ChildProcess): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
@@ -152,7 +159,7 @@ export const readyWhenHealthy =
 
 /** Ready when the child has printed a line containing `text`; gives up after `timeoutMs` or when the child exits. */
 export const readyWhenPrinted =
-  (text: string, timeoutMs = 60_000) =>
+  (text: string, timeoutMs = 180_000) =>
   async (child: ChildProcess, output: () => readonly string[]): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {

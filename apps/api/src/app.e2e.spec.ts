@@ -10,7 +10,46 @@ describe('operations endpoints', () => {
   it('reports health after checking the store', async () => {
     const response = await fetch(`${env.api.url}/health`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok' });
+    expect(await response.json()).toMatchObject({ status: 'ok' });
+  });
+
+  it('answers the liveness and readiness probes, readiness with what it checked', async () => {
+    const live = await fetch(`${env.api.url}/health/live`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${env.api.url}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      status: 'ok',
+      checks: { postgres: 'ok', eventStore: 'postgres', projector: 'alive', migrations: 'applied' },
+    });
+    const metrics = await (await fetch(`${env.api.url}/metrics`)).text();
+    expect(metrics).toContain('once_projector_thread_restarts_total 0');
+  });
+
+  it('is not ready while a migration of this api is missing', async () => {
+    const removed = await env.db.pool.query<{ version: number }>(
+      `DELETE FROM once_migrations WHERE component = 'api'
+        AND version = (SELECT max(version) FROM once_migrations WHERE component = 'api') RETURNING version, name`,
+    );
+    try {
+      const ready = await fetch(`${env.api.url}/health/ready`);
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('retry-after')).toBe('1');
+      expect(await ready.json()).toMatchObject({
+        type: '/problems/service-unavailable',
+        detail: 'migrations not applied: api',
+      });
+      expect((await fetch(`${env.api.url}/health/live`)).status).toBe(200);
+    } finally {
+      const [row] = removed.rows as { version: number; name: string }[];
+      if (row)
+        await env.db.pool.query(
+          `INSERT INTO once_migrations (component, version, name) VALUES ('api', $1, $2)`,
+          [row.version, row.name],
+        );
+    }
+    expect((await fetch(`${env.api.url}/health/ready`)).status).toBe(200);
   });
 
   it('serves Prometheus metrics with request durations', async () => {

@@ -5,7 +5,6 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import { idempotencyFastifyPlugin } from '@once/idempotency/fastify';
-import type { IdempotencyEngine, IdempotencyEngineOptions } from '@once/idempotency';
 import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
 import { createCommandHandlers } from './commands/command-handlers.js';
 import { apiIdempotencyOptions } from './commands/idempotency-options.js';
@@ -18,7 +17,7 @@ import { invoicesRoutes } from './invoices/invoices.routes.js';
 import { paymentsRoutes } from './invoices/payments.routes.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { consoleRoutes } from './console/index.js';
-import { menuMigrations, menuRoutes } from './menu/index.js';
+import { menuRoutes } from './menu/index.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { completerPlugin } from './plugins/completer.plugin.js';
 import { docsPlugin } from './plugins/docs.plugin.js';
@@ -29,7 +28,9 @@ import { observabilityPlugin } from './plugins/observability.plugin.js';
 import { postgresPlugin } from './plugins/postgres.plugin.js';
 import { problemDetailsPlugin } from './plugins/problem-details.plugin.js';
 import { projectorPlugin } from './plugins/projector.plugin.js';
+import { routeRolesPlugin } from './plugins/route-roles.plugin.js';
 import { scavengerPlugin } from './plugins/scavenger.plugin.js';
+import { eventStoreScavengerPlugin } from './plugins/eventstore-scavenger.plugin.js';
 import { corsPlugin, deferredChildLogger, rateLimitsPlugin, withRedaction } from './operations/index.js';
 import type { OperationsDeps } from './operations/index.js';
 import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
@@ -39,7 +40,7 @@ import { webAssetsRoutes } from './web/index.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { outboxPlugin } from './plugins/outbox.plugin.js';
 import { webhookDeliveriesRoutes, webhookEndpointsRoutes } from './webhook-endpoints/index.js';
-import { strictWebhookUrlPolicy } from '@once/webhooks';
+import { createSecretsKeyring, parseSecretsKeys, strictWebhookUrlPolicy } from '@once/webhooks';
 import type { WebhookUrlPolicy } from '@once/webhooks';
 
 /** Everything the API is built from. `main.ts` fills it from the environment; tests fill it directly. */
@@ -52,12 +53,17 @@ export interface AppDeps {
   readonly gatewayUrl: string;
   /** How long the api waits for the gateway before treating the charge as unknown (ms); 5 s by default. */
   readonly gatewayTimeoutMs?: number;
+  /** The gateway's bearer secret (`ONCE_GATEWAY_API_TOKEN`), sent with every charge and inquiry. */
+  readonly gatewayApiToken?: string | undefined;
   /** How often an unknown card outcome is retried before the payment needs an operator; 8 attempts, 5 s–5 min apart by default. */
   readonly cardSettlementRetryPolicy?: SettlementRetryPolicy;
+  /**
+   * `ONCE_SECRETS_KEY`'s value: the server keys secrets are sealed with at rest (webhook endpoints' secrets) and card
+   * tokens referenced under (comma-separated base64 of 32 bytes, the current key first; see `parseSecretsKeys`).
+   */
+  readonly secretsKey: string;
   /** The shared secret gateway webhooks are signed with; without it every webhook is refused. */
   readonly gatewayWebhookSecret?: string | undefined;
-  /** How the command engine is made over the event store: `createIdempotencyEngine` by default. */
-  readonly createEngine?: (options: IdempotencyEngineOptions) => IdempotencyEngine;
   /** Test-only fault points (see `ONCE_FAULT`). */
   readonly faults?: ProcessFaultHook;
   /** How long a crashed request holds its key before a retry may take it over (ms); 30 s by default. */
@@ -80,6 +86,10 @@ export interface AppDeps {
   readonly readWaitMs?: number;
   /** Which webhook endpoint URLs are accepted and delivered to; https to public addresses only by default. */
   readonly webhookUrlPolicy?: WebhookUrlPolicy;
+  /** How long delivered webhook messages and their attempts are kept (ms); 30 days by default. */
+  readonly webhookRetentionMs?: number;
+  /** The most log events one webhook replay reads; 10,000 by default. */
+  readonly webhookReplayMaxEvents?: number;
   /** Operations settings: retention scavenger, limits, timeouts, CORS, the metrics listener (see `OperationsDeps`). */
   readonly operations?: OperationsDeps;
   /** The built till and console (apps/till `dist/`), served at `/till` and `/console`; not served when omitted. */
@@ -87,6 +97,18 @@ export interface AppDeps {
 }
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+// A hop count trusts the nearest `count` hops, as Fastify does with a number (its types take only a function).
+const trustedProxies = (
+  trustProxy: OperationsDeps['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) => {
+  if (trustProxy === undefined) return false;
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return [...trustProxy];
+};
+
+/** The schema the api applies at start, by component (`/health/ready` checks it is there). */
+const apiMigrations = [{ component: 'api', migrations: apiKeyMigrations }];
 
 /**
  * Builds the API: plugins and routes, wiring only. The caller listens and closes.
@@ -98,6 +120,7 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
 export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const bodyLimit = deps.bodyLimit ?? 64 * 1024;
   const operations = deps.operations ?? {};
+  const secrets = createSecretsKeyring(parseSecretsKeys(deps.secretsKey));
   const app = Fastify({
     logger: withRedaction(deps.logger ?? false),
     bodyLimit,
@@ -114,15 +137,18 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       return typeof offered === 'string' && requestIdPattern.test(offered) ? offered : randomUUID();
     },
     routerOptions: { maxParamLength: 300 },
+    trustProxy: trustedProxies(operations.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
-    void reply.header('x-request-id', request.id);
+    // nosniff: a browser never takes a JSON answer or a problem for a script or a page.
+    void reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
   });
 
   // A plugin that fails half way must not leave what earlier plugins opened (the pool, the projector) running.
   try {
+    await app.register(routeRolesPlugin);
     await app.register(problemDetailsPlugin, { catalog: problemCatalog, problemOf: problemOfError });
     if (operations.rateLimits) await app.register(rateLimitsPlugin, operations.rateLimits);
     if (operations.corsOrigins?.length) await app.register(corsPlugin, { origins: operations.corsOrigins });
@@ -137,12 +163,9 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
       connectionTimeoutMs: operations.poolConnectionTimeoutMs ?? 5_000,
       statementTimeoutMs: operations.statementTimeoutMs ?? 30_000,
-      migrations: [
-        { component: 'api', migrations: apiKeyMigrations },
-        { component: 'menu', migrations: menuMigrations },
-      ],
+      migrations: apiMigrations,
     });
-    await app.register(healthRoutes);
+    await app.register(healthRoutes, { migrations: apiMigrations });
     await app.register(readWaitsPlugin, {
       checkLogHead: !deps.eventStoreUrl,
       ...(operations.maxWaitingReads === undefined ? {} : { maxWaiters: operations.maxWaitingReads }),
@@ -153,11 +176,12 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       faults: deps.faults,
       leaseMs: deps.leaseMs,
       completedKeys: deps.completedKeys,
-      createEngine: deps.createEngine,
       keyRetentionSeconds: operations.keyRetentionSeconds,
+      secretReferenceKeys: secrets.referenceKeys,
     });
     await app.register(gatewayPlugin, {
       baseUrl: deps.gatewayUrl,
+      apiToken: deps.gatewayApiToken,
       ...(deps.gatewayTimeoutMs === undefined ? {} : { timeoutMs: deps.gatewayTimeoutMs }),
     });
     app.decorate(
@@ -168,6 +192,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         readStream: (stream) => app.eventStore.readStream(stream),
         retryPolicy: deps.cardSettlementRetryPolicy ?? defaultSettlementRetryPolicy,
         now: () => new Date(app.commandEngine.now()),
+        secrets,
       }),
     );
     await app.register(idempotencyFastifyPlugin, {
@@ -183,9 +208,17 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         databaseUrl: deps.databaseUrl,
         eventStoreUrl: deps.eventStoreUrl,
         webhookUrlPolicy,
+        secretsKey: deps.secretsKey,
+        ...(deps.webhookRetentionMs === undefined ? {} : { webhookRetentionMs: deps.webhookRetentionMs }),
       });
     if (deps.projector !== 'external' && !deps.eventStoreUrl && operations.scavenger !== false) {
       await app.register(scavengerPlugin, operations.scavenger ?? {});
+    }
+    if (deps.projector !== 'external' && deps.eventStoreUrl && operations.eventStoreScavenger !== false) {
+      await app.register(
+        eventStoreScavengerPlugin,
+        operations.eventStoreScavenger ?? { intervalMs: 86_400_000 },
+      );
     }
     // With an external projector the completer runs there (apps/projector), beside the projections.
     if (deps.projector !== 'external') {
@@ -212,8 +245,14 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       await authenticated.register(webhookEndpointsRoutes, {
         prefix: '/webhook-endpoints',
         urlPolicy: webhookUrlPolicy,
+        secrets,
       });
-      await authenticated.register(webhookDeliveriesRoutes, { prefix: '/webhook-endpoints' });
+      await authenticated.register(webhookDeliveriesRoutes, {
+        prefix: '/webhook-endpoints',
+        ...(deps.webhookReplayMaxEvents === undefined
+          ? {}
+          : { maxReplayEvents: deps.webhookReplayMaxEvents }),
+      });
       await authenticated.register(menuRoutes, { prefix: '/menu' });
       await authenticated.register(consoleRoutes, { prefix: '/ops' });
     });

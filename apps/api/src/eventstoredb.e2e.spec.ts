@@ -6,6 +6,7 @@ import { invoiceStream } from '@once/domain';
 import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
 import { startEventStoreDb } from '@once/event-store/testing';
 import type { EventStoreTarget } from '@once/event-store/testing';
+import { generateSecretsKey } from '@once/webhooks';
 import { createApiKeyStore } from './auth/index.js';
 import {
   cardPayment,
@@ -34,13 +35,31 @@ const env = useGatewayTestApi({
   // Short enough for the completer test to take a quiet key over, long enough that a holder on a loaded machine
   // keeps its lease through the phased protocol's round trips (500 ms let concurrent duplicates take it over: 503).
   leaseMs: 5_000,
+  // Scavenges on the server, started often enough for a test to see one.
+  operations: { metricsListener: { port: 0 }, eventStoreScavenger: { intervalMs: 250 } },
 });
 
-const calls = () => invoiceCalls(env.http, env.tenant.alice, env.gateway.url);
+const calls = () => invoiceCalls(env.http, env.tenant.alice, env.gateway.url, env.gatewayApiToken);
 
 describe('EventStoreDB mode', () => {
   it('reports health after checking EventStoreDB too', async () => {
-    expect((await env.http.get('/health')).json()).toEqual({ status: 'ok' });
+    expect((await env.http.get('/health')).json()).toMatchObject({
+      status: 'ok',
+      checks: { eventStore: 'ok' },
+    });
+  });
+
+  it('starts scavenges on EventStoreDB on its schedule, and /metrics tells when the last one started', async () => {
+    const lastStarted = async () => {
+      const metrics = await (await fetch(env.api.app.metricsUrl() as string)).text();
+      const line = metrics
+        .split('\n')
+        .find((text) => text.startsWith('once_eventstore_last_scavenge_timestamp_seconds '));
+      return Number(line?.split(' ')[1] ?? 0);
+    };
+    const before = Date.now() / 1000;
+    for (let attempt = 0; (await lastStarted()) < before && attempt < 100; attempt++) await sleep(100);
+    expect(await lastStarted()).toBeGreaterThanOrEqual(before);
   });
 
   it('pays cash once and replays it byte for byte; the invoice stream is in EventStoreDB', async () => {
@@ -97,7 +116,9 @@ describe('EventStoreDB mode', () => {
       DATABASE_URL: env.db.connectionString,
       EVENTSTORE_URL: eventStore.connectionString,
       ONCE_GATEWAY_URL: env.gateway.url,
+      ONCE_GATEWAY_API_TOKEN: env.gatewayApiToken,
       ONCE_LEASE_MS: '1000',
+      ONCE_SECRETS_KEY: generateSecretsKey(),
     };
     const crashing = await startApiProcess({ ...processEnv, ONCE_FAULT: 'after-complete@2' });
     try {

@@ -1,15 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { onceEnvironment, readEnvironment } from '@once/settings';
-import { generateWebhookSecret } from '@once/webhooks';
+import { generateWebhookSecret, readOrCreateSecretsKeyFile } from '@once/webhooks';
 import { findFreePort } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
-import { createApiKeyStore } from './auth/index.js';
+import { assertKeyRetentionCoversRetries, cardRetryPolicyFromEnv } from './completer/index.js';
 import { demoBanner } from './embedded/banner.js';
 import { seedDemoMenu } from './embedded/demo-menu.js';
-import { seedDemoTenant } from './embedded/demo-tenant.js';
-import { startEmbeddedDefaultPostgres } from './embedded/embedded-runtime.js';
+import { revokeDemoKeys, seedDemoTenant } from './embedded/demo-tenant.js';
+import { embeddedSecretsKeyFile, startEmbeddedDefaultPostgres } from './embedded/embedded-runtime.js';
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
 import { shouldSeedDemoKeys } from './embedded/demo-policy.js';
@@ -24,10 +25,12 @@ const env = readEnvironment(
       DATABASE_URL: true,
       EVENTSTORE_URL: true,
       ONCE_DATA_DIR: true,
+      ONCE_SECRETS_KEY: true,
       ONCE_LOG_LEVEL: true,
       ONCE_DATABASE_POOL_SIZE: true,
       ONCE_GATEWAY_URL: true,
       ONCE_GATEWAY_WEBHOOK_SECRET: true,
+      ONCE_GATEWAY_API_TOKEN: true,
       ONCE_PROJECTOR: true,
       ONCE_LEASE_MS: true,
       ONCE_COMPLETED_KEYS: true,
@@ -35,6 +38,11 @@ const env = readEnvironment(
       ONCE_READ_WAIT_MS: true,
       ONCE_WEBHOOK_ALLOW_HTTP: true,
       ONCE_WEBHOOK_ALLOWED_HOSTS: true,
+      ONCE_CARD_RETRY_ATTEMPTS: true,
+      ONCE_CARD_RETRY_BASE_MS: true,
+      ONCE_CARD_RETRY_MAX_MS: true,
+      ONCE_WEBHOOK_RETENTION_DAYS: true,
+      ONCE_WEBHOOK_REPLAY_MAX_EVENTS: true,
       ...operationsSettings,
     })
     .extend({
@@ -50,8 +58,20 @@ const env = readEnvironment(
         }),
     }),
 );
+if (env.DATABASE_URL && env.ONCE_SECRETS_KEY === undefined) {
+  throw new Error(
+    'ONCE_SECRETS_KEY is required with DATABASE_URL: the base64 of 32 random bytes (openssl rand -base64 32), the same for every api and projector',
+  );
+}
 const port = env.PORT ?? 3000;
 const host = env.HOST ?? '127.0.0.1';
+const cardSettlementRetryPolicy = cardRetryPolicyFromEnv(env);
+// A key must outlive its lease and the card settlement's retries: refuse anything shorter before starting.
+assertKeyRetentionCoversRetries({
+  retentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,
+  leaseMs: env.ONCE_LEASE_MS,
+  retryPolicy: cardSettlementRetryPolicy,
+});
 
 // Nothing configured: PostgreSQL and the gateway simulator start here, beside the api.
 const embeddedPostgres = env.DATABASE_URL
@@ -59,10 +79,13 @@ const embeddedPostgres = env.DATABASE_URL
   : await startEmbeddedDefaultPostgres(env.ONCE_DATA_DIR ? { dataDirectory: env.ONCE_DATA_DIR } : {});
 const webhookSecret =
   env.ONCE_GATEWAY_WEBHOOK_SECRET ?? (env.ONCE_GATEWAY_URL ? undefined : generateWebhookSecret());
+// The embedded gateway's charges need a secret of this run's own; a gateway of yours, the one you set.
+const gatewayApiToken = env.ONCE_GATEWAY_URL ? env.ONCE_GATEWAY_API_TOKEN : randomBytes(24).toString('hex');
 const embeddedGateway = env.ONCE_GATEWAY_URL
   ? undefined
   : await startGatewaySimProcess({
       port: await findFreePort(),
+      ...(gatewayApiToken ? { apiToken: gatewayApiToken } : {}),
       ...(webhookSecret
         ? { webhook: { url: `http://127.0.0.1:${String(port)}/webhooks/gateway`, secret: webhookSecret } }
         : {}),
@@ -76,16 +99,27 @@ const stopEmbedded = async (): Promise<void> => {
 };
 
 const databaseUrl = env.DATABASE_URL ?? (embeddedPostgres as EmbeddedPostgresServer).connectionString;
+const secretsKey =
+  env.ONCE_SECRETS_KEY ??
+  (await readOrCreateSecretsKeyFile(
+    embeddedSecretsKeyFile((embeddedPostgres as EmbeddedPostgresServer).dataDirectory),
+  ).catch(async (error: unknown) => {
+    await stopEmbedded();
+    throw error;
+  }));
 const gatewayUrl = env.ONCE_GATEWAY_URL ?? (embeddedGateway as GatewaySimProcess).url;
 
 const app = await buildApp({
   databaseUrl,
   ...(env.EVENTSTORE_URL ? { eventStoreUrl: env.EVENTSTORE_URL } : {}),
   gatewayUrl,
+  gatewayApiToken,
+  secretsKey,
   gatewayWebhookSecret: webhookSecret,
   ...(env.ONCE_LEASE_MS === undefined ? {} : { leaseMs: env.ONCE_LEASE_MS }),
   ...(env.ONCE_COMPLETED_KEYS === undefined ? {} : { completedKeys: env.ONCE_COMPLETED_KEYS }),
   projector: env.ONCE_PROJECTOR,
+  cardSettlementRetryPolicy,
   completerIntervalMs: env.ONCE_COMPLETER_INTERVAL_MS,
   poolSize: env.ONCE_DATABASE_POOL_SIZE,
   ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),
@@ -93,6 +127,8 @@ const app = await buildApp({
     allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? embeddedPostgres !== undefined,
     allowedInternalHosts: env.ONCE_WEBHOOK_ALLOWED_HOSTS,
   },
+  webhookRetentionMs: env.ONCE_WEBHOOK_RETENTION_DAYS * 86_400_000,
+  webhookReplayMaxEvents: env.ONCE_WEBHOOK_REPLAY_MAX_EVENTS,
   faults: createProcessFaultHook(env.ONCE_FAULT, () => process.kill(process.pid, 'SIGKILL')),
   operations: operationsFromEnv(env),
   logger: { level: env.ONCE_LOG_LEVEL },
@@ -127,6 +163,17 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => void shutdown(signal));
 }
 
+// Demo keys seeded by an earlier start stop working before this one listens, unless this one seeds them again.
+const seedDemo = shouldSeedDemoKeys({ host, embedded: embeddedPostgres !== undefined, demo: env.ONCE_DEMO });
+if (!seedDemo) {
+  const revoked = await revokeDemoKeys(app.pg).catch(async (error: unknown) => {
+    await app.close();
+    await stopEmbedded();
+    throw error;
+  });
+  if (revoked > 0) app.log.warn({ revoked }, 'demo keys from an earlier start revoked');
+}
+
 try {
   await app.listen({ port, host });
   app.log.info({ metrics: app.metricsUrl() }, 'metrics served on their own listener');
@@ -137,10 +184,12 @@ try {
   process.exit(1);
 }
 
-if (shouldSeedDemoKeys({ host, embedded: embeddedPostgres !== undefined, demo: env.ONCE_DEMO })) {
-  const demo = await seedDemoTenant(createApiKeyStore(app.pg));
+if (seedDemo) {
+  const demo = await seedDemoTenant(app.pg);
   const url = `http://${host}:${String(port)}`;
-  await seedDemoMenu(app.pg, demo.tenantId);
+  // The menu is set by the café's admin (ada), as its PUT needs an admin key.
+  const [, , , admin] = demo.actors;
+  await seedDemoMenu(app.idempotency.engine, { tenantId: demo.tenantId, actorId: admin.actorId });
   console.log(
     demoBanner({
       url,
@@ -152,6 +201,6 @@ if (shouldSeedDemoKeys({ host, embedded: embeddedPostgres !== undefined, demo: e
 } else if (embeddedPostgres) {
   app.log.info(
     { host },
-    'not on loopback: no demo keys seeded (ONCE_DEMO=1 seeds them); create keys with `npm run keys -- create`',
+    'no demo keys: they are seeded on loopback only; create keys with `npm run keys -- create`',
   );
 }

@@ -20,6 +20,8 @@ export interface GatewaySimDeps {
   readonly now?: () => Date;
   /** Who may use the fault controls; `open` by default (in-process tests). The process entry decides from its env. */
   readonly faultAccess?: FaultAccess;
+  /** The bearer secret `/charges` needs; open when omitted (in-process tests). The process entry always sets it off loopback. */
+  readonly apiToken?: string;
 }
 
 /** The built simulator: the Fastify instance and the fault plan tests arm directly. */
@@ -80,6 +82,7 @@ export const buildGatewaySim = (deps: GatewaySimDeps = {}): GatewaySim => {
     ledger,
     faults,
     faultAccess: deps.faultAccess ?? 'open',
+    apiToken: deps.apiToken,
     webhooks,
     now: deps.now ?? (() => new Date()),
   });

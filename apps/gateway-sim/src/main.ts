@@ -12,6 +12,7 @@ const env = readEnvironment(
     ONCE_GATEWAY_WEBHOOK_URL: true,
     ONCE_GATEWAY_WEBHOOK_SECRET: true,
     ONCE_GATEWAY_FAULT_TOKEN: true,
+    ONCE_GATEWAY_API_TOKEN: true,
     ONCE_GATEWAY_DATABASE_URL: true,
   }),
 );
@@ -21,6 +22,12 @@ const pool = env.ONCE_GATEWAY_DATABASE_URL
   ? new pg.Pool({ connectionString: env.ONCE_GATEWAY_DATABASE_URL })
   : undefined;
 const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host);
+if (!loopback && env.ONCE_GATEWAY_API_TOKEN === undefined) {
+  console.error(
+    `gateway-sim: set ONCE_GATEWAY_API_TOKEN (16+ characters) to listen on ${host}: charges need it`,
+  );
+  process.exit(1);
+}
 const { app } = buildGatewaySim({
   logger: { level: env.ONCE_LOG_LEVEL },
   faultAccess: env.ONCE_GATEWAY_FAULT_TOKEN
@@ -28,6 +35,7 @@ const { app } = buildGatewaySim({
     : loopback
       ? 'open'
       : 'closed',
+  ...(env.ONCE_GATEWAY_API_TOKEN ? { apiToken: env.ONCE_GATEWAY_API_TOKEN } : {}),
   ...(pool ? { ledger: createEventSourcedChargeLedger(createPostgresEventStore(pool)) } : {}),
   ...(env.ONCE_GATEWAY_WEBHOOK_URL && env.ONCE_GATEWAY_WEBHOOK_SECRET
     ? { webhook: { url: env.ONCE_GATEWAY_WEBHOOK_URL, secret: env.ONCE_GATEWAY_WEBHOOK_SECRET } }

@@ -15,7 +15,7 @@ export interface RegistrationOptions {
   readonly pool: Pool;
   /** The api, e.g. `http://127.0.0.1:3000`. */
   readonly apiUrl: string;
-  /** An API key of the tenant whose orders the kitchen shows. */
+  /** An admin API key of the tenant whose orders the kitchen shows (registering an endpoint configures the tenant). */
   readonly apiKey: string;
   /** Where the api reaches this kitchen display's `POST /webhooks`. */
   readonly webhookUrl: string;

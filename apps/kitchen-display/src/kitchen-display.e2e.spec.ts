@@ -9,11 +9,18 @@ import type { WebhookRelay } from '@once/outbox';
 import { registerEndpointInLog } from '@once/outbox/testing';
 import { createTestDatabase, freshTenantId } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
-import { generateWebhookSecret, webhookHeaders } from '@once/webhooks';
+import {
+  createSecretsKeyring,
+  generateSecretsKey,
+  generateWebhookSecret,
+  parseSecretsKeys,
+  webhookHeaders,
+} from '@once/webhooks';
 import { createKitchenDisplay } from './kitchen-display.js';
 import { migrateKitchen } from './kitchen-tickets.js';
 
 const secret = generateWebhookSecret();
+const keyring = createSecretsKeyring(parseSecretsKeys(generateSecretsKey()));
 let db: TestDatabase;
 let store: EventStore;
 let server: Server;
@@ -30,6 +37,7 @@ beforeAll(async () => {
   relay = await startWebhookRelay({
     pool: db.pool,
     store,
+    secrets: keyring,
     urlPolicy: { allowHttp: true },
     pollIntervalMs: 20,
   });
@@ -69,7 +77,7 @@ const placed = (tenantId: string, orderId: string) =>
 describe('the kitchen display', () => {
   it('shows the orders to prepare, fed by the relay, and drops them once served', async () => {
     const tenantId = freshTenantId();
-    await registerEndpointInLog(store, {
+    await registerEndpointInLog(store, keyring, {
       tenantId,
       url: `${url}/webhooks`,
       secret,

@@ -24,7 +24,7 @@ export const startOrderQueue = async (session: Session, onEvent: (event: QueueEv
   await queue.enqueue({
     method: 'POST',
     path: '/orders',
-    body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity: 2, unitPrice: 250 }] },
+    body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity: 2 }] },
   });
   return queue;
 };

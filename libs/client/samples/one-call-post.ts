@@ -11,7 +11,7 @@ export const placeOrder = async (session: Session) => {
   // One call: a new key for this intent, stored, then sent until a definitive answer.
   const outcome = await client.post('/orders', {
     currency: 'EUR',
-    lines: [{ sku: 'espresso', quantity: 2, unitPrice: 250 }],
+    lines: [{ sku: 'espresso', quantity: 2 }],
   });
   if (outcome.kind === 'succeeded') return outcome.body; // the order, as the api answered it
   throw new Error(`not placed: ${outcome.kind}`);

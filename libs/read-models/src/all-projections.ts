@@ -2,6 +2,7 @@ import type { ProjectionDefinition } from '@once/projections';
 import { cardSettlementsProjection } from './card-settlements/index.js';
 import { idempotencyKeysProjection } from './idempotency-keys/index.js';
 import { invoicesProjection } from './invoices/index.js';
+import { menusProjection } from './menus/index.js';
 import { ordersProjection } from './orders/index.js';
 import { stockCountsProjection } from './stock-counts/index.js';
 
@@ -12,4 +13,5 @@ export const allProjections: readonly ProjectionDefinition[] = [
   ordersProjection,
   stockCountsProjection,
   cardSettlementsProjection,
+  menusProjection,
 ];

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from '@once/event-store/postgres';
 import type { EventStore, RecordedEvent } from '@once/event-store';
-import { foldEvents, streamPrefixes } from '@once/domain';
+import { asTenantId, foldEvents, menuStream, streamPrefixes } from '@once/domain';
 import { invoiceDecider } from '@once/domain/invoices';
+import { menuDecider } from '@once/domain/menus';
+import type { MenuEvent } from '@once/domain/menus';
 import { orderDecider } from '@once/domain/orders';
 import { stockCountDecider } from '@once/domain/stock-counts';
 import type { InvoiceEvent } from '@once/domain/invoices';
@@ -23,6 +25,7 @@ import type { ProjectionDefinition } from '@once/projections';
 import { appendDomainWorkload } from './testing/index.js';
 import { idempotencyKeysProjection } from './idempotency-keys/index.js';
 import { getInvoice, getPayment, invoicesProjection } from './invoices/index.js';
+import { listMenu, menusProjection } from './menus/index.js';
 import { getOrder, getSaleByOrder, ordersProjection } from './orders/index.js';
 import { getStockCount, stockCountsProjection } from './stock-counts/index.js';
 
@@ -76,7 +79,23 @@ describe('domain read models', () => {
       catchUp(invoicesProjection, 37),
       catchUp(ordersProjection, 111),
       catchUp(stockCountsProjection, 9),
+      catchUp(menusProjection, 5),
     ]);
+
+    for (const tenantId of tenantIds) {
+      const events = await store.readStream(menuStream(asTenantId(tenantId)));
+      const menu = foldEvents(menuDecider, messages<MenuEvent>(events));
+      expect(menu.items.size).toBeGreaterThan(5);
+      expect(await listMenu(db.pool, tenantId)).toEqual(
+        [...menu.items.values()].map((item) => ({
+          sku: item.sku,
+          name: item.name,
+          unitPrice: item.unitPrice.amount,
+          currency: item.unitPrice.currency,
+          updatedAt: item.changedAt,
+        })),
+      );
+    }
 
     const invoices = await streamsOf(streamPrefixes.invoice, tenantIds);
     expect(invoices.size).toBeGreaterThan(10);
@@ -161,6 +180,7 @@ describe('domain read models', () => {
       invoicesProjection,
       ordersProjection,
       stockCountsProjection,
+      menusProjection,
     ];
     for (const projection of projections) await catchUp(projection);
     const before = new Map<string, number | undefined>();

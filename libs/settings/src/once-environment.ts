@@ -1,6 +1,7 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { eventStoreDbConnectionStringProblem } from '@once/event-store/eventstoredb';
-import { isWebhookSecret } from '@once/webhooks';
+import { isWebhookSecret, secretsKeysProblem } from '@once/webhooks';
 
 /** `0`, `1`, `true` or `false`; unset stays undefined, so each process picks its own default. */
 const flag = z
@@ -12,6 +13,16 @@ const postgresUrl = z
   .string()
   .regex(/^postgres(ql)?:\/\//)
   .optional();
+const proxyAddressNames = ['loopback', 'linklocal', 'uniquelocal'];
+/** An address, a CIDR range (`10.0.0.0/8`) or one of proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`). */
+const isProxyAddress = (entry: string): boolean => {
+  if (proxyAddressNames.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+};
 const webhookSecret = z.string().refine(isWebhookSecret, 'a whsec_ secret (base64 of 24 to 64 bytes)');
 
 /**
@@ -34,6 +45,17 @@ export const onceEnvironment = z.object({
     .optional(),
   /** Where the embedded default keeps PostgreSQL's data (default `.once/postgres`). */
   ONCE_DATA_DIR: z.string().min(1).optional(),
+  /**
+   * The server keys secrets are sealed with at rest (webhook endpoints' secrets) and card tokens referenced under:
+   * comma-separated base64 of 32 random bytes, the current key first, older keys after it (they only unseal).
+   * Required with `DATABASE_URL`; the embedded default generates one into its data folder.
+   */
+  ONCE_SECRETS_KEY: z
+    .string()
+    .refine((keys) => secretsKeysProblem(keys) === undefined, {
+      error: (issue) => secretsKeysProblem(String(issue.input)),
+    })
+    .optional(),
   ONCE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Connections in the api's PostgreSQL pool (a keyed command may use two at once: its append and the key's retention). */
   ONCE_DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(40),
@@ -48,6 +70,11 @@ export const onceEnvironment = z.object({
   ONCE_GATEWAY_DATABASE_URL: postgresUrl,
   /** The token the gateway simulator's fault controls need. Without it they are open on loopback only. */
   ONCE_GATEWAY_FAULT_TOKEN: z.string().min(16).optional(),
+  /**
+   * The bearer secret the gateway simulator's `/charges` need, and the api and the projector send. Without it the
+   * simulator takes charges on loopback only, and refuses to start on any other address.
+   */
+  ONCE_GATEWAY_API_TOKEN: z.string().min(16).optional(),
 
   /** `external` when apps/projector runs as its own service (docker compose); in-process otherwise. */
   ONCE_PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
@@ -81,8 +108,12 @@ export const onceEnvironment = z.object({
         .filter((host) => host !== ''),
     )
     .pipe(z.array(z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/))),
+  /** Delivered webhook messages and their attempts are deleted this many days after delivery (dead and held: never). */
+  ONCE_WEBHOOK_RETENTION_DAYS: z.coerce.number().min(0.0001).max(3_650).default(30),
+  /** The most log events one `POST /webhook-endpoints/:id/replay` reads (a 422 beyond: replay shorter ranges). */
+  ONCE_WEBHOOK_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
 
-  /** `1` seeds the demo tenant's fixed keys even off loopback; `0` never. Default: embedded default on loopback. */
+  /** `1` seeds the demo tenant's fixed keys on loopback (never off it); `0` never. Default: the embedded default. */
   ONCE_DEMO: flag,
   /** The internal port `/metrics` is served on, apart from the api's; 0 (default) picks a free one and logs it. */
   ONCE_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
@@ -103,17 +134,46 @@ export const onceEnvironment = z.object({
         .filter((origin) => origin !== ''),
     )
     .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+  /**
+   * The proxies in front of the api whose `X-Forwarded-For` names the client (Fastify's `trustProxy`): a hop count
+   * (`1`: the nearest proxy) or comma-separated addresses and CIDR ranges (`10.0.0.0/8,loopback`). Unset: the socket's
+   * address is the client's, and `X-Forwarded-For` is ignored.
+   */
+  ONCE_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((text, context): number | string[] | undefined => {
+      const trimmed = text?.trim() ?? '';
+      if (trimmed === '') return undefined;
+      if (/^\d+$/.test(trimmed) && Number(trimmed) >= 1 && Number(trimmed) <= 32) return Number(trimmed);
+      const entries = trimmed.split(',').map((entry) => entry.trim());
+      const wrong = entries.filter((entry) => !isProxyAddress(entry));
+      if (wrong.length === 0) return entries;
+      context.addIssue({
+        code: 'custom',
+        message: `a hop count (1 to 32) or proxy addresses and CIDR ranges; not ${wrong.join(', ')}`,
+      });
+      return z.NEVER;
+    }),
   ONCE_REQUEST_TIMEOUT_MS: milliseconds(600_000).default(30_000),
   ONCE_CONNECTION_TIMEOUT_MS: milliseconds(600_000).default(60_000),
   ONCE_STATEMENT_TIMEOUT_MS: milliseconds(600_000).default(30_000),
   ONCE_POOL_CONNECTION_TIMEOUT_MS: milliseconds(600_000).default(5_000),
   ONCE_MAX_WAITING_READS: z.coerce.number().int().min(1).max(100_000).default(1_000),
   ONCE_API_KEY_CACHE_TTL_MS: milliseconds(600_000).default(5_000),
-  /** `0` turns the retention scavenger off (it runs only with PostgreSQL streams). */
+  /** `0` turns the retention scavenger off (with EventStoreDB streams: the scheduled server scavenges). */
   ONCE_SCAVENGER: flag,
   ONCE_SCAVENGER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  /** With EventStoreDB streams: time between the scavenges one process starts on the server; 24 h by default. */
+  ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(86_400),
   /** Key retention when a route sets none (seconds); 24 h by default. Short values are for soak tests. */
   ONCE_KEY_RETENTION_SECONDS: z.coerce.number().int().min(1).max(31_536_000).optional(),
+  /** A card payment whose outcome stays unknown: attempts before an operator must settle it (default 8). */
+  ONCE_CARD_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).optional(),
+  /** The pause after its first unknown attempt (ms, default 5,000); it doubles after each one. */
+  ONCE_CARD_RETRY_BASE_MS: milliseconds(86_400_000).optional(),
+  /** The longest pause between its attempts (ms, default 300,000). */
+  ONCE_CARD_RETRY_MAX_MS: milliseconds(86_400_000).optional(),
 
   /** The kitchen display: the api it registers its webhook endpoint with, and an API key of the tenant to show. */
   ONCE_API_URL: z.url().default('http://127.0.0.1:3000'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { onceEnvironment } from './once-environment.js';
-import { readEnvironment, RenamedSettingError } from './read-environment.js';
+import { readEnvironment } from './read-environment.js';
 
 const projectorSettings = onceEnvironment.pick({
   DATABASE_URL: true,
@@ -17,16 +17,6 @@ describe('readEnvironment', () => {
     });
   });
 
-  it('refuses to start when an old name of a picked setting is set, naming the new one', () => {
-    const read = () => readEnvironment(projectorSettings, { LOG_LEVEL: 'warn', PROJECTOR_POLL_MS: '50' });
-    expect(read).toThrow(RenamedSettingError);
-    expect(read).toThrow('LOG_LEVEL is now ONCE_LOG_LEVEL; PROJECTOR_POLL_MS is now ONCE_PROJECTOR_POLL_MS');
-  });
-
-  it('ignores an old name of a setting this process does not read', () => {
-    expect(readEnvironment(projectorSettings, { GATEWAY_URL: 'http://gateway' }).ONCE_LOG_LEVEL).toBe('info');
-  });
-
   it('rejects a value of the wrong shape', () => {
     expect(() => readEnvironment(projectorSettings, { DATABASE_URL: 'mysql://db' })).toThrow();
   });
@@ -39,7 +29,7 @@ describe('readEnvironment', () => {
     });
   });
 
-  it('reads the allowed internal webhook hosts as a list, and refuses the old private-networks switch', () => {
+  it('reads the allowed internal webhook hosts as a list', () => {
     const webhooks = onceEnvironment.pick({ ONCE_WEBHOOK_ALLOWED_HOSTS: true });
     expect(readEnvironment(webhooks, {})).toEqual({ ONCE_WEBHOOK_ALLOWED_HOSTS: [] });
     expect(
@@ -50,8 +40,5 @@ describe('readEnvironment', () => {
     expect(() =>
       readEnvironment(webhooks, { ONCE_WEBHOOK_ALLOWED_HOSTS: 'http://kitchen-display' }),
     ).toThrow();
-    expect(() => readEnvironment(webhooks, { ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' })).toThrow(
-      'ONCE_WEBHOOK_ALLOW_PRIVATE_NETWORKS is now ONCE_WEBHOOK_ALLOWED_HOSTS',
-    );
   });
 });

@@ -119,7 +119,7 @@ export const runEngineBench = async (
     await throughput(1, () => plainIncrement(store));
     await throughput(1, () => keyedIncrement(engine, keys));
     // Every path a phase measures runs before the rounds: otherwise the first round's replays are the first ever, and
-    // pay for V8 learning and compiling their code (docs/PERFORMANCE.md, fourteenth round).
+    // pay for V8 learning and compiling their code.
     await throughput(1, (index) => replay(reading, keys, index));
     await throughput(1, (index) => replay(engine, keys.slice(-1_000), index));
     // Statistics as a running service has them, not as autovacuum's next visit (every 5 s on the embedded server)

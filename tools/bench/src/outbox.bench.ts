@@ -10,7 +10,13 @@ import { startWebhookRelay } from '@once/outbox';
 import { registerEndpointInLog, startWebhookReceiver } from '@once/outbox/testing';
 import type { WebhookReceiver } from '@once/outbox/testing';
 import { startEmbeddedPostgres } from '@once/postgres';
-import { generateWebhookSecret, webhookHeaders } from '@once/webhooks';
+import {
+  createSecretsKeyring,
+  generateSecretsKey,
+  generateWebhookSecret,
+  parseSecretsKeys,
+  webhookHeaders,
+} from '@once/webhooks';
 
 /*
  * The outbox end to end: events appended to the PostgreSQL log, read by the webhook relay, delivered signed to a
@@ -101,8 +107,10 @@ const appendOrders = async (
   }
 };
 
+const secrets = createSecretsKeyring(parseSecretsKeys(generateSecretsKey()));
+
 const registerEndpoint = (store: EventStore, tenantId: string, url: string, secret: string) =>
-  registerEndpointInLog(store, { tenantId, url, secret, eventTypes: ['OrderPlaced'] });
+  registerEndpointInLog(store, secrets, { tenantId, url, secret, eventTypes: ['OrderPlaced'] });
 
 const until = async (
   condition: () => boolean,
@@ -144,6 +152,7 @@ export const measureOutbox = async (events: number, latencySeconds: number): Pro
   const relayOptions = {
     pool,
     store,
+    secrets,
     urlPolicy: { allowHttp: true },
     maxInFlightPerEndpoint: CONCURRENCY,
     pollIntervalMs: 20,

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPostgresEventStore } from '@once/event-store/postgres';
 import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
-import type { EventStore, RoundTripListener, RoundTripOperation } from '@once/event-store';
+import type { EventStore } from '@once/event-store';
 import { startWireEventStoreDb } from '@once/event-store/testing';
 import { createIdempotencyEngine } from '@once/idempotency';
 import type { CommandHandler } from '@once/idempotency';
@@ -16,7 +16,12 @@ import {
   incrementInput,
 } from '@once/idempotency/testing';
 import { startEmbeddedPostgres } from '@once/postgres';
+import { EventStoreDBClient } from '@eventstore/db-client';
 import pg from 'pg';
+import { countingEventStoreDbClient } from './round-trips/counting-eventstoredb-client.js';
+import { countingPool } from './round-trips/counting-pool.js';
+import { createRoundTripCounter } from './round-trips/round-trip-counter.js';
+import type { RoundTripOperation } from './round-trips/round-trip-counter.js';
 
 /** Round trips of one command: the total, and per port operation. */
 export interface CommandRoundTrips {
@@ -97,13 +102,9 @@ const measure = async (
   };
 };
 
-const counter = (): { counts: Map<RoundTripOperation, number>; onRoundTrip: RoundTripListener } => {
-  const counts = new Map<RoundTripOperation, number>();
-  return { counts, onRoundTrip: (operation) => counts.set(operation, (counts.get(operation) ?? 0) + 1) };
-};
-
 /**
- * Round trips per command, as the adapters count them (a statement on PostgreSQL, a gRPC call on EventStoreDB): on
+ * Round trips per command, counted from outside the adapters (a statement through the pool on PostgreSQL, a gRPC
+ * call of the client on EventStoreDB, each for the port operation running: `round-trips/`): on
  * PostgreSQL with the atomic protocol where it applies, on PostgreSQL forced phased, and on EventStoreDB through the
  * real client and the wire-level test server (in memory: a count, never a speed). Deterministic, so one run each.
  */
@@ -120,16 +121,18 @@ export const runRoundTripsBench = async (
       ['postgres-atomic', 'auto'],
       ['postgres-phased', 'phased'],
     ] as const) {
-      const { counts, onRoundTrip } = counter();
-      const store = createPostgresEventStore(pool, { onRoundTrip });
-      modes[mode] = await measure(store, counts, protocol);
+      const counter = createRoundTripCounter();
+      const store = createPostgresEventStore(countingPool(pool, counter));
+      modes[mode] = await measure(counter.around(store), counter.counts, protocol);
       await store.close();
       log(`${mode}: ${JSON.stringify(modes[mode])}`);
     }
-    const { counts, onRoundTrip } = counter();
-    const store = createEventStoreDbEventStore(wire.connectionString, { onRoundTrip });
-    modes['eventstoredb-phased'] = await measure(store, counts, 'auto');
+    const counter = createRoundTripCounter();
+    const client = EventStoreDBClient.connectionString(wire.connectionString);
+    const store = createEventStoreDbEventStore(countingEventStoreDbClient(client, counter));
+    modes['eventstoredb-phased'] = await measure(counter.around(store), counter.counts, 'auto');
     await store.close();
+    await client.dispose();
     log(`eventstoredb-phased: ${JSON.stringify(modes['eventstoredb-phased'])}`);
 
     const result: RoundTripsBenchResult = {

@@ -6,6 +6,8 @@ export interface SoakSample {
   readonly streams: number;
   readonly key_events: number;
   readonly key_streams: number;
+  /** Rows of the webhook delivery state (messages and attempts), which the relay prunes after its retention. */
+  readonly webhook_rows: number;
   readonly database_bytes: number;
   readonly keyed_p50_ms: number;
   readonly keyed_p99_ms: number;
@@ -39,7 +41,8 @@ const growthRatio = (samples: readonly SoakSample[], size: (sample: SoakSample) 
 
 /**
  * The soak's verdicts: `storage_growth_ratio` (events + stream rows), `key_storage_growth_ratio` (key logs only),
- * and `p99_ratio` (the keyed p99 of the last tenth of the requests ÷ the first tenth).
+ * `webhook_storage_growth_ratio` (webhook messages + attempts) and `p99_ratio` (the keyed p99 of the last tenth of the
+ * requests ÷ the first tenth).
  *
  * @example
  * const { storage_growth_ratio } = soakRatios(samples, latencies);
@@ -47,7 +50,12 @@ const growthRatio = (samples: readonly SoakSample[], size: (sample: SoakSample) 
 export const soakRatios = (
   samples: readonly SoakSample[],
   latencies: ArrayLike<number>,
-): { storage_growth_ratio: number; key_storage_growth_ratio: number; p99_ratio: number } => {
+): {
+  storage_growth_ratio: number;
+  key_storage_growth_ratio: number;
+  webhook_storage_growth_ratio: number;
+  p99_ratio: number;
+} => {
   const tenth = Math.floor(latencies.length / 10);
   const slice = (from: number, to: number) => Array.prototype.slice.call(latencies, from, to) as number[];
   const firstP99 = percentile(slice(0, tenth), 0.99);
@@ -55,6 +63,7 @@ export const soakRatios = (
   return {
     storage_growth_ratio: growthRatio(samples, (sample) => sample.events + sample.streams),
     key_storage_growth_ratio: growthRatio(samples, (sample) => sample.key_events + sample.key_streams),
+    webhook_storage_growth_ratio: growthRatio(samples, (sample) => sample.webhook_rows),
     p99_ratio: round(firstP99 === 0 ? Number.NaN : lastP99 / firstP99),
   };
 };

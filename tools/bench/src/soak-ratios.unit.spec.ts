@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { percentile, soakRatios } from './soak-ratios.js';
 import type { SoakSample } from './soak-ratios.js';
 
-const sample = (seconds: number, events: number, keyEvents = events): SoakSample => ({
+const sample = (seconds: number, events: number, keyEvents = events, webhookRows = events): SoakSample => ({
   seconds,
   requests: seconds * 10,
   events,
   streams: 0,
   key_events: keyEvents,
   key_streams: 0,
+  webhook_rows: webhookRows,
   database_bytes: 0,
   keyed_p50_ms: 1,
   keyed_p99_ms: 2,
@@ -21,7 +22,9 @@ describe('the soak verdicts', () => {
     );
     const steady = [0, 10, 20, 30, 40, 50, 60].map((seconds) => sample(seconds, seconds * 100, 0));
     expect(soakRatios(levelling, [1]).storage_growth_ratio).toBeLessThan(0.1);
+    expect(soakRatios(levelling, [1]).webhook_storage_growth_ratio).toBeLessThan(0.1);
     expect(soakRatios(steady, [1]).storage_growth_ratio).toBe(1);
+    expect(soakRatios(steady, [1]).webhook_storage_growth_ratio).toBe(1);
   });
 
   it('compare the p99 of the last tenth of the requests with the first tenth', () => {

@@ -4,6 +4,8 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { startWebhookReceiver } from '@once/outbox/testing';
+import type { WebhookReceiver } from '@once/outbox/testing';
 import { startEmbeddedPostgres } from '@once/postgres';
 import { createOnceApiKey, repositoryRoot, startOnceApi, stopProcess } from './processes/bench-processes.js';
 import type { BenchService } from './processes/bench-processes.js';
@@ -17,6 +19,11 @@ export interface SoakResult {
   readonly storage_growth_ratio: number;
   /** The same for the key logs alone (streams named `idem-…`). */
   readonly key_storage_growth_ratio: number;
+  /** The same for the webhook delivery state (messages + attempts), pruned after `webhook_retention_seconds`. */
+  readonly webhook_storage_growth_ratio: number;
+  readonly webhook_retention_seconds: number;
+  /** Deliveries the soak's webhook receiver got (every payment's `PaymentRecorded`). */
+  readonly webhooks_received: number;
   /** Keyed p99 of the last tenth of the requests ÷ the first tenth. */
   readonly p99_ratio: number;
   readonly samples: readonly SoakSample[];
@@ -70,7 +77,8 @@ const pick = (): Kind => {
 
 /**
  * The soak: at least 500,000 keyed requests (`--requests`) of mixed kinds against the api on embedded PostgreSQL
- * with a short key retention (`--retention`, 60 s) and the scavenger on, sampling the log's size and the keyed
+ * with a short key retention (`--retention`, 60 s) and the scavenger on, every payment delivered to a webhook receiver
+ * and pruned by the relay after a short retention (`--webhook-retention`, 60 s), sampling the log's size and the keyed
  * latencies every `--sample-seconds`. Storage should level off (ratio ≪ 1) and latency stay flat (ratio ≈ 1).
  * `--minutes` ends a run early (the requests done so far count).
  */
@@ -81,6 +89,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
       requests: { type: 'string', default: '500000' },
       concurrency: { type: 'string', default: '16' },
       retention: { type: 'string', default: '60' },
+      'webhook-retention': { type: 'string', default: '60' },
       'sample-seconds': { type: 'string', default: '5' },
       'scavenge-ms': { type: 'string', default: '5000' },
       minutes: { type: 'string', default: '0' },
@@ -89,6 +98,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
   const total = Number(values.requests);
   const concurrency = Number(values.concurrency);
   const retention = Number(values.retention);
+  const webhookRetention = Number(values['webhook-retention']);
   const sampleMs = Number(values['sample-seconds']) * 1000;
   const stopAt = Number(values.minutes) > 0 ? Date.now() + Number(values.minutes) * 60_000 : Infinity;
   const loadAtStart = loadavg().map((load) => Math.round(load * 100) / 100);
@@ -96,26 +106,51 @@ export const run = async (args: readonly string[]): Promise<void> => {
   const server = await startEmbeddedPostgres();
   const db = new pg.Pool({ connectionString: server.connectionString, max: 2 });
   let api: BenchService | undefined;
+  let receiver: WebhookReceiver | undefined;
   try {
     api = await startOnceApi({
       databaseUrl: server.connectionString,
       environment: {
         ONCE_KEY_RETENTION_SECONDS: String(retention),
         ONCE_SCAVENGER_INTERVAL_MS: String(values['scavenge-ms']),
+        // A retention this short is refused unless the lease and the card retries fit inside it.
+        ONCE_LEASE_MS: '5000',
+        ONCE_CARD_RETRY_ATTEMPTS: '3',
+        ONCE_CARD_RETRY_BASE_MS: '1000',
+        ONCE_CARD_RETRY_MAX_MS: '5000',
+        ONCE_WEBHOOK_RETENTION_DAYS: String(webhookRetention / 86_400),
+        ONCE_WEBHOOK_ALLOW_HTTP: '1',
       },
     });
     const { url } = api;
-    const apiKey = await createOnceApiKey(server.connectionString);
-    const post = (path: string, key: string, body: string) =>
+    // The tills' staff key sends the requests; the café's admin key (same tenant) registers the webhook endpoint.
+    const tenantId = randomUUID();
+    const apiKey = await createOnceApiKey(server.connectionString, { tenantId });
+    const adminKey = await createOnceApiKey(server.connectionString, { tenantId, role: 'admin' });
+    const post = (path: string, key: string, body: string, bearer = apiKey) =>
       fetch(`${url}${path}`, {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${apiKey}`,
+          authorization: `Bearer ${bearer}`,
           'content-type': 'application/json',
           'idempotency-key': key,
         },
         body,
       });
+    // Every payment is delivered to a webhook receiver, and the relay prunes what it delivered after the retention.
+    const secrets: string[] = [];
+    receiver = await startWebhookReceiver({ secrets: () => secrets });
+    const endpoint = await post(
+      '/webhook-endpoints',
+      randomUUID(),
+      JSON.stringify({ url: receiver.url, eventTypes: ['PaymentRecorded'] }),
+      adminKey,
+    );
+    if (endpoint.status !== 201)
+      throw new Error(
+        `registering the webhook endpoint answered ${String(endpoint.status)}: ${await endpoint.text()}`,
+      );
+    secrets.push(((await endpoint.json()) as { secret: string }).secret);
     const invoices: string[] = [];
     for (let index = 0; index < INVOICES; index++) {
       const issued = await post('/invoices', randomUUID(), JSON.stringify({ currency: 'EUR', total: 1e12 }));
@@ -195,11 +230,13 @@ export const run = async (args: readonly string[]): Promise<void> => {
         streams: string;
         key_events: string;
         key_streams: string;
+        webhook_rows: string;
         bytes: string;
       }>(
         `SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM streams) AS streams,
                 (SELECT count(*) FROM events WHERE stream LIKE 'idem-%') AS key_events,
                 (SELECT count(*) FROM streams WHERE stream LIKE 'idem-%') AS key_streams,
+                (SELECT count(*) FROM webhook_messages) + (SELECT count(*) FROM webhook_attempts) AS webhook_rows,
                 pg_database_size(current_database()) AS bytes`,
       );
       const row = rows[0];
@@ -212,13 +249,14 @@ export const run = async (args: readonly string[]): Promise<void> => {
         streams: Number(row?.streams),
         key_events: Number(row?.key_events),
         key_streams: Number(row?.key_streams),
+        webhook_rows: Number(row?.webhook_rows),
         database_bytes: Number(row?.bytes),
         keyed_p50_ms: percentile(taken, 0.5),
         keyed_p99_ms: percentile(taken, 0.99),
       });
       const last = samples.at(-1) as SoakSample;
       console.log(
-        `${String(last.seconds).padStart(7)} s ${String(last.requests).padStart(8)} requests  events ${String(last.events).padStart(8)}  streams ${String(last.streams).padStart(8)}  db ${(last.database_bytes / 2 ** 20).toFixed(1).padStart(7)} MiB  p50 ${last.keyed_p50_ms.toFixed(1)} ms  p99 ${last.keyed_p99_ms.toFixed(1)} ms`,
+        `${String(last.seconds).padStart(7)} s ${String(last.requests).padStart(8)} requests  events ${String(last.events).padStart(8)}  streams ${String(last.streams).padStart(8)}  webhook rows ${String(last.webhook_rows).padStart(6)}  db ${(last.database_bytes / 2 ** 20).toFixed(1).padStart(7)} MiB  p50 ${last.keyed_p50_ms.toFixed(1)} ms  p99 ${last.keyed_p99_ms.toFixed(1)} ms`,
       );
     };
     await sample();
@@ -239,6 +277,8 @@ export const run = async (args: readonly string[]): Promise<void> => {
       answers,
       server_errors: serverErrors,
       key_retention_seconds: retention,
+      webhook_retention_seconds: webhookRetention,
+      webhooks_received: receiver.requests.length,
       concurrency,
       seconds: Math.round((Date.now() - started) / 1000),
       load_average_at_start: loadAtStart,
@@ -252,6 +292,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
       requests: done,
       storage_growth_ratio: result.storage_growth_ratio,
       key_storage_growth_ratio: result.key_storage_growth_ratio,
+      webhook_storage_growth_ratio: result.webhook_storage_growth_ratio,
       p99_ratio: result.p99_ratio,
       server_errors: serverErrors,
       seconds: result.seconds,
@@ -259,6 +300,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
     console.log(`wrote ${file}`);
   } finally {
     if (api) await stopProcess(api.child);
+    await receiver?.close();
     await db.end();
     await server.stop();
   }

@@ -20,7 +20,7 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
                         of the embedded PostgreSQL, killing its leader's PostgreSQL or its whole leader node;
                         writes cluster-sync.* or cluster-async.* after the cluster's replication
 --cluster-dir DIR       the cluster's data folder (default that of npm run cluster)
---target, --api-key     a running deployment, seen only over HTTP (proxy faults only)
+--target, --api-key     a running deployment, seen only over HTTP (proxy faults only); an admin key
 --replicas N            api processes (spawn; default 3)
 --intents N             intents to create (default 1000)
 --concurrency N         clients at once (default 24)
@@ -34,6 +34,11 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 --fault-interval-ms N   mean pause between process faults (spawn; default 4000)
 --faults a,b,…          process faults to inject (spawn; default all): ${processFaultKinds.join(', ')};
                         with --cluster (default both): ${clusterFaultKinds.join(', ')}
+--completer-outage      (spawn) after the workload, leave card payments in flight at charge_requested (half
+                        uncharged, half charged with the answer lost) while the completer is down for three key
+                        retentions, then bring it back and retry late: no reservation left, no second charge
+--outage-payments N     card payments the outage leaves in flight (default 6)
+--key-retention-seconds N  key retention of every process during --completer-outage (default 3)
 --out DIR               where history.jsonl, summary.json and report.html go (default tools/chaos/results)
 --rewrite-report DIR    write a finished run's summary.json and report.html again from its history, and stop
 
@@ -58,6 +63,9 @@ const { values } = parseArgs({
     delay: { type: 'string' },
     'fault-interval-ms': { type: 'string' },
     faults: { type: 'string' },
+    'completer-outage': { type: 'boolean' },
+    'outage-payments': { type: 'string' },
+    'key-retention-seconds': { type: 'string' },
     out: { type: 'string' },
     'rewrite-report': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -104,6 +112,9 @@ const parsed = z
       .default(values.cluster === true ? clusterFaultKinds.join(',') : processFaultKinds.join(','))
       .transform((text) => text.split(',').filter((kind) => kind !== ''))
       .pipe(z.array(z.enum([...processFaultKinds, ...clusterFaultKinds]))),
+    'completer-outage': z.boolean().default(false),
+    'outage-payments': z.coerce.number().int().min(1).max(1_000).default(6),
+    'key-retention-seconds': z.coerce.number().int().min(3).max(3_600).default(3),
     out: z
       .string()
       .min(1)
@@ -114,6 +125,7 @@ const parsed = z
     'give one of --spawn, --cluster or --target',
   )
   .refine((input) => input.target === undefined || input['api-key'] !== undefined, '--target needs --api-key')
+  .refine((input) => input.spawn || !input['completer-outage'], '--completer-outage needs --spawn')
   .safeParse(values);
 if (!parsed.success) {
   console.error(`${z.prettifyError(parsed.error)}\n\n${usage}`);
@@ -141,6 +153,14 @@ const summary = await runChaos({
   proxy: { resetBefore: input['reset-before'], dropAfter: input['drop-after'], delay: input.delay },
   faultKinds: input.faults,
   faultIntervalMs: input['fault-interval-ms'],
+  ...(input['completer-outage']
+    ? {
+        completerOutage: {
+          payments: input['outage-payments'],
+          retentionSeconds: input['key-retention-seconds'],
+        },
+      }
+    : {}),
   outDirectory: input.out,
   log,
 });

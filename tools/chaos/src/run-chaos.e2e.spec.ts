@@ -51,4 +51,38 @@ describe('npm run chaos -- --spawn (short run)', () => {
     expect(report).toContain('PASSED: every invariant holds');
     expect(report).toContain('<svg');
   }, 900_000);
+
+  it('leaves no reservation and charges once when the completer is down for longer than key retention', async () => {
+    const lines: string[] = [];
+    const directory = join(outDirectory, 'completer-outage');
+    const summary = await runChaos({
+      system: { kind: 'spawn', replicas: 1 },
+      intents: 20,
+      concurrency: 4,
+      seed: 37,
+      duplicateRate: 0,
+      cardRate: 0.5,
+      attemptTimeoutMs: 8_000,
+      proxy: { resetBefore: 0, dropAfter: 0, delay: 0 },
+      faultKinds: [],
+      faultIntervalMs: 60_000,
+      completerOutage: { payments: 4, retentionSeconds: 3 },
+      outDirectory: directory,
+      log: (line) => lines.push(line),
+    });
+
+    expect(
+      summary.verdicts.map((verdict) => [verdict.invariant, verdict.status, verdict.violations]),
+      lines.join('\n'),
+    ).toEqual(summary.verdicts.map((verdict) => [verdict.invariant, 'pass', []]));
+    // The outage happened: every abandoned payment was still in flight after three retentions.
+    expect(lines).toContain('after the outage the key table shows 4 of them in flight');
+    const history = await readHistory(join(directory, 'history.jsonl'));
+    const outagePayments = history.filter(
+      (record) =>
+        record.type === 'intent' && record.kind === 'pay-card' && record.intent.startsWith('outage'),
+    );
+    expect(outagePayments).toHaveLength(4);
+    expect(history.some((record) => record.type === 'fault' && record.fault === 'completer-back')).toBe(true);
+  }, 600_000);
 });

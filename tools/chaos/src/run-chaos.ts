@@ -20,6 +20,12 @@ import { openHistory } from './history/index.js';
 import type { IntentRecord } from './history/index.js';
 import { seededRandom } from './random/index.js';
 import { renderHtmlReport, summariseRun } from './report/index.js';
+import {
+  completerOutageEnvironment,
+  completerOutageLeaseMs,
+  playCompleterOutage,
+} from './scenarios/index.js';
+import type { CompleterOutageOptions } from './scenarios/index.js';
 import type { RunSummary } from './report/index.js';
 import { openClusterDatabase, spawnSystem } from './spawn/index.js';
 import type { ClusterDatabase, SpawnedSystem } from './spawn/index.js';
@@ -45,6 +51,11 @@ export interface ChaosOptions {
   /** Process and gateway faults (spawn only). */
   readonly faultKinds: readonly ProcessFaultKind[];
   readonly faultIntervalMs: number;
+  /**
+   * Spawn only: the projectors start without the completer, and after the workload card payments are left in flight
+   * at `charge_requested` while it stays down for longer than key retention (see `playCompleterOutage`).
+   */
+  readonly completerOutage?: CompleterOutageOptions;
   /**
    * Where `history.jsonl`, `summary.json` and `report.html` are written (a `--cluster` run names them
    * `cluster-sync.*` or `cluster-async.*` after its replication).
@@ -115,9 +126,17 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
         `starting ${cluster ? 'the gateway' : 'PostgreSQL'}, ${String(options.system.replicas)} api replicas, 2 projectors and the gateway` +
           (cluster ? ` on the ${cluster.synchronous ? 'synchronous' : 'asynchronous'} cluster` : ''),
       );
+      const outage = options.completerOutage;
       system = await spawnSystem({
         replicas: options.system.replicas,
         directory: scratch,
+        ...(outage === undefined
+          ? {}
+          : {
+              completer: false,
+              leaseMs: completerOutageLeaseMs,
+              environment: completerOutageEnvironment(outage),
+            }),
         onProcessEvent: (event, name) => event === 'restarted' && log(`${name} restarted`),
         ...(cluster ? { cluster } : {}),
       });
@@ -174,6 +193,22 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
       );
     await workload.drain(20);
     await proxy.close();
+    if (system && options.completerOutage) {
+      const pool = new pg.Pool({ connectionString: system.postgres.connectionString, max: 2 });
+      try {
+        await playCompleterOutage({
+          system,
+          pool,
+          apiKey,
+          options: options.completerOutage,
+          record: history.record,
+          runId: `chaos${String(options.seed)}`,
+          log,
+        });
+      } finally {
+        await pool.end();
+      }
+    }
     const endedAt = Date.now();
     const intents = history.records.filter((record): record is IntentRecord => record.type === 'intent');
     const facts: SystemFacts =

@@ -4,10 +4,12 @@ import type { Pool, PoolClient } from 'pg';
 import type { Migration } from '@once/postgres';
 
 /**
- * What a key may do: `staff` (the till, the console's reads, every ordinary command) or `operator` (also resolves
- * card payments that need attention).
+ * What a key may do, each role all the one before it may: `staff` (the till: orders, payments, stock counts, reads of
+ * them and of its own idempotency keys), `operator` (also the console's `/ops` reads and resolving card payments that
+ * need attention), `admin` (also what configures the tenant: webhook endpoints and deliveries, menu prices). Each
+ * route declares the least role that may call it (`config: { role }`, see `route-roles.ts`).
  */
-export const apiKeyRoles = ['staff', 'operator'] as const;
+export const apiKeyRoles = ['staff', 'operator', 'admin'] as const;
 export type ApiKeyRole = (typeof apiKeyRoles)[number];
 
 /** Who is calling: every read and write is scoped to the tenant; idempotency keys to tenant and actor. */
@@ -61,6 +63,12 @@ export const apiKeyMigrations: readonly Migration[] = [
     name: 'api key roles',
     sql: `ALTER TABLE api_keys ADD COLUMN role text NOT NULL DEFAULT 'staff'
       CONSTRAINT api_keys_role CHECK (role IN ('staff', 'operator'));`,
+  },
+  {
+    version: 4,
+    name: 'api key admin role',
+    sql: `ALTER TABLE api_keys DROP CONSTRAINT api_keys_role,
+      ADD CONSTRAINT api_keys_role CHECK (role IN ('staff', 'operator', 'admin'));`,
   },
 ];
 

@@ -105,6 +105,23 @@ describe('once-keys', () => {
     expect((await run('create', '--role', 'owner')).code).toBe(2);
   });
 
+  it('creates an admin key, which the database accepts since the admin migration', async () => {
+    const tenantId = randomUUID();
+    const created = await run('create', '--tenant', tenantId, '--role', 'admin', '--label', 'owner');
+    expect(created.code).toBe(0);
+    const { apiKey, role } = JSON.parse(created.out) as { apiKey: string; role: string };
+    expect(role).toBe('admin');
+    expect(await store.findPrincipal(apiKey)).toMatchObject({ tenantId, role: 'admin' });
+    expect((await run('list', '--tenant', tenantId)).out).toContain('"role": "admin"');
+    // The table refuses any other role, whatever writes to it.
+    await expect(
+      db.pool.query(
+        `INSERT INTO api_keys (key_hash, key_id, tenant_id, actor_id, role) VALUES ('\\x00', 'key_000000000000', $1, $1, 'owner')`,
+        [tenantId],
+      ),
+    ).rejects.toMatchObject({ code: '23514' });
+  });
+
   it('answers bad usage with the usage and exit code 2', async () => {
     for (const args of [
       [],

@@ -6,14 +6,16 @@ import type { ApiKeyStore } from '../auth/index.js';
 
 export const keysUsage = `Manages API keys. Only each key's SHA-256 is stored: a key is shown once, when it is made.
 
-  npm run keys -- create [--tenant <uuid>] [--actor <uuid>] [--label <text>] [--role staff|operator]
+  npm run keys -- create [--tenant <uuid>] [--actor <uuid>] [--label <text>] [--role staff|operator|admin]
   npm run keys -- list [--tenant <uuid>]
   npm run keys -- revoke <key id>
   npm run keys -- rotate <key id>       a new key for the same tenant, actor and label; the old one revoked
 
 A key id (key_…) is public: it names a key in lists, logs and audits without granting anything. A revoked key
 stops working within the api's key cache TTL (5 s by default). --tenant and --actor default to new UUIDs; --role
-to staff (an operator key may also resolve card payments that need attention).
+to staff (the till: orders, payments, stock counts and their reads). An operator key may also read the console's /ops
+routes and resolve card payments that need attention; an admin key may also configure the tenant (webhook endpoints
+and deliveries, menu prices). apps/api/OPERATIONS.md lists every route's role.
 DATABASE_URL selects the database; without it the embedded default's PostgreSQL (while \`npm start\` runs).`;
 
 const createInput = z.object({

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { migrate } from '@once/postgres';
 import { apiKeyMigrations, createApiKeyStore } from '../auth/index.js';
-import { embeddedPostgresPort } from '../embedded/embedded-runtime.js';
+import { connectToEmbeddedDefaultPostgres } from '../embedded/embedded-runtime.js';
 import { keysUsage, runKeysCommand } from './keys-command.js';
 
 // once-keys: `npm run keys -- <create|list|revoke|rotate> …` (see keysUsage).
@@ -11,9 +11,13 @@ if (args.includes('--help') || args.includes('-h')) {
   process.exit(0);
 }
 
-const connectionString =
-  process.env['DATABASE_URL'] ??
-  `postgres://postgres:once@127.0.0.1:${String(embeddedPostgresPort)}/postgres`;
+// DATABASE_URL, or the embedded default's server (the one the api runs, or one started here for this command).
+const embedded = process.env['DATABASE_URL']
+  ? undefined
+  : await connectToEmbeddedDefaultPostgres(
+      process.env['ONCE_DATA_DIR'] ? { dataDirectory: process.env['ONCE_DATA_DIR'] } : {},
+    );
+const connectionString = process.env['DATABASE_URL'] ?? (embedded?.connectionString as string);
 const pool = new pg.Pool({ connectionString, max: 2 });
 try {
   await migrate(pool, 'api', apiKeyMigrations);
@@ -26,4 +30,5 @@ try {
   process.exitCode = 1;
 } finally {
   await pool.end();
+  await embedded?.stop();
 }

@@ -9,7 +9,7 @@ import { payInvoice } from '@once/client/samples/pay-an-invoice';
 import { payWithPatience } from '@once/client/samples/retry-policy';
 import { sellACoffee } from '@once/client/samples/typed-routes';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { useTestApi } from '../testing/index.js';
+import { putDemoMenu, useTestApi } from '../testing/index.js';
 
 // Every code sample of libs/client/README.md is one of these files (a workspace test checks the README shows them
 // word for word); here each runs against the real api. Browser globals the samples use are stood in for.
@@ -31,7 +31,8 @@ const memoryLocalStorage = () => {
   };
 };
 
-beforeAll(() => {
+beforeAll(async () => {
+  await putDemoMenu(env.api.url, env.tenant.ada);
   const windowEvents = new EventTarget();
   vi.stubGlobal('localStorage', memoryLocalStorage());
   vi.stubGlobal('addEventListener', windowEvents.addEventListener.bind(windowEvents));

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ExecuteOutcome } from '@once/idempotency';
 import type { IdempotencyPluginOptions } from '@once/idempotency/fastify';
 import type { IdempotencyOutcome } from '../plugins/observability.plugin.js';
-import { problemCatalog } from '../problems/index.js';
+import { problemCatalog, storeFailureProblem } from '../problems/index.js';
 
 const outcomeLabel = (outcome: ExecuteOutcome): IdempotencyOutcome => {
   switch (outcome.kind) {
@@ -41,11 +41,12 @@ const onOutcome = (request: FastifyRequest, outcome: ExecuteOutcome): void => {
  */
 export const apiIdempotencyOptions: Pick<
   IdempotencyPluginOptions,
-  'getScope' | 'onOutcome' | 'problems' | 'throwProblems' | 'onError'
+  'getScope' | 'onOutcome' | 'problems' | 'throwProblems' | 'onError' | 'problemOfStoreError'
 > = {
   getScope: (request) => request.principal,
   onOutcome,
   problems: problemCatalog,
   throwProblems: true,
   onError: (error, request) => request.log.warn({ err: error }, 'command unavailable'),
+  problemOfStoreError: storeFailureProblem,
 };

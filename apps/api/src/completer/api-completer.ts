@@ -4,9 +4,9 @@ import type { EventStore } from '@once/event-store';
 import { createIdempotencyEngine } from '@once/idempotency';
 import type { CommandHandlers, IdempotencyEngine } from '@once/idempotency';
 import { startCompleter } from '@once/read-models';
+import type { SecretsKeyring } from '@once/webhooks';
 import type { ProjectionLogger, RunningTask } from '@once/projections';
 import { createCommandHandlers } from '../commands/command-handlers.js';
-import { upcastFirstFormatClaim } from '../commands/legacy-claims.js';
 import { createGatewayClient } from '../gateway/gateway-client.js';
 import { defaultSettlementRetryPolicy } from '../invoices/card-settlement.js';
 
@@ -20,8 +20,8 @@ export interface ApiCompleterOptions {
 
 /**
  * The completer with the api's command handlers: keys left in flight whose lease has ended (the client crashed or
- * gave up) are finished from their recovery point, exactly as a retry would; first-format claims are upcast to typed
- * commands. One round at a time across every process, under the completer's advisory lock.
+ * gave up) are finished from their recovery point, exactly as a retry would; a command recorded at an older version
+ * is upcast to its definition's current one first. One round at a time across every process, under the completer's advisory lock.
  *
  * @example
  * const completer = startApiCompleter(pool, { engine, handlers }, logger);
@@ -36,7 +36,6 @@ export const startApiCompleter = (
     {
       engine,
       handlers,
-      upcast: upcastFirstFormatClaim,
       now: () => engine.now(),
       ...(intervalMs === undefined ? {} : { intervalMs }),
     },
@@ -50,8 +49,12 @@ export interface CommandCompleterOptions {
   readonly store: EventStore;
   /** The card gateway the card-payment handler asks (inquiry before any second charge). */
   readonly gatewayUrl: string;
+  /** The api's server keys (`ONCE_SECRETS_KEY`): a resumed command seals and references secrets as the api does. */
+  readonly secrets: SecretsKeyring;
   /** How often an unknown card outcome is retried before the payment needs an operator; the api's default when omitted. */
   readonly cardSettlementRetryPolicy?: SettlementRetryPolicy;
+  /** The gateway's bearer secret (`ONCE_GATEWAY_API_TOKEN`). */
+  readonly gatewayApiToken?: string | undefined;
   /** How long a key the completer takes over is held (ms); the api's default when omitted. */
   readonly leaseMs?: number | undefined;
   /** Key retention when a route sets none (seconds); the api's default when omitted. */
@@ -65,21 +68,23 @@ export interface CommandCompleterOptions {
  * HTTP server.
  *
  * @example
- * const completer = startCommandCompleter({ pool, store, gatewayUrl, logger });
+ * const completer = startCommandCompleter({ pool, store, gatewayUrl, secrets, logger });
  * await completer.stop();
  */
 export const startCommandCompleter = (options: CommandCompleterOptions): RunningTask => {
   const engine = createIdempotencyEngine({
     store: options.store,
+    secretReferenceKeys: options.secrets.referenceKeys,
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     ...(options.keyRetentionSeconds === undefined ? {} : { retentionSeconds: options.keyRetentionSeconds }),
   });
   const handlers = createCommandHandlers({
-    gateway: createGatewayClient({ baseUrl: options.gatewayUrl }),
+    gateway: createGatewayClient({ baseUrl: options.gatewayUrl, apiToken: options.gatewayApiToken }),
     faultPoint: () => undefined,
     readStream: (stream) => options.store.readStream(stream),
     retryPolicy: options.cardSettlementRetryPolicy ?? defaultSettlementRetryPolicy,
     now: () => new Date(engine.now()),
+    secrets: options.secrets,
   });
   return startApiCompleter(
     options.pool,

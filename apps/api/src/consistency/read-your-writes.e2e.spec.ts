@@ -5,7 +5,7 @@ import { silentLogger, startProjector } from '@once/projections';
 import type { Projector } from '@once/projections';
 import { allProjections } from '@once/read-models';
 import { createTestDatabase } from '@once/testing';
-import { createHttp, startTestApi, useTestApi } from '../testing/index.js';
+import { createHttp, putDemoMenu, startTestApi, useTestApi } from '../testing/index.js';
 import type { TestTenant } from '../testing/index.js';
 import type {} from '../plugins/event-store.plugin.js';
 
@@ -33,6 +33,7 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   other = await env.api.tenant();
+  await putDemoMenu(env.api.url, env.tenant.ada);
 });
 
 afterAll(async () => {
@@ -87,7 +88,7 @@ describe('read your writes', () => {
     const placed = await env.http.post('/orders', {
       apiKey: env.tenant.alice,
       key: randomUUID(),
-      body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity: 1, unitPrice: 250 }] },
+      body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity: 1 }] },
     });
     const orderId = placed.json<{ id: string }>().id;
     const served = await env.http.post(`/orders/${orderId}/serve`, {

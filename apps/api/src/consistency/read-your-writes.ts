@@ -16,7 +16,7 @@ export const defaultReadWaitMs = 5_000;
 
 /** The read models the GET routes serve, by projection name. */
 export type ReadModelProjection =
-  'invoices' | 'orders' | 'stock_counts' | 'idempotency_keys' | 'card_settlements';
+  'invoices' | 'orders' | 'stock_counts' | 'idempotency_keys' | 'card_settlements' | 'menu_entries';
 
 /** A position as the opaque token clients get and give back. */
 export const positionToken = (position: GlobalPosition): string => formatPosition(position);

@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { useTestApi } from '../testing/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { keyStreamName } from '@once/idempotency/key-log';
+import { putDemoMenu, useTestApi } from '../testing/index.js';
+import { keyLookupStatements } from './key-timeline.js';
 
 const env = useTestApi();
+
+beforeAll(async () => {
+  await putDemoMenu(env.api.url, env.tenant.ada);
+});
 
 const placeOrder = (apiKey: string, key: string, quantity = 1) =>
   env.http.post('/orders', {
     apiKey,
     key,
-    body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity, unitPrice: 250 }] },
+    body: { currency: 'EUR', lines: [{ sku: 'espresso', quantity }] },
   });
 
 interface LookedUp {
@@ -22,7 +28,7 @@ interface LookedUp {
 }
 
 /** Keys come from the key table, a projection: ask until it shows the key. */
-const lookUp = async (query: string, apiKey = env.tenant.bob) => {
+const lookUp = async (query: string, apiKey = env.tenant.olga) => {
   let answer: LookedUp = { keys: [] };
   await expect
     .poll(async () => {
@@ -34,7 +40,7 @@ const lookUp = async (query: string, apiKey = env.tenant.bob) => {
 };
 
 describe('console reads (/ops)', () => {
-  it("shows a key's log and stored response to anyone of its tenant, by key and by the resource it created", async () => {
+  it("shows a key's log and stored response to an operator of its tenant, by key and by the resource it created", async () => {
     const key = randomUUID();
     const placed = await placeOrder(env.tenant.alice, key);
     expect(placed.status).toBe(201);
@@ -51,12 +57,36 @@ describe('console reads (/ops)', () => {
     expect(byResource.keys.map((entry) => entry.key)).toEqual([key]);
   });
 
+  it('looks keys up through an index, never by reading stored responses', async () => {
+    const client = await env.db.pool.connect();
+    try {
+      // A table this small is cheapest to scan; with scans priced out, only a query an index serves avoids one.
+      await client.query('SET enable_seqscan = off');
+      for (const [statement, value] of [
+        [keyLookupStatements.byKey, 'some-key'],
+        [keyLookupStatements.byResource, randomUUID()],
+      ] as const) {
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement}`, [
+          env.tenant.tenantId,
+          value,
+          20,
+        ]);
+        const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect(plan).toMatch(/Index|Bitmap/);
+        expect(plan).not.toContain('Seq Scan');
+      }
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
+  });
+
   it('shows nothing of another tenant', async () => {
     const key = randomUUID();
     expect((await placeOrder(env.tenant.alice, key)).status).toBe(201);
     await lookUp(`key=${key}`);
     const stranger = await env.api.tenant();
-    const answer = await env.http.get(`/ops/keys?key=${key}`, stranger.alice);
+    const answer = await env.http.get(`/ops/keys?key=${key}`, stranger.olga);
     expect(answer.status).toBe(200);
     expect(answer.json()).toEqual({ keys: [] });
   });
@@ -68,7 +98,7 @@ describe('console reads (/ops)', () => {
       'resource=not-a-uuid',
       'key=short',
     ]) {
-      const answer = await env.http.get(`/ops/keys?${query}`, env.tenant.alice);
+      const answer = await env.http.get(`/ops/keys?${query}`, env.tenant.olga);
       expect(answer.status).toBe(400);
       expect(answer.json()).toMatchObject({ type: '/problems/invalid-request' });
     }
@@ -82,11 +112,11 @@ describe('console reads (/ops)', () => {
   });
 
   it('lists keys in flight and payments needing attention (none here), and every projection with its lag', async () => {
-    expect((await env.http.get('/ops/keys/in-flight', env.tenant.alice)).json()).toEqual({ keys: [] });
-    expect((await env.http.get('/ops/payments/needing-attention', env.tenant.alice)).json()).toEqual({
+    expect((await env.http.get('/ops/keys/in-flight', env.tenant.olga)).json()).toEqual({ keys: [] });
+    expect((await env.http.get('/ops/payments/needing-attention', env.tenant.olga)).json()).toEqual({
       payments: [],
     });
-    const { projections } = (await env.http.get('/ops/projections', env.tenant.alice)).json<{
+    const { projections } = (await env.http.get('/ops/projections', env.tenant.olga)).json<{
       projections: { name: string; behindEvents: number; countLimit: number }[];
     }>();
     expect(projections.map((projection) => projection.name)).toEqual(
@@ -100,7 +130,7 @@ describe('console reads (/ops)', () => {
 
   it("counts replays, 409s and 422s per route from the service's counters", async () => {
     const read = async () =>
-      (await env.http.get('/ops/routes', env.tenant.alice))
+      (await env.http.get('/ops/routes', env.tenant.olga))
         .json<{
           routes: {
             method: string;
@@ -124,5 +154,47 @@ describe('console reads (/ops)', () => {
       replays: before.replays + 1,
       status422: before.status422 + 1,
     });
+  });
+
+  it('lists the keys the completer cannot resume, and counts them service-wide in /metrics', async () => {
+    // A key claimed for a command this api no longer handles, and left in flight with its lease long ended.
+    const stranger = await env.api.tenant();
+    const tenantId = stranger.tenantId;
+    const scope = { tenantId, actorId: randomUUID() };
+    const key = `retired-${randomUUID()}`;
+    await env.api.app.eventStore.appendToStream(
+      keyStreamName(scope, key),
+      [
+        {
+          id: randomUUID(),
+          type: 'IdempotencyKeyClaimed',
+          data: {
+            ...scope,
+            key,
+            holder: randomUUID(),
+            claimedAt: '2026-01-01T00:00:00.000Z',
+            leaseExpiresAt: '2026-01-01T00:00:30.000Z',
+            method: 'POST',
+            route: '/retired',
+            requestHash: 'a'.repeat(64),
+            commandType: 'RetiredCommand',
+            commandVersion: 1,
+            command: {},
+          },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+
+    await expect
+      .poll(async () => (await env.http.get('/ops/keys/unresumable', stranger.olga)).json())
+      .toEqual({
+        keys: [{ key, commandType: 'RetiredCommand', leaseExpiredAt: '2026-01-01T00:00:30.000Z' }],
+      });
+    expect((await env.http.get('/ops/keys/unresumable', env.tenant.olga)).json()).toEqual({ keys: [] });
+    expect((await env.http.get('/ops/keys/unresumable', stranger.alice)).status).toBe(403);
+    expect((await env.http.get('/ops/keys/unresumable')).status).toBe(401);
+    const metrics = await (await fetch(`${env.api.url}/metrics`)).text();
+    expect(metrics).toMatch(/^once_completer_unresumable_keys [1-9]\d*$/m);
   });
 });

@@ -1,3 +1,4 @@
+import { Gauge } from 'prom-client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { problemView } from '../commands/command-schemas.js';
 import {
@@ -7,17 +8,19 @@ import {
   paymentsNeedingAttentionView,
   projectionsLagView,
   routesRatesView,
+  unresumableKeysView,
 } from './console.schemas.js';
 import { listKeysInFlight, lookUpKeys } from './key-timeline.js';
 import { listConsolePaymentsNeedingAttention } from './payments-needing-attention.js';
 import { measureProjectionLag } from './projection-lag.js';
 import { routeRates } from './route-rates.js';
+import { listUnresumableKeys } from './unresumable-keys.js';
 
 const readProblems = { 400: problemView, 401: problemView };
 
 /**
- * What the operator console (`/console`) reads, under `/ops`: a key's whole log, the keys in flight, card payments
- * that need an operator, projection lag, and per-route replay/409/422 rates. Keys and payments are the
+ * What the operator console (`/console`) reads, under `/ops`: a key's whole log, the keys in flight and those the
+ * completer cannot resume, card payments that need an operator, projection lag, and per-route replay/409/422 rates. Keys and payments are the
  * caller's tenant's (every actor's); lag and rates describe the service.
  */
 export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -26,6 +29,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/keys',
     {
+      config: { role: 'operator' },
       schema: {
         summary: "A key's log as a timeline, by key or by the resource it created",
         description:
@@ -48,6 +52,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/keys/in-flight',
     {
+      config: { role: 'operator' },
       schema: {
         summary: 'Keys of your tenant still in flight',
         description:
@@ -59,9 +64,47 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({ keys: await listKeysInFlight(app.pg, request.principal.tenantId, new Date()) }),
   );
 
+  const unresumableSource = () => ({
+    pool: app.pg,
+    engine: app.commandEngine,
+    handlers: app.commandHandlers,
+  });
+  // Each count reads the key logs of the abandoned keys (normally none; at most the first 1,000).
+  new Gauge({
+    name: 'once_completer_unresumable_keys',
+    help: 'Keys in flight with an ended lease that the completer passes over (no handler resumes their command): an operator must settle them',
+    registers: [app.metricsRegistry],
+    async collect() {
+      try {
+        this.set((await listUnresumableKeys(unresumableSource())).length);
+      } catch (error) {
+        // Before the key table is live there is nothing to count, and /metrics must still answer.
+        app.log.debug({ err: error }, 'unresumable keys not counted');
+      }
+    },
+  });
+
+  app.get(
+    '/keys/unresumable',
+    {
+      config: { role: 'operator' },
+      schema: {
+        summary: 'Keys of your tenant the completer cannot resume',
+        description:
+          'Keys in flight whose lease has ended and whose recorded command no handler of this api resumes (a ' +
+          'command retired since the key was claimed): the completer passes over them, and they never expire. ' +
+          'Counted service-wide in `once_completer_unresumable_keys`.',
+        tags: ['console'],
+        response: { 200: unresumableKeysView, ...readProblems },
+      },
+    },
+    async (request) => ({ keys: await listUnresumableKeys(unresumableSource(), request.principal.tenantId) }),
+  );
+
   app.get(
     '/payments/needing-attention',
     {
+      config: { role: 'operator' },
       schema: {
         summary: "Your tenant's card payments that need an operator",
         description:
@@ -80,6 +123,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/projections',
     {
+      config: { role: 'operator' },
       schema: {
         summary: 'How far each projection is behind the log',
         tags: ['console'],
@@ -92,6 +136,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/routes',
     {
+      config: { role: 'operator' },
       schema: {
         summary: 'Replay, 409 and 422 rates per route since this process started',
         description: "From this process's own Prometheus counters (as `/metrics` shows them); service-wide.",

@@ -57,6 +57,12 @@ export type KeyTimelineView = z.infer<typeof keyTimelineView>;
 
 export const keyLookupView = z.object({ keys: z.array(keyTimelineView) });
 export const keysInFlightView = z.object({ keys: z.array(keyInFlightView) });
+export const unresumableKeyView = z.object({
+  key: z.string(),
+  commandType: z.string().describe('The command type its claim recorded'),
+  leaseExpiredAt: z.string(),
+});
+export const unresumableKeysView = z.object({ keys: z.array(unresumableKeyView) });
 
 export const paymentNeedingAttentionView = paymentNeedingAttentionBase.extend({
   method: z.literal('card'),

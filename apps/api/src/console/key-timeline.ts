@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { EventStore } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
+import { replaceSealedSecrets } from '@once/webhooks';
 import type { KeyTimelineView } from './console.schemas.js';
 
 interface KeyRow {
@@ -24,6 +25,21 @@ interface KeyRow {
 const keyColumns = `stream, actor_id, key, method, path, status, recovery_point, holder, locked_until,
   response_status, response_body, response_headers, release_reason, created_at, updated_at`;
 
+/** What the console shows in place of a sealed secret: its caller saw it once, nobody reads it here. */
+export const redactedSecret = '[redacted]';
+
+const redactText = (text: string): string => replaceSealedSecrets(text, () => redactedSecret);
+
+/** A key-log event's data with every sealed secret in it (an endpoint's, in a plan or a stored answer) redacted. */
+const redacted = (value: unknown): unknown => {
+  if (typeof value === 'string') return redactText(value);
+  if (Array.isArray(value)) return value.map(redacted);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, redacted(field)]));
+  }
+  return value;
+};
+
 const statusView = { inFlight: 'in_flight', completed: 'completed', released: 'released' } as const;
 
 /** The columns every console list shows for a key. */
@@ -43,6 +59,17 @@ export const toKeySummary = (row: KeyRow) => ({
 const lookupLimit = 20;
 
 /**
+ * The console's two lookups (tenant, key or resource id, limit), each served by an index of the key table: its
+ * `(tenant_id, key)` index, and the inverted index of the ids each stored response names. Neither reads stored bodies.
+ */
+export const keyLookupStatements = {
+  byKey: `SELECT ${keyColumns} FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 ORDER BY created_at LIMIT $3`,
+  byResource: `SELECT ${keyColumns} FROM idempotency_keys
+    WHERE resource_ids @> jsonb_build_array($2::text) AND tenant_id = $1
+    ORDER BY created_at LIMIT $3`,
+} as const;
+
+/**
  * Keys of a tenant (any actor) by the key itself, or by a resource their stored response names (the id of an order,
  * invoice or payment appears in the body of the command that created or changed it). Oldest first.
  */
@@ -53,23 +80,20 @@ const findKeyRows = async (
 ): Promise<readonly KeyRow[]> => {
   const { rows } =
     query.key !== undefined
-      ? await pool.query<KeyRow>(
-          `SELECT ${keyColumns} FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 ORDER BY created_at LIMIT $3`,
-          [tenantId, query.key, lookupLimit],
-        )
-      : await pool.query<KeyRow>(
-          `SELECT ${keyColumns} FROM idempotency_keys
-            WHERE tenant_id = $1 AND strpos(lower(coalesce(response_body, '')), lower($2)) > 0
-            ORDER BY created_at LIMIT $3`,
-          [tenantId, query.resource ?? '', lookupLimit],
-        );
+      ? await pool.query<KeyRow>(keyLookupStatements.byKey, [tenantId, query.key, lookupLimit])
+      : await pool.query<KeyRow>(keyLookupStatements.byResource, [
+          tenantId,
+          (query.resource ?? '').toLowerCase(),
+          lookupLimit,
+        ]);
   return rows;
 };
 
 /**
  * The keys a lookup names, each with its whole key log read from the event store: every event as stored (type, time,
  * data), so the timeline shows claims, plans, recovery points, lease hand-overs and the stored response whatever
- * shape their payloads take.
+ * shape their payloads take; a secret sealed in any of them (a webhook endpoint's) shows as `[redacted]`. Card tokens
+ * are never there: the key log holds only their HMAC references.
  *
  * @example
  * const keys = await lookUpKeys({ pool, eventStore }, tenantId, { key: 'pay-4711' });
@@ -91,7 +115,7 @@ export const lookUpKeys = async (
               response: {
                 status: row.response_status,
                 headers: row.response_headers ?? {},
-                body: row.response_body ?? '',
+                body: redactText(row.response_body ?? ''),
               },
             }),
         ...(row.release_reason === null ? {} : { releaseReason: row.release_reason }),
@@ -100,7 +124,7 @@ export const lookUpKeys = async (
           type: event.type,
           recordedAt: event.recordedAt.toISOString(),
           position: formatPosition(event.position),
-          data: event.data,
+          data: redacted(event.data),
         })),
       };
     }),

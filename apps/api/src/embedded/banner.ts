@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type { ApiKeyRole } from '../auth/index.js';
 import type { demoTenant } from './demo-tenant.js';
+
+const demoKeyUse: Readonly<Record<ApiKeyRole, string>> = {
+  staff: 'staff: the till',
+  operator: 'operator: the console too',
+  admin: 'admin: also webhook endpoints, menu prices',
+};
 
 /**
  * What the embedded default prints once it listens: the URL, the demo API keys, and a copy-paste curl sequence that
@@ -15,17 +22,19 @@ export const demoBanner = (input: {
   metricsUrl: string;
 }): string => {
   const run = randomBytes(4).toString('hex');
-  const [alice, bob] = input.demo.actors;
+  const [alice] = input.demo.actors;
+  const keys = input.demo.actors
+    .map((actor) => `  ${actor.name.padEnd(6)} ${actor.apiKey}  ${demoKeyUse[actor.role]}`)
+    .join('\n');
   return `
 Once API listening on ${input.url}
-  till      ${input.url}/till      console  ${input.url}/console   (sign in with a demo key below)
+  till      ${input.url}/till      console  ${input.url}/console   (the till: a staff key below; the console: an operator key)
   docs      ${input.url}/docs      problems ${input.url}/problems
   health    ${input.url}/health    metrics  ${input.metricsUrl}
   data      ${input.dataDirectory} (embedded PostgreSQL, kept between runs)
 
 Demo tenant ${input.demo.tenantId}
-  alice  ${alice.apiKey}
-  bob    ${bob.apiKey}
+${keys}
 
 Try it: create an invoice, pay it twice with ONE Idempotency-Key (the second answer is the replay), then read it
 back at the payment's Once-Position (reads come from read models; this one waits until they show the payment):

@@ -9,14 +9,15 @@ export const isLoopbackHost = (host: string): boolean => {
 };
 
 /**
- * Whether to seed the demo tenant's fixed, public API keys: with the embedded default on loopback, or when asked
- * for explicitly (`ONCE_DEMO=1`); never on a public interface unless asked, and never when `ONCE_DEMO=0`.
+ * Whether to seed the demo tenant's fixed, public API keys: only when the api listens on loopback, and there with the
+ * embedded default or when asked for (`ONCE_DEMO=1`), never when `ONCE_DEMO=0`. A start that does not seed them
+ * revokes them (`revokeDemoKeys`), so keys seeded by an earlier start never outlive it.
  *
  * @example
- * shouldSeedDemoKeys({ host: '0.0.0.0', embedded: true, demo: undefined }); // false
+ * shouldSeedDemoKeys({ host: '0.0.0.0', embedded: true, demo: true }); // false
  */
 export const shouldSeedDemoKeys = (input: {
   readonly host: string;
   readonly embedded: boolean;
   readonly demo: boolean | undefined;
-}): boolean => input.demo ?? (input.embedded && isLoopbackHost(input.host));
+}): boolean => isLoopbackHost(input.host) && (input.demo ?? input.embedded);

@@ -12,6 +12,8 @@ export interface GatewaySimProcess {
 
 export interface GatewaySimProcessOptions {
   readonly port: number;
+  /** The bearer secret its `/charges` need; open to any caller on loopback when omitted. */
+  readonly apiToken?: string;
   readonly webhook?: { readonly url: string; readonly secret: string };
   readonly logLevel?: string;
   readonly onOutput?: (line: string) => void;
@@ -33,7 +35,7 @@ const gatewayCommand = runsFromBuild
  * import): the api imports no app, and the gateway must outlive an api that crashes.
  *
  * @example
- * const gateway = await startGatewaySimProcess({ port: 54330 });
+ * const gateway = await startGatewaySimProcess({ port: 54330, apiToken: randomBytes(24).toString('hex') });
  * await gateway.stop();
  */
 export const startGatewaySimProcess = async (
@@ -44,6 +46,7 @@ export const startGatewaySimProcess = async (
       ...process.env,
       PORT: String(options.port),
       HOST: '127.0.0.1',
+      ...(options.apiToken ? { ONCE_GATEWAY_API_TOKEN: options.apiToken } : {}),
       ONCE_LOG_LEVEL: options.logLevel ?? 'warn',
       ...(options.webhook
         ? {

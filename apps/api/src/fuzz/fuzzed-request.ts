@@ -25,6 +25,8 @@ const routes = [
   '/orders/{id}',
   '/orders/{id}/serve',
   '/orders/{id}/complete',
+  '/menu',
+  '/menu/items/{id}',
   '/stock-counts',
   '/stock-counts/{id}',
   '/stock-counts/{id}/lines',
@@ -86,10 +88,13 @@ export const fuzzedRequest = (known: {
     fc
       .record({
         currency: fc.constant('EUR'),
-        lines: fc.array(fc.record({ sku: text(20), quantity: fc.integer(), unitPrice: fc.integer() }), {
+        lines: fc.array(fc.record({ sku: text(20), quantity: fc.integer() }), {
           maxLength: 3,
         }),
       })
+      .map((value) => JSON.stringify(value)),
+    fc
+      .record({ name: text(30), unitPrice: fc.integer(), currency: fc.constantFrom('EUR', 'eur') })
       .map((value) => JSON.stringify(value)),
     fc.json({ maxDepth: 4 }),
     text(200),
@@ -178,7 +183,7 @@ export const fuzzedRequest = (known: {
         route === '/invoices'
           ? { currency, total: amount }
           : route === '/orders'
-            ? { currency, lines: [{ sku: 'espresso', quantity: 1, unitPrice: amount }] }
+            ? { currency, lines: [{ sku: 'espresso', quantity: 1 }], expectedTotal: amount }
             : { method: 'cash', amount, currency };
       return {
         method: 'POST',

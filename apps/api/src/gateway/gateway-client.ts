@@ -71,8 +71,16 @@ const unavailable = (what: string, cause?: unknown): HttpProblem =>
  * @example
  * const gateway = createGatewayClient({ baseUrl: 'http://127.0.0.1:4010' });
  */
-export const createGatewayClient = (options: { baseUrl: string; timeoutMs?: number }): GatewayClient => {
+export const createGatewayClient = (options: {
+  baseUrl: string;
+  timeoutMs?: number;
+  /** The gateway's bearer secret (`ONCE_GATEWAY_API_TOKEN`), sent with every call. */
+  apiToken?: string | undefined;
+}): GatewayClient => {
   const timeoutMs = options.timeoutMs ?? 5_000;
+  const authorization: Record<string, string> = options.apiToken
+    ? { authorization: `Bearer ${options.apiToken}` }
+    : {};
   const call = async (
     path: string,
     init: RequestInit,
@@ -82,6 +90,7 @@ export const createGatewayClient = (options: { baseUrl: string; timeoutMs?: numb
     try {
       response = await fetch(`${options.baseUrl}${path}`, {
         ...init,
+        headers: { ...authorization, ...(init.headers as Record<string, string> | undefined) },
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {

@@ -41,6 +41,7 @@ export const idempotencyKeysRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:key',
     {
+      config: { role: 'staff' },
       schema: {
         summary: "Your own Idempotency-Key's state",
         description: readModelDescription(

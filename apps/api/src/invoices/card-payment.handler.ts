@@ -33,10 +33,9 @@ interface ChargeResult {
   readonly declineCode: string | null;
   /**
    * The step ran again after an earlier run had started it. Only then can the payment have a settlement: an attempt
-   * whose outcome stayed unknown starts it and leaves the step started, so every later run resumes the step. Absent
-   * from results recorded before it was: such a payment may have a settlement.
+   * whose outcome stayed unknown starts it and leaves the step started, so every later run resumes the step.
    */
-  readonly resumed?: boolean;
+  readonly resumed: boolean;
 }
 
 const toChargeResult = (
@@ -185,9 +184,8 @@ const recordUnknownAttempt = async (payment: Payment, deps: CardPaymentDeps, err
  * charge the gateway answered on the first run has no settlement, so its stream is neither read nor folded.
  */
 const recordCharge = (payment: Payment, charge: ChargeResult, recordedAt: string) => {
-  const mayHaveSettlement = charge.resumed !== false;
   return payment.context.effect<PaymentView>('charge_recorded', {
-    streams: mayHaveSettlement ? [payment.invoice, payment.settlement] : [payment.invoice],
+    streams: charge.resumed ? [payment.invoice, payment.settlement] : [payment.invoice],
     decide: (snapshots) => {
       const { paymentId } = payment;
       const state = foldSnapshot(invoiceDecider, snapshots.get(payment.invoice));
@@ -216,7 +214,7 @@ const recordCharge = (payment: Payment, charge: ChargeResult, recordedAt: string
           },
           state,
         );
-        const settlement = mayHaveSettlement
+        const settlement = charge.resumed
           ? foldSnapshot(cardSettlementDecider, snapshots.get(payment.settlement))
           : undefined;
         const settlementEvents =

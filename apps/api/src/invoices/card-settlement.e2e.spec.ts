@@ -102,7 +102,7 @@ describe('an outcome that stays unknown', () => {
         expect.objectContaining({ id: paymentId, invoiceId, amount: 800, currency: 'EUR', attempts: 3 }),
       ],
     });
-    expect((await env.http.get('/ops/payments/needing-attention', env.tenant.alice)).json()).toEqual({
+    expect((await env.http.get('/ops/payments/needing-attention', env.tenant.olga)).json()).toEqual({
       payments: [expect.objectContaining({ id: paymentId, method: 'card', status: 'needs-attention' })],
     });
     const other = await env.api.tenant();

@@ -39,8 +39,11 @@ export const cardPaymentBody = z.strictObject({
     .string()
     .min(1)
     .max(100)
-    // The key log stores `sha256:<hex>` in its place: a token of that shape could not be told from a stored one.
-    .refine((token) => !isSecretReference(token), 'a card token cannot have the shape sha256:<64 hex digits>')
+    // The key log stores `hmac-sha256:<hex>` in its place: a token of that shape could not be told from a stored one.
+    .refine(
+      (token) => !isSecretReference(token),
+      'a card token cannot have the shape hmac-sha256:<64 hex digits>',
+    )
     .describe('A tokenised card (gateway-sim: `tok_declined` is declined)'),
 });
 export const recordPaymentBody = z.discriminatedUnion('method', [cashPaymentBody, cardPaymentBody]);

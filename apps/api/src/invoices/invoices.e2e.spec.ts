@@ -12,7 +12,8 @@ import {
 
 const env = useGatewayTestApi();
 
-const calls = (apiKey = env.tenant.alice) => invoiceCalls(env.http, apiKey, env.gateway.url);
+const calls = (apiKey = env.tenant.alice) =>
+  invoiceCalls(env.http, apiKey, env.gateway.url, env.gatewayApiToken);
 const issueInvoice = (total = 1000, apiKey = env.tenant.alice) => calls(apiKey).issueInvoice(total);
 const payCash = (invoiceId: string, amount: number, key: string, apiKey = env.tenant.alice) =>
   calls(apiKey).pay(invoiceId, key, cashPayment(amount));

@@ -16,6 +16,7 @@ import { issueInvoice, payInvoiceByCard, payInvoiceByCash } from './invoice.comm
 export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.command({
     url: '/',
+    config: { role: 'staff' },
     schema: {
       summary: 'Issue an invoice (its id is derived from the Idempotency-Key)',
       tags: ['invoices'],
@@ -29,6 +30,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id',
     {
+      config: { role: 'staff' },
       schema: {
         summary: 'An invoice with its balance and payments',
         description: readModelDescription('The invoice and its payments in the order they were made.'),
@@ -50,6 +52,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.command({
     url: '/:id/payments',
+    config: { role: 'staff' },
     schema: {
       summary: 'Pay an invoice: cash at once, or a card through the gateway (never above the balance)',
       tags: ['invoices'],

@@ -1,7 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countPaymentsNeedingAttention, getPayment, listPaymentsNeedingAttention } from '@once/read-models';
-import { requireOperator } from '../auth/index.js';
 import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
 import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
 import { HttpProblem } from '../problems/index.js';
@@ -35,6 +34,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/needing-attention',
     {
+      config: { role: 'staff' },
       schema: {
         summary: 'Card payments that need an operator',
         description: readModelDescription(
@@ -59,6 +59,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id',
     {
+      config: { role: 'staff' },
       schema: {
         summary: 'A payment',
         description: readModelDescription('One payment, with the invoice it pays.'),
@@ -80,9 +81,9 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.command({
     url: '/:id/resolve',
-    preHandler: requireOperator,
+    config: { role: 'operator' },
     schema: {
-      summary: 'Resolve a card payment that needs attention (operator keys only)',
+      summary: 'Resolve a card payment that needs attention (operator keys)',
       description:
         '`inquire` asks the gateway again: a charge it has is captured, none releases the amount; `mark-declined` ' +
         'releases the amount at once. Only a payment the completer gave up on can be resolved (409 otherwise).',
@@ -90,7 +91,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       headers: idempotencyKeyHeader,
       params: paymentIdParams,
       body: resolvePaymentBody,
-      response: { 200: paymentView, 403: problemView, ...commandProblems },
+      response: { 200: paymentView, ...commandProblems },
     },
     command: resolveCardPayment,
   });

@@ -1,3 +1,3 @@
 export { menuRoutes } from './menu.routes.js';
-export { listMenu, menuMigrations, putMenuItem } from './menu.store.js';
-export type { MenuItem } from './menu.store.js';
+export { setMenuItem, withdrawMenuItem } from './menu.commands.js';
+export { setMenuItemHandler, withdrawMenuItemHandler } from './menu.handlers.js';

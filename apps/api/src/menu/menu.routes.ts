@@ -1,40 +1,88 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { problemView } from '../commands/command-schemas.js';
-import { menuItemParams, menuItemView, menuView, putMenuItemBody } from './menu.schemas.js';
-import { listMenu, putMenuItem } from './menu.store.js';
+import { maxMenuItems } from '@once/domain/menus';
+import { listMenu } from '@once/read-models';
+import {
+  commandProblems,
+  emptyBody,
+  idempotencyKeyHeader,
+  problemView,
+} from '../commands/command-schemas.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
+import { setMenuItem, withdrawMenuItem } from './menu.commands.js';
+import {
+  menuItemParams,
+  menuItemView,
+  menuView,
+  setMenuItemBody,
+  withdrawnMenuItemView,
+} from './menu.schemas.js';
 
-/** The tenant's menu: `GET /menu` (what a till shows and prices orders with), `PUT /menu/items/:sku` (a price). */
+/**
+ * The tenant's menu: `GET /menu` (what a till shows), and the keyed commands on the tenant's menu aggregate that
+ * set and withdraw items (`PUT`, `DELETE /menu/items/:sku`). Every order is priced from the aggregate when it arrives.
+ */
 export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['menu'];
+
   app.get(
     '/',
     {
+      config: { role: 'staff' },
       schema: {
         summary: 'The menu with current prices',
-        description:
-          'Read from the `menu_items` table at once (not a projection). A till keeps a copy for offline use and ' +
-          'prices an order with it when it submits the order.',
-        tags: ['menu'],
-        response: { 200: menuView, 401: problemView },
+        description: readModelDescription(
+          'The items on the menu, in the order they were added. A till keeps a copy to show prices offline; the ' +
+            'server prices every order from the menu itself when the order arrives.',
+        ),
+        tags,
+        headers: readConsistencyHeaders,
+        response: { 200: menuView, 400: problemView, 401: problemView, 503: problemView },
       },
     },
-    async (request) => ({ items: [...(await listMenu(app.pg, request.principal.tenantId))] }),
+    async (request, reply) => ({
+      items: [
+        ...(await readYourWrites(request, reply, 'menu_entries', () =>
+          listMenu(app.pg, request.principal.tenantId),
+        )),
+      ],
+    }),
   );
 
-  app.put(
-    '/items/:sku',
-    {
-      schema: {
-        summary: 'Add a menu item or change its price',
-        description:
-          'Sets the item to exactly these values: repeating the request changes nothing, so no Idempotency-Key is ' +
-          'needed. Orders already queued on a till with the old price are held for review when they arrive.',
-        tags: ['menu'],
-        params: menuItemParams,
-        body: putMenuItemBody,
-        response: { 200: menuItemView, 400: problemView, 401: problemView },
-      },
+  app.command({
+    method: 'PUT',
+    url: '/items/:sku',
+    config: { role: 'admin' },
+    schema: {
+      summary: 'Add a menu item, or change its name or price',
+      description:
+        `Sets the item to exactly these values (no event when it already reads so). A menu holds at most ` +
+        `${String(maxMenuItems)} items (409 \`menu-full\`). Orders arriving from now on are priced at this price; ` +
+        'one a till showed at the old price is held for review.',
+      tags,
+      headers: idempotencyKeyHeader,
+      params: menuItemParams,
+      body: setMenuItemBody,
+      response: { 200: menuItemView, ...commandProblems },
     },
-    async (request) =>
-      putMenuItem(app.pg, request.principal.tenantId, { sku: request.params.sku, ...request.body }),
-  );
+    command: setMenuItem,
+  });
+
+  app.command({
+    method: 'DELETE',
+    url: '/items/:sku',
+    config: { role: 'admin' },
+    schema: {
+      summary: 'Withdraw a menu item',
+      description:
+        'Orders for the item are refused from now on (422 `item-not-on-menu`) until it is set again; 404 ' +
+        '`menu-item-not-found` when it is not on the menu.',
+      tags,
+      headers: idempotencyKeyHeader,
+      params: menuItemParams,
+      // No body, or an empty object: anything else is a 400 before the key is claimed.
+      body: emptyBody.nullable(),
+      response: { 200: withdrawnMenuItemView, ...commandProblems },
+    },
+    command: withdrawMenuItem,
+  });
 };

@@ -7,7 +7,7 @@ export const menuItemParams = z.strictObject({
     .describe('Lower-case letters, digits and dashes'),
 });
 
-export const putMenuItemBody = z.strictObject({
+export const setMenuItemBody = z.strictObject({
   name: z.string().min(1).max(100),
   unitPrice: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).describe('Minor units'),
   currency: z.string().regex(/^[A-Z]{3}$/),
@@ -19,6 +19,12 @@ export const menuItemView = z.object({
   unitPrice: z.number().int(),
   currency: z.string(),
   updatedAt: z.string(),
+});
+
+export const withdrawnMenuItemView = z.object({
+  sku: z.string(),
+  status: z.literal('withdrawn'),
+  withdrawnAt: z.string(),
 });
 
 export const menuView = z.object({ items: z.array(menuItemView) });

@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import fp from 'fastify-plugin';
+import { declarePublic } from '../auth/index.js';
 import { positionHeader } from '../consistency/index.js';
 
 /** The response headers a browser client needs to read: replays, when to retry, and where its write landed. */
@@ -11,6 +12,11 @@ export const corsExposedHeaders = ['Idempotent-Replayed', 'Retry-After', positio
  */
 export const corsPlugin = fp<{ origins: readonly string[] }>(
   async (app, { origins }) => {
+    // The preflight route @fastify/cors adds (`OPTIONS *`) cannot declare a role itself; browsers send it without a key.
+    app.addHook(
+      'onRoute',
+      declarePublic((route) => route.method === 'OPTIONS' && route.url === '*'),
+    );
     await app.register(cors, {
       origin: [...origins],
       methods: ['GET', 'POST'],

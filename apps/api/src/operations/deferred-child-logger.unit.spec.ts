@@ -43,7 +43,12 @@ describe('deferredChildLogger', () => {
       await app.close();
     }
     expect(deferred.lines).toHaveLength(2);
-    expect(deferred.lines[0]).toMatchObject({ reqId: 'req-1', keyId: 'key_123', step: 'info', msg: 'a line' });
+    expect(deferred.lines[0]).toMatchObject({
+      reqId: 'req-1',
+      keyId: 'key_123',
+      step: 'info',
+      msg: 'a line',
+    });
     expect(deferred.lines[1]).toMatchObject({ reqId: 'req-1', keyId: 'key_123', msg: 'a warning formatted' });
     expect(withoutTime(deferred.lines)).toEqual(withoutTime(eager.lines));
   });

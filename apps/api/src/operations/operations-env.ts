@@ -10,6 +10,7 @@ export const operationsSettings = {
   ONCE_RATE_LIMIT_TENANT_MAX: true,
   ONCE_RATE_LIMIT_WINDOW_MS: true,
   ONCE_CORS_ORIGINS: true,
+  ONCE_TRUST_PROXY: true,
   ONCE_REQUEST_TIMEOUT_MS: true,
   ONCE_CONNECTION_TIMEOUT_MS: true,
   ONCE_STATEMENT_TIMEOUT_MS: true,
@@ -18,6 +19,7 @@ export const operationsSettings = {
   ONCE_API_KEY_CACHE_TTL_MS: true,
   ONCE_SCAVENGER: true,
   ONCE_SCAVENGER_INTERVAL_MS: true,
+  ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS: true,
   ONCE_KEY_RETENTION_SECONDS: true,
 } as const;
 
@@ -40,6 +42,7 @@ export const operationsFromEnv = (env: OperationsEnv): OperationsDeps => ({
       }
     : {}),
   corsOrigins: env.ONCE_CORS_ORIGINS,
+  ...(env.ONCE_TRUST_PROXY === undefined ? {} : { trustProxy: env.ONCE_TRUST_PROXY }),
   requestTimeoutMs: env.ONCE_REQUEST_TIMEOUT_MS,
   connectionTimeoutMs: env.ONCE_CONNECTION_TIMEOUT_MS,
   statementTimeoutMs: env.ONCE_STATEMENT_TIMEOUT_MS,
@@ -47,6 +50,10 @@ export const operationsFromEnv = (env: OperationsEnv): OperationsDeps => ({
   maxWaitingReads: env.ONCE_MAX_WAITING_READS,
   apiKeyCacheTtlMs: env.ONCE_API_KEY_CACHE_TTL_MS,
   scavenger: env.ONCE_SCAVENGER === false ? false : { intervalMs: env.ONCE_SCAVENGER_INTERVAL_MS },
+  eventStoreScavenger:
+    env.ONCE_SCAVENGER === false
+      ? false
+      : { intervalMs: env.ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS * 1000 },
   ...(env.ONCE_KEY_RETENTION_SECONDS === undefined
     ? {}
     : { keyRetentionSeconds: env.ONCE_KEY_RETENTION_SECONDS }),

@@ -122,3 +122,43 @@ describe('the per-address limit and the defaults', () => {
     expect(statuses).toEqual([401, 401, 401, 429]);
   });
 });
+
+describe('the per-address limit behind a proxy (ONCE_TRUST_PROXY)', () => {
+  const apis: TestApi[] = [];
+  const startBehind = async (trustProxy: number | readonly string[] | undefined): Promise<TestApi> => {
+    const api = await startTestApi({
+      databaseUrl: env.db.connectionString,
+      gatewayUrl: 'http://127.0.0.1:9',
+      logger: false,
+      operations: {
+        scavenger: false,
+        rateLimits: { perAddress: { max: 2, windowMs: 60_000 }, perTenant: { max: 1_000, windowMs: 60_000 } },
+        ...(trustProxy ? { trustProxy } : {}),
+      },
+    });
+    apis.push(api);
+    return api;
+  };
+  afterAll(async () => {
+    await Promise.all(apis.map((api) => api.close()));
+  });
+  const from = async (api: TestApi, client: string): Promise<number> =>
+    (await fetch(`${api.url}/invoices/${randomUUID()}`, { headers: { 'x-forwarded-for': client } })).status;
+
+  it('gives each client behind a trusted proxy its own bucket (by address or hop count)', async () => {
+    for (const trustProxy of [['127.0.0.1'], 1]) {
+      const api = await startBehind(trustProxy);
+      expect([await from(api, '203.0.113.1'), await from(api, '203.0.113.1')]).toEqual([401, 401]);
+      expect(await from(api, '203.0.113.1')).toBe(429);
+      expect(await from(api, '203.0.113.2')).toBe(401);
+    }
+  });
+
+  it('ignores X-Forwarded-For from a proxy it does not trust, or when it trusts none', async () => {
+    for (const trustProxy of [['10.9.9.9'], undefined]) {
+      const api = await startBehind(trustProxy);
+      expect([await from(api, '203.0.113.1'), await from(api, '203.0.113.2')]).toEqual([401, 401]);
+      expect(await from(api, '203.0.113.3')).toBe(429);
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maxOrderLines } from '@once/domain/orders';
 
 export const orderIdParams = z.strictObject({ id: z.uuid() });
 
@@ -7,20 +8,22 @@ export const placeOrderBody = z.strictObject({
   lines: z
     .array(
       z.strictObject({
-        sku: z.string().min(1).max(100),
+        sku: z.string().min(1).max(100).describe('An item on the menu: the server prices the line from it'),
         quantity: z.number().int().positive().max(1_000_000),
-        unitPrice: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).describe('Minor units'),
       }),
     )
     .min(1)
-    .max(200),
+    .max(maxOrderLines)
+    .describe(`At most ${String(maxOrderLines)} lines; no prices: the server takes each from the menu`),
   expectedTotal: z
     .number()
     .int()
     .min(0)
     .max(Number.MAX_SAFE_INTEGER)
     .optional()
-    .describe('The total the client showed; a different current total holds the order for review'),
+    .describe(
+      'The total the client showed (minor units); a different total at the menu’s prices holds the order for review',
+    ),
 });
 
 export const orderView = z.object({

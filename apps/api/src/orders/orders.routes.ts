@@ -15,6 +15,7 @@ import { approveOrder, completeOrder, placeOrder, serveOrder } from './order.com
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.command({
     url: '/',
+    config: { role: 'staff' },
     schema: {
       summary: 'Place an order (its id is derived from the Idempotency-Key)',
       description:
@@ -30,6 +31,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.command({
     url: '/:id/approve',
+    config: { role: 'staff' },
     schema: {
       summary: 'Accept the current total of an order held for review',
       description:
@@ -46,6 +48,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.command({
     url: '/:id/serve',
+    config: { role: 'staff' },
     schema: {
       summary: 'Mark an order served',
       tags: ['orders'],
@@ -59,6 +62,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.command({
     url: '/:id/complete',
+    config: { role: 'staff' },
     schema: {
       summary: 'Complete a served order: it becomes a sale, exactly once',
       tags: ['orders'],
@@ -73,6 +77,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id',
     {
+      config: { role: 'staff' },
       schema: {
         summary: 'An order',
         description: readModelDescription('The order, with its sale once completed.'),

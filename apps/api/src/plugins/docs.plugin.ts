@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { declarePublic, documentRouteRoles, withRouteRole } from '../auth/index.js';
 import { documentConsistencyHeaders } from '../consistency/index.js';
 import { documentRateLimits } from '../operations/openapi-rate-limits.js';
 import { HttpProblem } from '../problems/index.js';
@@ -58,27 +59,33 @@ export const docsPlugin = fp<{ catalog: ApiProblemCatalog; version: string }>(
         },
         security: [{ apiKey: [] }],
       },
-      transform: jsonSchemaTransform,
-      transformObject: (document) => documentRateLimits(documentConsistencyHeaders(document)),
+      transform: withRouteRole(jsonSchemaTransform),
+      transformObject: (document) =>
+        documentRouteRoles(documentRateLimits(documentConsistencyHeaders(document))),
     });
-    await app.register(swaggerUi, { routePrefix: '/docs' });
+    // Swagger UI's pages cannot declare a role themselves: its own scope declares them public.
+    await app.register(async (docs) => {
+      docs.addHook('onRoute', declarePublic());
+      await docs.register(swaggerUi, { routePrefix: '/docs' });
+    });
 
     const page = problemsPage(catalog);
-    app.get('/problems', { schema: { hide: true } }, async (_request, reply) =>
+    app.get('/problems', { config: { role: 'public' }, schema: { hide: true } }, async (_request, reply) =>
       reply.type('text/html').send(page),
     );
-    app
-      .withTypeProvider<ZodTypeProvider>()
-      .get(
-        '/problems/:type',
-        { schema: { hide: true, params: z.strictObject({ type: z.string().max(100) }) } },
-        async (request, reply) => {
-          const { type } = request.params;
-          if (!catalog.has(type)) throw new HttpProblem('not-found', { detail: `no problem type ${type}` });
-          const { status, title, description } = catalog.describe(type);
-          return reply.send({ type: catalog.uri(type), status, title, description });
-        },
-      );
+    app.withTypeProvider<ZodTypeProvider>().get(
+      '/problems/:type',
+      {
+        config: { role: 'public' },
+        schema: { hide: true, params: z.strictObject({ type: z.string().max(100) }) },
+      },
+      async (request, reply) => {
+        const { type } = request.params;
+        if (!catalog.has(type)) throw new HttpProblem('not-found', { detail: `no problem type ${type}` });
+        const { status, title, description } = catalog.describe(type);
+        return reply.send({ type: catalog.uri(type), status, title, description });
+      },
+    );
   },
   { name: 'once-docs', fastify: '5.x' },
 );

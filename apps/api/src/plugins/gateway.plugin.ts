@@ -10,11 +10,11 @@ declare module 'fastify' {
 }
 
 /** The card gateway client (apps/gateway-sim, or a gateway with the same contract). */
-export const gatewayPlugin = fp<{ baseUrl: string; timeoutMs?: number }>(
-  async (app, { baseUrl, timeoutMs }) => {
+export const gatewayPlugin = fp<{ baseUrl: string; timeoutMs?: number; apiToken?: string | undefined }>(
+  async (app, { baseUrl, timeoutMs, apiToken }) => {
     app.decorate(
       'gateway',
-      createGatewayClient({ baseUrl, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
+      createGatewayClient({ baseUrl, apiToken, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
     );
   },
   { name: 'once-gateway', fastify: '5.x' },

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { createIdempotencyEngine } from '@once/idempotency';
-import type { CommandHandlers, IdempotencyEngine, IdempotencyEngineOptions } from '@once/idempotency';
+import type { CommandHandlers, IdempotencyEngine } from '@once/idempotency';
 import type { ProcessFaultHook } from '../faults/index.js';
 
 declare module 'fastify' {
@@ -20,24 +20,22 @@ export interface IdempotencyEnginePluginOptions {
   readonly leaseMs?: number | undefined;
   /** How many completed keys are answered from memory. Default 10,000. */
   readonly completedKeys?: number | undefined;
-  /** How the engine is made: `createIdempotencyEngine` by default. */
-  readonly createEngine?: ((options: IdempotencyEngineOptions) => IdempotencyEngine) | undefined;
   /** How long a key is kept when its route and handler set no retention (seconds). Default 24 h. */
   readonly keyRetentionSeconds?: number | undefined;
+  /** The keys card tokens are referenced under (an HMAC; the secrets keyring's reference keys, current first). */
+  readonly secretReferenceKeys: readonly Uint8Array[];
 }
 
 /** The idempotency engine over the app's event store, with the api's fault points wired in. */
 export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
-  async (
-    app,
-    { faults, leaseMs, completedKeys, createEngine = createIdempotencyEngine, keyRetentionSeconds },
-  ) => {
+  async (app, { faults, leaseMs, completedKeys, keyRetentionSeconds, secretReferenceKeys }) => {
     const faultPoint: ProcessFaultHook = faults ?? (() => undefined);
     app.decorate('faultPoint', faultPoint);
     app.decorate(
       'commandEngine',
-      createEngine({
+      createIdempotencyEngine({
         store: app.eventStore,
+        secretReferenceKeys,
         faults: (point) => faultPoint(point),
         ...(leaseMs === undefined ? {} : { leaseMs }),
         ...(completedKeys === undefined ? {} : { completedKeys: { capacity: completedKeys } }),

@@ -65,6 +65,7 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
           route,
           statusCode: reply.statusCode,
           durationMs: Math.round(reply.elapsedTime * 100) / 100,
+          clientAddress: request.ip,
           ...(request.idempotencyOutcome ? { idempotencyOutcome: request.idempotencyOutcome } : {}),
         },
         'request completed',
@@ -77,7 +78,7 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
       app.addHook('onClose', async () => server.close());
     } else {
       app.decorate('metricsUrl', () => undefined);
-      app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+      app.get('/metrics', { config: { role: 'public' }, schema: { hide: true } }, async (_request, reply) =>
         reply.type(registry.contentType).send(await registry.metrics()),
       );
     }

@@ -4,7 +4,7 @@ import { migrateOutbox, webhookDeliveryMetrics } from '@once/outbox';
 
 /**
  * The outbox's tables and metrics (`webhook_attempts{outcome}`, `webhook_retry_backlog`,
- * `webhook_oldest_undelivered_seconds`, read from the delivery state so they hold wherever the relay runs: on the
+ * `webhook_oldest_undelivered_seconds`, `webhook_held_messages`, read from the delivery state so they hold wherever the relay runs: on the
  * projector's thread (`projector.plugin.ts`) or in apps/projector.
  */
 export const outboxPlugin = fp(
@@ -27,6 +27,14 @@ export const outboxPlugin = fp(
       registers,
       async collect() {
         this.set((await webhookDeliveryMetrics(app.pg)).retryBacklog);
+      },
+    });
+    new Gauge({
+      name: 'webhook_held_messages',
+      help: 'Webhook messages held for disabled endpoints, delivered once they are enabled again',
+      registers,
+      async collect() {
+        this.set((await webhookDeliveryMetrics(app.pg)).held);
       },
     });
     new Gauge({

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { Problem } from '@once/idempotency/fastify';
 import type { ProblemAnswer, ProblemDocument } from '@once/idempotency/fastify';
-import { HttpProblem } from '../problems/index.js';
+import { HttpProblem, storeFailureProblem } from '../problems/index.js';
 import type { ApiProblemCatalog, ApiProblemType } from '../problems/index.js';
 
 export interface ProblemDetailsOptions {
@@ -28,25 +28,10 @@ const fastifyCodes: Readonly<Record<string, ApiProblemType>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid-json',
 };
 
-/** Driver errors that mean "the store is not answering now" (PostgreSQL classes 08, 53300, 57P0x; socket errors). */
-const unavailableCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  '53300',
-  '57P01',
-  '57P02',
-  '57P03',
-]);
-const isStoreUnavailable = (error: Error): boolean => {
-  const code = 'code' in error ? error.code : undefined;
-  return typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'));
-};
-
 /**
  * The one root error handler: schema errors → 400 `invalid-request`, domain errors → their catalog status,
- * body too large → 413, unsupported media type → 415, invalid JSON → 400, anything else → 500 (logged once).
+ * body too large → 413, unsupported media type → 415, invalid JSON → 400, store failures → 503 with `Retry-After` and
+ * a type per cause (`storeFailureProblem`), anything else → 500 (logged once).
  * Every answer is `application/problem+json`. Unknown routes answer 404 `not-found` the same way.
  */
 export const problemDetailsPlugin = fp<ProblemDetailsOptions>(
@@ -86,9 +71,10 @@ export const problemDetailsPlugin = fp<ProblemDetailsOptions>(
       if (typeof status === 'number' && status >= 400 && status < 500) {
         return answer('invalid-request', error.message);
       }
-      if (isStoreUnavailable(error)) {
-        request.log.warn({ err: error }, 'store unavailable');
-        return catalog.answer(new HttpProblem('service-unavailable', { retryAfterSeconds: 1 }));
+      const storeFailure = storeFailureProblem(error);
+      if (storeFailure) {
+        request.log.warn({ err: error, problem: storeFailure.type }, 'store unavailable');
+        return catalog.answer(storeFailure);
       }
       request.log.error({ err: error }, 'unexpected error');
       return answer('internal');

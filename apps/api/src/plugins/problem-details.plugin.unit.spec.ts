@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { asInvoiceId, asPaymentId, money } from '@once/domain';
 import { PaymentExceedsBalance } from '@once/domain/invoices';
 import { Problem } from '@once/idempotency/fastify';
-import { HttpProblem, problemCatalog, problemOfError } from '../problems/index.js';
+import { HttpProblem, problemCatalog, problemOfError, storeFailureProblem } from '../problems/index.js';
 import { problemDetailsPlugin } from './problem-details.plugin.js';
 
 const build = async () => {
@@ -41,6 +41,11 @@ const build = async () => {
   });
   app.get('/store-down', async () => {
     throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+  });
+  app.get('/disk-full', async () => {
+    throw new Error('the append failed', {
+      cause: Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' }),
+    });
   });
   app.get('/defect', async () => {
     throw new Error('a bug');
@@ -107,6 +112,31 @@ describe('the root error handler', () => {
     const response = await app.inject({ method: 'GET', url: '/store-down' });
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('1');
+  });
+
+  it('answers a full disk (SQLSTATE 53100, found along the cause chain) with 503 storage-full and Retry-After', async () => {
+    const { app } = await build();
+    const response = await app.inject({ method: 'GET', url: '/disk-full' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('60');
+    expect(response.json()).toMatchObject({ type: '/problems/storage-full', status: 503 });
+  });
+
+  it('gives each store failure its own 503 type and no other error one', () => {
+    const typeOf = (code: string) => storeFailureProblem(Object.assign(new Error('failed'), { code }))?.type;
+    expect(typeOf('53100')).toBe('storage-full');
+    expect(typeOf('25006')).toBe('database-read-only');
+    expect(typeOf('57014')).toBe('statement-timeout');
+    expect(typeOf('53300')).toBe('database-busy');
+    expect(typeOf('57P01')).toBe('service-unavailable');
+    expect(typeOf('57P03')).toBe('service-unavailable');
+    expect(typeOf('08006')).toBe('service-unavailable');
+    expect(storeFailureProblem(new Error('timeout exceeded when trying to connect'))?.type).toBe(
+      'database-busy',
+    );
+    expect(typeOf('23505')).toBeUndefined();
+    expect(storeFailureProblem(new Error('a bug'))).toBeUndefined();
+    expect(storeFailureProblem('not an error')).toBeUndefined();
   });
 
   it('answers a defect with 500 internal, logged once, without leaking the message', async () => {

@@ -1,13 +1,28 @@
 import { Worker } from 'node:worker_threads';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { Counter } from 'prom-client';
 import type { WebhookUrlPolicy } from '@once/webhooks';
 import type { ProjectorThreadData, ProjectorThreadMessage } from './projector.thread.js';
+import { superviseThread } from './thread-supervisor.js';
+import type { SupervisedThread } from './thread-supervisor.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The in-process projector thread (absent with an external projector). */
+    projectorThread?: { alive(): boolean; restarts(): number };
+  }
+}
 
 export interface ProjectorPluginOptions {
   readonly databaseUrl: string;
   readonly eventStoreUrl?: string | undefined;
   /** Which endpoint URLs the webhook relay delivers to. */
   readonly webhookUrlPolicy: WebhookUrlPolicy;
+  /** How long the relay keeps delivered webhook messages (ms); its default (30 days) when omitted. */
+  readonly webhookRetentionMs?: number;
+  /** `ONCE_SECRETS_KEY`'s value, for the relay to unseal the endpoints' secrets. */
+  readonly secretsKey: string;
 }
 
 /**
@@ -24,47 +39,76 @@ const projectorWorker = (workerData: ProjectorThreadData): Worker => {
   });
 };
 
-/**
- * Runs the read-model projections and the webhook relay inside the api process (the embedded default and tests) on a
- * thread of their own, with their own connections, so a batch never holds up a request on the api's event loop. In
- * production they run as their own service (apps/projector); several runners are safe, one leads per projection
- * and one relay delivers.
- */
-export const projectorPlugin = fp<ProjectorPluginOptions>(
-  async (app, options) => {
-    const worker = projectorWorker({
-      databaseUrl: options.databaseUrl,
-      eventStoreUrl: options.eventStoreUrl,
-      webhookUrlPolicy: options.webhookUrlPolicy,
-      pollIntervalMs: 50,
+/** Starts one projector thread and resolves once it runs (rejects when it could not start). */
+const startProjectorThread = async (
+  app: FastifyInstance,
+  workerData: ProjectorThreadData,
+): Promise<SupervisedThread> => {
+  const worker = projectorWorker(workerData);
+  let stopping = false;
+  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+  worker.on('error', (error) => {
+    if (!stopping) app.log.error({ err: error }, 'the projector thread failed');
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.on('message', (message: ProjectorThreadMessage) => {
+      if (message.kind === 'started') resolve();
+      else if (message.kind === 'failed')
+        reject(new Error(`the projector did not start: ${message.message}`));
+      else app.log[message.level](message.data, message.message);
     });
-    let closing = false;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    await new Promise<void>((resolve, reject) => {
-      worker.on('message', (message: ProjectorThreadMessage) => {
-        if (message.kind === 'started') resolve();
-        else if (message.kind === 'failed')
-          reject(new Error(`the projector did not start: ${message.message}`));
-        else app.log[message.level](message.data, message.message);
-      });
-      worker.once('error', (error) => {
-        if (closing) return;
-        app.log.error({ err: error }, 'the projector thread failed');
-        reject(error);
-      });
-      worker.once('exit', (code) => {
-        if (!closing) reject(new Error(`the projector thread exited with ${String(code)}`));
-      });
-    });
-    app.addHook('onClose', async () => {
-      closing = true;
+    worker.once('error', reject);
+    void exited.then((code) => reject(new Error(`the projector thread exited with ${String(code)}`)));
+  });
+  return {
+    exited,
+    stop: async () => {
+      stopping = true;
       worker.postMessage('stop');
       const stopped = await Promise.race([
         exited.then(() => true),
         new Promise((r) => setTimeout(() => r(false), 10_000)),
       ]);
       if (!stopped) await worker.terminate();
+    },
+  };
+};
+
+/**
+ * Runs the read-model projections and the webhook relay inside the api process (the embedded default and tests) on a
+ * thread of their own, with their own connections, so a batch never holds up a request on the api's event loop. In
+ * production they run as their own service (apps/projector); several runners are safe, one leads per projection
+ * and one relay delivers. A thread that dies is restarted after an exponential backoff (1 s doubling to 60 s), counted
+ * in `once_projector_thread_restarts_total`; `/health/ready` answers 503 while it is down.
+ */
+export const projectorPlugin = fp<ProjectorPluginOptions>(
+  async (app, options) => {
+    const restarts = new Counter({
+      name: 'once_projector_thread_restarts_total',
+      help: 'Restarts of the in-process projector thread after it died',
+      registers: [app.metricsRegistry],
     });
+    const supervisor = await superviseThread({
+      start: () =>
+        startProjectorThread(app, {
+          databaseUrl: options.databaseUrl,
+          eventStoreUrl: options.eventStoreUrl,
+          webhookUrlPolicy: options.webhookUrlPolicy,
+          webhookRetentionMs: options.webhookRetentionMs,
+          secretsKey: options.secretsKey,
+          pollIntervalMs: 50,
+        }),
+      onRestart: () => restarts.inc(),
+      log: {
+        warn: (details, message) => app.log.warn(details, `projector: ${message}`),
+        error: (details, message) => app.log.error(details, `projector: ${message}`),
+      },
+    });
+    app.decorate('projectorThread', {
+      alive: () => supervisor.alive(),
+      restarts: () => supervisor.restarts(),
+    });
+    app.addHook('onClose', async () => supervisor.stop());
   },
-  { name: 'once-projector', fastify: '5.x', dependencies: ['once-event-store'] },
+  { name: 'once-projector', fastify: '5.x', dependencies: ['once-event-store', 'once-observability'] },
 );

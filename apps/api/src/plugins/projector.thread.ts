@@ -7,6 +7,7 @@ import { startWebhookRelay } from '@once/outbox';
 import { startProjector } from '@once/projections';
 import type { ProjectionLogger } from '@once/projections';
 import { allProjections, expiredKeySweeper } from '@once/read-models';
+import { createSecretsKeyring, parseSecretsKeys } from '@once/webhooks';
 import type { WebhookUrlPolicy } from '@once/webhooks';
 
 /** What the api gives its projector thread (see `projector.plugin.ts`). */
@@ -14,7 +15,10 @@ export interface ProjectorThreadData {
   readonly databaseUrl: string;
   readonly eventStoreUrl: string | undefined;
   readonly webhookUrlPolicy: WebhookUrlPolicy;
+  readonly webhookRetentionMs: number | undefined;
   readonly pollIntervalMs: number;
+  /** `ONCE_SECRETS_KEY`'s value: the relay unseals the endpoints' secrets with it. */
+  readonly secretsKey: string;
 }
 
 /** What the thread tells the api: it runs, or it could not start, and what it logs (the api's logger writes it). */
@@ -91,7 +95,9 @@ try {
     await startWebhookRelay({
       pool,
       store,
+      secrets: createSecretsKeyring(parseSecretsKeys(data.secretsKey)),
       urlPolicy: data.webhookUrlPolicy,
+      ...(data.webhookRetentionMs === undefined ? {} : { retentionMs: data.webhookRetentionMs }),
       logger,
       pollIntervalMs: data.pollIntervalMs,
     }),

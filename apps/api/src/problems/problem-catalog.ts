@@ -66,8 +66,10 @@ export const problemCatalog = idempotencyProblems
         status: 403,
         title: 'This API key may not do this',
         description:
-          'The command needs an operator key (`npm run keys -- create --role operator`); staff keys cannot run it. ' +
-          'Nothing was stored for this key.',
+          "Every route needs a key of at least one role: `staff` (the till), `operator` (also the console's `/ops` reads " +
+          "and resolving card payments) or `admin` (also webhook endpoints and deliveries, menu prices). This key's role " +
+          "is below the route's; `detail` names both. Ask for a key of that role (`npm run keys -- create --role " +
+          'operator|admin`). Nothing was read or stored.',
       },
       'invalid-webhook-url': {
         status: 422,
@@ -149,6 +151,50 @@ export const problemCatalog = idempotencyProblems
         description:
           'Reads with `Once-Min-Position` wait for the read models to catch up; the number that may wait at once is ' +
           'capped. Retry after `Retry-After` seconds, or read without the header.',
+      },
+      'storage-full': {
+        status: 503,
+        title: 'The database is out of disk space',
+        description:
+          'PostgreSQL could not write (SQLSTATE 53100). Nothing was stored for this key; retry with the same key after ' +
+          '`Retry-After` seconds. Operators: free or add disk space.',
+      },
+      'database-read-only': {
+        status: 503,
+        title: 'The database accepts no writes now',
+        description:
+          'PostgreSQL refused a write in a read-only transaction (SQLSTATE 25006: a standby, a failover under way, or ' +
+          '`default_transaction_read_only`). Nothing was stored for this key; retry with the same key after `Retry-After` seconds.',
+      },
+      'statement-timeout': {
+        status: 503,
+        title: 'A database statement took too long',
+        description:
+          'A statement ran past `ONCE_STATEMENT_TIMEOUT_MS` and was cancelled (SQLSTATE 57014). Nothing was stored for ' +
+          'this key; retry with the same key after `Retry-After` seconds.',
+      },
+      'database-busy': {
+        status: 503,
+        title: 'No database connection is free',
+        description:
+          'Every connection of the pool stayed busy for `ONCE_POOL_CONNECTION_TIMEOUT_MS`, or the database has no free ' +
+          'connection or memory (SQLSTATE 53300, 53200). Nothing was stored for this key; retry with the same key after ' +
+          '`Retry-After` seconds.',
+      },
+      'webhook-replay-too-large': {
+        status: 422,
+        title: 'The replay range holds too many events',
+        description:
+          'A replay reads the log for the range, and reads at most `maxEvents` events of the endpoint’s tenant and ' +
+          'event types (`ONCE_WEBHOOK_REPLAY_MAX_EVENTS`, 10,000 by default). Nothing was replayed: replay shorter ' +
+          'ranges, one after the other.',
+      },
+      'webhook-message-not-removable': {
+        status: 409,
+        title: 'Only dead or held webhook messages can be deleted',
+        description:
+          'The message is pending (its delivery is under way) or delivered (deleted by the retention on its own). ' +
+          'Nothing was deleted.',
       },
       internal: {
         title: 'Internal error',

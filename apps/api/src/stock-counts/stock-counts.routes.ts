@@ -16,6 +16,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['stock-counts'];
   app.command({
     url: '/',
+    config: { role: 'staff' },
     schema: {
       summary: 'Open a stock count (its id is derived from the Idempotency-Key)',
       tags,
@@ -28,6 +29,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.command({
     url: '/:id/lines',
+    config: { role: 'staff' },
     schema: {
       summary: 'Record a counted line (the same sku again replaces its line)',
       tags,
@@ -41,6 +43,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.command({
     url: '/:id/post',
+    config: { role: 'staff' },
     schema: {
       summary: 'Post a stock count, exactly once',
       tags,
@@ -55,6 +58,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id',
     {
+      config: { role: 'staff' },
       schema: {
         summary: 'A stock count',
         description: readModelDescription('The count with its lines in counting order.'),

@@ -24,10 +24,11 @@ export { clientRouteTypesSource } from './client-route-types.js';
 export type { OpenApiDocument } from './client-route-types.js';
 export {
   bundleWebApps,
-  putDemoMenu,
   saveScreenshot,
   signIn,
   useBrowserTestApi,
   webAssetsDirectory,
 } from './till-browser.js';
 export type { BrowserTestApi } from './till-browser.js';
+export { putDemoMenu, putMenuItems } from './menu-calls.js';
+export type { MenuItemInput } from './menu-calls.js';

@@ -22,16 +22,18 @@ export interface InvoiceCalls {
 }
 
 /**
- * The invoice calls over `http` as `apiKey`, with the gateway simulator at `gatewayUrl`.
+ * The invoice calls over `http` as `apiKey`, with the gateway simulator at `gatewayUrl` (asked for its charges with
+ * `gatewayApiToken`, the bearer secret it was started with, if any).
  *
  * @example
- * const calls = invoiceCalls(http, tenant.alice, gateway.url);
+ * const calls = invoiceCalls(http, tenant.alice, gateway.url, gatewayApiToken);
  * const invoiceId = await calls.issueInvoice();
  */
 export const invoiceCalls = (
   http: Http,
   apiKey: string,
   gatewayUrl = 'http://127.0.0.1:9',
+  gatewayApiToken?: string,
 ): InvoiceCalls => ({
   issueInvoice: async (total = 1000) => {
     const response = await http.post('/invoices', {
@@ -49,8 +51,13 @@ export const invoiceCalls = (
   pay: (invoiceId, key, body) => http.post(`/invoices/${invoiceId}/payments`, { apiKey, key, body }),
   invoice: async (invoiceId) => (await http.get(`/invoices/${invoiceId}`, apiKey)).json(),
   charges: async (paymentId) =>
-    ((await (await fetch(`${gatewayUrl}/charges?reference=${paymentId}`)).json()) as { charges: unknown[] })
-      .charges,
+    (
+      (await (
+        await fetch(`${gatewayUrl}/charges?reference=${paymentId}`, {
+          ...(gatewayApiToken ? { headers: { authorization: `Bearer ${gatewayApiToken}` } } : {}),
+        })
+      ).json()) as { charges: unknown[] }
+    ).charges,
 });
 
 /** The same key with a different body is refused (422) and changes nothing. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { allProjections } from '@once/read-models';
+import { generateSecretsKey } from '@once/webhooks';
 import { buildApp } from '../app.js';
 import type { AppDeps } from '../app.js';
 import { createApiKeyStore } from '../auth/index.js';
@@ -10,7 +11,7 @@ import type {} from '../plugins/postgres.plugin.js';
 export interface TestApi {
   readonly url: string;
   readonly app: FastifyInstance;
-  /** A fresh tenant with API keys for two staff actors and an operator, so tests isolate by identity. */
+  /** A fresh tenant with API keys for two staff actors, an operator and an admin, so tests isolate by identity. */
   tenant(): Promise<TestTenant>;
   close(): Promise<void>;
 }
@@ -19,8 +20,10 @@ export interface TestTenant {
   readonly tenantId: string;
   readonly alice: string;
   readonly bob: string;
-  /** An operator of the same tenant (resolves card payments that need attention). */
+  /** An operator of the same tenant (reads the console's `/ops` routes, resolves card payments that need attention). */
   readonly olga: string;
+  /** An admin of the same tenant (configures it: webhook endpoints and deliveries, menu prices). */
+  readonly ada: string;
 }
 
 /**
@@ -41,13 +44,16 @@ const readModelsBuilt = async (app: FastifyInstance): Promise<void> => {
 };
 
 /**
- * Builds the api over the given database and listens on 127.0.0.1 (a free port).
+ * Builds the api over the given database and listens on 127.0.0.1 (a free port); with a server key of its own unless
+ * `secretsKey` is given.
  *
  * @example
  * const api = await startTestApi({ databaseUrl: db.connectionString, gatewayUrl });
  */
-export const startTestApi = async (deps: AppDeps): Promise<TestApi> => {
-  const app = await buildApp(deps);
+export const startTestApi = async (
+  deps: Omit<AppDeps, 'secretsKey'> & { readonly secretsKey?: string },
+): Promise<TestApi> => {
+  const app = await buildApp({ ...deps, secretsKey: deps.secretsKey ?? generateSecretsKey() });
   if (deps.projector !== 'external') await readModelsBuilt(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -58,12 +64,13 @@ export const startTestApi = async (deps: AppDeps): Promise<TestApi> => {
     app,
     tenant: async () => {
       const tenantId = randomUUID();
-      const [alice, bob, olga] = await Promise.all([
+      const [alice, bob, olga, ada] = await Promise.all([
         apiKeys.create({ tenantId, actorId: randomUUID(), label: 'alice' }),
         apiKeys.create({ tenantId, actorId: randomUUID(), label: 'bob' }),
         apiKeys.create({ tenantId, actorId: randomUUID(), label: 'olga', role: 'operator' }),
+        apiKeys.create({ tenantId, actorId: randomUUID(), label: 'ada', role: 'admin' }),
       ]);
-      return { tenantId, alice, bob, olga };
+      return { tenantId, alice, bob, olga, ada };
     },
     close: () => app.close(),
   };

@@ -9,7 +9,6 @@ import { afterAll, beforeAll } from 'vitest';
 import { findFreePort } from '@once/postgres';
 import { createTestDatabase, launchChromium } from '@once/testing';
 import type { ChromiumSession, TestDatabase } from '@once/testing';
-import { demoMenu } from '../embedded/demo-menu.js';
 import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from '../embedded/gateway-sim-process.js';
 import { startTestApi } from './test-api.js';
@@ -52,23 +51,6 @@ export const saveScreenshot = async (
   if (process.env['ONCE_SCREENSHOTS'] !== '1') return;
   await mkdir(screenshotDirectory, { recursive: true });
   await page.screenshot({ path: `${screenshotDirectory}${name}.png`, fullPage: options.fullPage ?? false });
-};
-
-/**
- * Gives a tenant the demo café's menu through the api.
- *
- * @example
- * await putDemoMenu(api.url, tenant.alice);
- */
-export const putDemoMenu = async (url: string, apiKey: string): Promise<void> => {
-  for (const { sku, ...item } of demoMenu) {
-    const response = await fetch(`${url}/menu/items/${sku}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(item),
-    });
-    if (!response.ok) throw new Error(`PUT /menu/items/${sku}: ${String(response.status)}`);
-  }
 };
 
 /**

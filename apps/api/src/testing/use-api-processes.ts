@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { findFreePort } from '@once/postgres';
+import { generateSecretsKey } from '@once/webhooks';
 import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { startGatewaySimProcess } from '../embedded/gateway-sim-process.js';
@@ -37,6 +38,8 @@ export interface ApiProcessesContext {
 export const useApiProcesses = (): ApiProcessesContext => {
   const started = {} as { db: TestDatabase; gateway: GatewaySimProcess };
   const stops: (() => Promise<unknown>)[] = [];
+  // Every api process of the file shares one server key, as the replicas of a deployment do.
+  const secretsKey = generateSecretsKey();
   beforeAll(async () => {
     started.db = await createTestDatabase();
     started.gateway = await startGatewaySimProcess({ port: await findFreePort() });
@@ -55,6 +58,7 @@ export const useApiProcesses = (): ApiProcessesContext => {
     },
     environment: () => ({
       DATABASE_URL: started.db.connectionString,
+      ONCE_SECRETS_KEY: secretsKey,
       ONCE_GATEWAY_URL: started.gateway.url,
       ONCE_LEASE_MS: '1000',
     }),

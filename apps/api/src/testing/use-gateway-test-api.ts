@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { findFreePort } from '@once/postgres';
 import type { AppDeps } from '../app.js';
@@ -9,6 +10,8 @@ import type { TestApiContext } from './use-test-api.js';
 /** What `useGatewayTestApi` gives a test file: the usual context, the gateway simulator and its fault controls. */
 export interface GatewayTestApiContext extends TestApiContext {
   readonly gateway: GatewaySimProcess;
+  /** The bearer secret the api sends with its charges and inquiries (the simulator refuses them without it). */
+  readonly gatewayApiToken: string;
   /** Arms a fault for the next `times` calls of one kind (`POST /admin/faults`). */
   arm(target: 'charge' | 'inquiry', fault: unknown, times?: number): Promise<void>;
   /** Every charge the gateway made for a payment (its inquiry call). */
@@ -41,15 +44,18 @@ export const useGatewayTestApi = (
     if (!gateway) throw new Error('the gateway simulator starts in beforeAll: use it inside tests');
     return gateway;
   };
+  // The api reaches the simulator as in compose: with the bearer secret its charges need.
+  const gatewayApiToken = randomBytes(24).toString('hex');
   beforeAll(async () => {
-    gateway = await startGatewaySimProcess({ port: await findFreePort() });
+    gateway = await startGatewaySimProcess({ port: await findFreePort(), apiToken: gatewayApiToken });
   });
   afterAll(async () => {
     await gateway?.stop();
   });
-  const context = useTestApi(() => ({ gatewayUrl: started().url, ...deps }));
+  const context = useTestApi(() => ({ gatewayUrl: started().url, gatewayApiToken, ...deps }));
   return Object.defineProperties(context as GatewayTestApiContext, {
     gateway: { get: started },
+    gatewayApiToken: { value: gatewayApiToken },
     arm: {
       value: async (target: 'charge' | 'inquiry', fault: unknown, times = 1) => {
         const armed = await fetch(`${started().url}/admin/faults`, {
@@ -62,7 +68,9 @@ export const useGatewayTestApi = (
     },
     charges: {
       value: async (reference: string) => {
-        const answer = await fetch(`${started().url}/charges?reference=${reference}`);
+        const answer = await fetch(`${started().url}/charges?reference=${reference}`, {
+          headers: { authorization: `Bearer ${gatewayApiToken}` },
+        });
         return ((await answer.json()) as { charges: unknown[] }).charges;
       },
     },

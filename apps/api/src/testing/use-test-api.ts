@@ -12,7 +12,7 @@ export interface TestApiContext {
   readonly db: TestDatabase;
   readonly api: TestApi;
   readonly http: Http;
-  /** A fresh tenant with two staff actors (alice, bob) and an operator (olga). */
+  /** A fresh tenant with two staff actors (alice, bob), an operator (olga) and an admin (ada). */
   readonly tenant: TestTenant;
 }
 

@@ -32,9 +32,9 @@ describe.skipIf(!chromiumPresent)(`the operator console in headless Chromium${SK
     });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
 
-    // bob, of the same tenant, reads alice's key: the console is tenant-scoped, not actor-scoped.
+    // olga, an operator of the same tenant, reads alice's key: the console is tenant-scoped, not actor-scoped.
     const page = await env.browser.context.newPage();
-    await signIn(page, `${env.api.url}/console`, tenant.bob);
+    await signIn(page, `${env.api.url}/console`, tenant.olga);
     const timeline = page.locator(`[data-testid=key-timeline][data-key="${key}"]`);
     await page.fill('#lookup', key);
     await expect

@@ -32,8 +32,9 @@ describe.skipIf(!chromiumPresent)(`the till when the api dies mid-payment${SKIP_
     const port = await findFreePort();
     const crashing = await startApi(port, 'after-gateway-charge');
     const tenantId = randomUUID();
-    const apiKey = await createApiKeyStore(env.db.pool).create({ tenantId, actorId: randomUUID() });
-    await putDemoMenu(crashing.url, apiKey);
+    const apiKeys = createApiKeyStore(env.db.pool);
+    const apiKey = await apiKeys.create({ tenantId, actorId: randomUUID() });
+    await putDemoMenu(crashing.url, await apiKeys.create({ tenantId, actorId: randomUUID(), role: 'admin' }));
     const page = await browser.context.newPage();
     await signIn(page, `${crashing.url}/till`, apiKey);
     await page.click('[data-sku=cappuccino]');

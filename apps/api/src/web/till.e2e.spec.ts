@@ -1,10 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromiumPresent, chromiumSkipNote } from '@once/testing';
-import { putDemoMenu, saveScreenshot, signIn, useBrowserTestApi } from '../testing/index.js';
+import { putDemoMenu, putMenuItems, saveScreenshot, signIn, useBrowserTestApi } from '../testing/index.js';
 
-// The till as the api serves it, in real Chromium: one key per tap, the offline queue in IndexedDB, prices looked up
-// when a queued order is first sent.
+// The till as the api serves it, in real Chromium: one key per tap, the offline queue in IndexedDB, every order
+// priced by the api from its menu when it arrives.
 
 const SKIP_NOTE = chromiumSkipNote('the till tests');
 if (!chromiumPresent) console.warn(`till.e2e.spec.ts${SKIP_NOTE}`);
@@ -12,14 +12,14 @@ if (!chromiumPresent) console.warn(`till.e2e.spec.ts${SKIP_NOTE}`);
 describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, () => {
   const env = useBrowserTestApi();
 
-  /** A fresh tenant with the demo menu, signed in on a new page of the till. */
-  const openTill = async (): Promise<{ page: Page; apiKey: string; tenantId: string }> => {
+  /** A fresh tenant with the demo menu, signed in on a new page of the till (staff); `adminKey` sets its prices. */
+  const openTill = async (): Promise<{ page: Page; apiKey: string; adminKey: string; tenantId: string }> => {
     const tenant = await env.api.tenant();
-    await putDemoMenu(env.api.url, tenant.alice);
+    await putDemoMenu(env.api.url, tenant.ada);
     const page = await env.browser.context.newPage();
     await signIn(page, `${env.api.url}/till`, tenant.alice);
     await page.waitForSelector('[data-sku=espresso]');
-    return { page, apiKey: tenant.alice, tenantId: tenant.tenantId };
+    return { page, apiKey: tenant.alice, adminKey: tenant.ada, tenantId: tenant.tenantId };
   };
 
   const order = (page: Page, number: number) =>
@@ -100,18 +100,15 @@ describe.skipIf(!chromiumPresent)(`the till in headless Chromium${SKIP_NOTE}`, (
   });
 
   it('a price changed while the order waited offline holds it for review, and the new total can be accepted', async () => {
-    const { page, apiKey } = await openTill();
+    const { page, adminKey } = await openTill();
     await env.browser.context.setOffline(true);
     await page.getByTestId('connection').filter({ hasText: 'Offline' }).waitFor();
     await placeOrder(page, ['espresso', 'croissant']);
     await page.locator('[data-testid=queue] li[data-state=offline]').waitFor();
 
-    const repriced = await fetch(`${env.api.url}/menu/items/espresso`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Espresso', unitPrice: 300, currency: 'EUR' }),
-    });
-    expect(repriced.status).toBe(200);
+    await putMenuItems(env.api.url, adminKey, [
+      { sku: 'espresso', name: 'Espresso', unitPrice: 300, currency: 'EUR' },
+    ]);
     await env.browser.context.setOffline(false);
 
     await order(page, 1).and(page.locator('[data-status=held]')).waitFor({ timeout: 60_000 });

@@ -20,6 +20,24 @@ describe('the pages of the till and the console', () => {
     );
   });
 
+  it('sends a strict Content-Security-Policy, no framing and nosniff with the pages, and nosniff with the api', async () => {
+    for (const path of ['/till', '/web/till.js', '/console']) {
+      const response = await env.http.get(path);
+      const policy = response.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|upgrade-insecure-requests/);
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    const api = await env.http.get('/health');
+    expect(api.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(api.headers.get('content-security-policy')).toBeNull();
+    const problem = await env.http.get('/invoices/not-a-uuid', env.tenant.alice);
+    expect(problem.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('answers a missing build with a 404 saying how to build, and a path outside it with a 400', async () => {
     const missing = await env.http.get('/console');
     expect(missing.status).toBe(404);

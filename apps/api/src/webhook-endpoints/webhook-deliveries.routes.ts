@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  defaultMaxReplayEvents,
+  deleteWebhookMessage,
   getWebhookEndpoint,
   listWebhookAttempts,
   listWebhookMessages,
   redeliverWebhookMessage,
-  replayWebhookMessages,
+  replayWebhookRange,
 } from '@once/outbox';
 import { problemView } from '../commands/command-schemas.js';
 import { HttpProblem } from '../problems/index.js';
@@ -21,12 +23,21 @@ import {
 
 const problems = { 400: problemView, 401: problemView, 404: problemView };
 
+export interface WebhookDeliveriesRoutesOptions {
+  /** The most log events one replay reads; `defaultMaxReplayEvents` (10,000) by default. */
+  readonly maxReplayEvents?: number;
+}
+
 /**
  * The delivery state of an endpoint: its messages and every attempt, a redelivery of one message, a replay of a time
- * range. Redelivering and replaying are safe to repeat (no Idempotency-Key): a message goes out with the same
- * `webhook-id`, and a receiver's inbox ignores an id it has applied.
+ * range read from the log, the deletion of a dead or held message. Redelivering and replaying are safe to repeat (no
+ * Idempotency-Key): a message goes out with the same `webhook-id`, and a receiver's inbox ignores an id it has applied.
  */
-export const webhookDeliveriesRoutes: FastifyPluginAsyncZod = async (app) => {
+export const webhookDeliveriesRoutes: FastifyPluginAsyncZod<WebhookDeliveriesRoutesOptions> = async (
+  app,
+  options,
+) => {
+  const maxReplayEvents = options.maxReplayEvents ?? defaultMaxReplayEvents;
   const tags = ['webhook-endpoints'];
   /** The endpoint's id, once it is known to belong to the caller's tenant. */
   const ownEndpoint = async (tenantId: string, endpointId: string): Promise<string> => {
@@ -38,6 +49,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id/messages',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'The endpoint’s messages, newest first: status, attempts, next attempt',
         tags,
@@ -60,6 +72,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id/attempts',
     {
+      config: { role: 'admin' },
       schema: {
         summary:
           'Delivery attempts to the endpoint (or of one message), newest first: status code, time, duration',
@@ -83,6 +96,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:id/messages/:messageId/redeliver',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'Deliver one message again, now, with a fresh retry ladder',
         tags,
@@ -101,24 +115,75 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.delete(
+    '/:id/messages/:messageId',
+    {
+      config: { role: 'admin' },
+      schema: {
+        summary: 'Delete a dead or held message and its attempts (giving up on it)',
+        tags,
+        params: webhookMessageParams,
+        response: { 200: z.object({ deleted: z.literal(1) }), 409: problemView, ...problems },
+      },
+    },
+    async (request) => {
+      const endpointId = await ownEndpoint(request.principal.tenantId, request.params.id);
+      const deletion = await deleteWebhookMessage(app.pg, endpointId, request.params.messageId);
+      switch (deletion) {
+        case 'deleted':
+          return { deleted: 1 as const };
+        case 'not-found':
+          throw new HttpProblem('not-found', {
+            detail: `no message ${request.params.messageId} for this endpoint`,
+          });
+        case 'not-dead-or-held':
+          throw new HttpProblem('webhook-message-not-removable', {
+            detail: `message ${request.params.messageId} is pending or delivered`,
+          });
+        default: {
+          const _exhaustive: never = deletion;
+          return _exhaustive;
+        }
+      }
+    },
+  );
+
   app.post(
     '/:id/replay',
     {
+      config: { role: 'admin' },
       schema: {
-        summary: 'Deliver again every message of events appended in [from, to), in log order',
+        summary:
+          'Deliver again every event of the endpoint’s types appended in [from, to), read from the log, in log order',
         tags,
         params: webhookEndpointIdParams,
         body: replayWebhookMessagesBody,
-        response: { 202: z.object({ redelivering: z.number().int() }), ...problems },
+        response: { 202: z.object({ redelivering: z.number().int() }), 422: problemView, ...problems },
       },
     },
     async (request, reply) => {
       const endpointId = await ownEndpoint(request.principal.tenantId, request.params.id);
-      const redelivering = await replayWebhookMessages(app.pg, endpointId, {
-        from: new Date(request.body.from),
-        to: new Date(request.body.to),
-      });
-      return reply.code(202).send({ redelivering });
+      const replay = await replayWebhookRange(
+        { pool: app.pg, store: app.eventStore },
+        endpointId,
+        { from: new Date(request.body.from), to: new Date(request.body.to) },
+        { maxEvents: maxReplayEvents },
+      );
+      switch (replay.outcome) {
+        case 'replayed':
+          return reply.code(202).send({ redelivering: replay.messages });
+        case 'not-found':
+          throw new HttpProblem('not-found', { detail: `no webhook endpoint ${endpointId}` });
+        case 'too-many-events':
+          throw new HttpProblem('webhook-replay-too-large', {
+            detail: `the range holds more than ${String(replay.maxEvents)} events: replay shorter ranges`,
+            extensions: { maxEvents: replay.maxEvents },
+          });
+        default: {
+          const _exhaustive: never = replay;
+          return _exhaustive;
+        }
+      }
     },
   );
 };

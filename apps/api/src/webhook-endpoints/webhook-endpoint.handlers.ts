@@ -8,6 +8,7 @@ import type {
 } from '@once/domain/webhook-endpoints';
 import type { CommandContext, CommandOf, DecideCommandHandler, HandlerResponse } from '@once/idempotency';
 import { generateWebhookSecret } from '@once/webhooks';
+import type { SecretsKeyring } from '@once/webhooks';
 import { aggregateCommand } from '../commands/aggregate-command.js';
 import type {
   deleteWebhookEndpoint,
@@ -32,7 +33,11 @@ const registered = (state: WebhookEndpointState) => {
   return state;
 };
 
-/** The endpoint as the answer shows it; with its secret for a create or a rotation. */
+/**
+ * The endpoint as the answer shows it; with its secret for a create or a rotation, sealed: the key log stores the
+ * answer as it is, and the route unseals it on the way out (`revealSealedSecrets`), to the first request and each
+ * replay alike.
+ */
 const endpointResponse = (
   status: number,
   state: WebhookEndpointState,
@@ -49,7 +54,9 @@ const endpointResponse = (
       status: endpoint.status,
       registeredAt: endpoint.registeredAt,
       previousSecretExpiresAt: endpoint.previousSecret?.expiresAt ?? null,
-      ...(withSecret ? { secret: endpoint.secret } : { disabledReason: endpoint.disabledReason ?? null }),
+      ...(withSecret
+        ? { secret: endpoint.sealedSecret }
+        : { disabledReason: endpoint.disabledReason ?? null }),
     },
   };
 };
@@ -65,8 +72,13 @@ const endpointCommand = (
     respond: (_context, state) => endpointResponse(200, state, false),
   });
 
-/** `POST /webhook-endpoints`: registers an endpoint whose id is derived from the key, with a new secret. */
-export const registerWebhookEndpointHandler: DecideCommandHandler<CommandOf<typeof registerWebhookEndpoint>> =
+/**
+ * `POST /webhook-endpoints`: registers an endpoint whose id is derived from the key, with a new secret sealed under
+ * the server's key (it is never kept in plain text).
+ */
+export const registerWebhookEndpointHandler = (
+  secrets: SecretsKeyring,
+): DecideCommandHandler<CommandOf<typeof registerWebhookEndpoint>> =>
   aggregateCommand({
     decider: webhookEndpointDecider,
     stream: (context) =>
@@ -80,7 +92,7 @@ export const registerWebhookEndpointHandler: DecideCommandHandler<CommandOf<type
           endpointId: asWebhookEndpointId(context.ids.next('webhook-endpoint')),
           url: body.url,
           eventTypes: body.eventTypes,
-          secret: generateWebhookSecret(),
+          sealedSecret: secrets.seal(generateWebhookSecret()),
           registeredAt: at(context),
         },
       };
@@ -88,8 +100,13 @@ export const registerWebhookEndpointHandler: DecideCommandHandler<CommandOf<type
     respond: (_context, state) => endpointResponse(201, state, true),
   });
 
-/** `POST /webhook-endpoints/:id/rotate-secret`: a new secret; the previous one keeps signing for the grace period. */
-export const rotateWebhookSecretHandler: DecideCommandHandler<CommandOf<typeof rotateWebhookSecret>> =
+/**
+ * `POST /webhook-endpoints/:id/rotate-secret`: a new secret (sealed); the previous one keeps signing for the grace
+ * period.
+ */
+export const rotateWebhookSecretHandler = (
+  secrets: SecretsKeyring,
+): DecideCommandHandler<CommandOf<typeof rotateWebhookSecret>> =>
   aggregateCommand({
     decider: webhookEndpointDecider,
     stream: (context) => webhookEndpointStream(tenantOf(context), endpointIdOf(context)),
@@ -99,7 +116,7 @@ export const rotateWebhookSecretHandler: DecideCommandHandler<CommandOf<typeof r
         type: 'RotateWebhookEndpointSecret',
         data: {
           endpointId: endpointIdOf(context),
-          secret: generateWebhookSecret(),
+          sealedSecret: secrets.seal(generateWebhookSecret()),
           rotatedAt: at(context),
           previousSecretExpiresAt: new Date(context.requestedAt.getTime() + grace * 1000).toISOString(),
         },
@@ -108,7 +125,7 @@ export const rotateWebhookSecretHandler: DecideCommandHandler<CommandOf<typeof r
     respond: (_context, state) => endpointResponse(200, state, true),
   });
 
-/** `POST /webhook-endpoints/:id/enable`: deliveries resume (a disabled endpoint's missed events: replay them). */
+/** `POST /webhook-endpoints/:id/enable`: deliveries resume, with what was held while it was disabled. */
 export const enableWebhookEndpointHandler: DecideCommandHandler<CommandOf<typeof enableWebhookEndpoint>> =
   endpointCommand((context) => ({
     type: 'EnableWebhookEndpoint',

@@ -57,7 +57,7 @@ export const webhookEndpointWithSecret = webhookEndpointView
   });
 
 export const webhookMessagesQuery = z.strictObject({
-  status: z.enum(['pending', 'delivered', 'dead']).optional(),
+  status: z.enum(['pending', 'held', 'delivered', 'dead']).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
@@ -70,7 +70,9 @@ export const webhookMessageView = z.object({
   messageId: z.string(),
   eventType: z.string(),
   stream: z.string(),
-  status: z.enum(['pending', 'delivered', 'dead']),
+  status: z
+    .enum(['pending', 'held', 'delivered', 'dead'])
+    .describe('held: enqueued while the endpoint was disabled, delivered once it is enabled again'),
   attempts: z.number().int(),
   appendedAt: z.string(),
   nextAttemptAt: z.string().nullable(),

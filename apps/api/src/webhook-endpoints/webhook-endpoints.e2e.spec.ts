@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver } from '@once/outbox/testing';
 import type { WebhookReceiver } from '@once/outbox/testing';
-import { useTestApi } from '../testing/index.js';
+import { putDemoMenu, useTestApi } from '../testing/index.js';
 
-const env = useTestApi({ webhookUrlPolicy: { allowHttp: true } });
+const env = useTestApi({ webhookUrlPolicy: { allowHttp: true }, webhookReplayMaxEvents: 5 });
 const secrets: string[] = [];
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver({ secrets: () => secrets });
+  await putDemoMenu(env.api.url, env.tenant.ada);
 });
 
 afterAll(async () => {
@@ -17,17 +18,17 @@ afterAll(async () => {
 });
 
 const command = (path: string, body: unknown, key = randomUUID()) =>
-  env.http.post(path, { apiKey: env.tenant.alice, key, body });
-const read = (path: string) => env.http.get(path, env.tenant.alice, {});
+  env.http.post(path, { apiKey: env.tenant.ada, key, body });
+const read = (path: string) => env.http.get(path, env.tenant.ada, {});
 const remove = (path: string) =>
   fetch(`${env.api.url}${path}`, {
     method: 'DELETE',
-    headers: { authorization: `Bearer ${env.tenant.alice}`, 'idempotency-key': randomUUID() },
+    headers: { authorization: `Bearer ${env.tenant.ada}`, 'idempotency-key': randomUUID() },
   });
 const placeOrder = async (): Promise<string> =>
-  (
-    await command('/orders', { currency: 'EUR', lines: [{ sku: 'flat-white', quantity: 1, unitPrice: 350 }] })
-  ).json<{ id: string }>().id;
+  (await command('/orders', { currency: 'EUR', lines: [{ sku: 'flat-white', quantity: 1 }] })).json<{
+    id: string;
+  }>().id;
 
 describe('webhook endpoints', () => {
   let endpointId: string;
@@ -78,7 +79,7 @@ describe('webhook endpoints', () => {
     const redelivered = await env.http.post(
       `/webhook-endpoints/${endpointId}/messages/${messageId}/redeliver`,
       {
-        apiKey: env.tenant.alice,
+        apiKey: env.tenant.ada,
       },
     );
     expect(redelivered.status).toBe(202);
@@ -87,7 +88,7 @@ describe('webhook endpoints', () => {
       .toBe(2);
 
     const replayed = await env.http.post(`/webhook-endpoints/${endpointId}/replay`, {
-      apiKey: env.tenant.alice,
+      apiKey: env.tenant.ada,
       body: {
         from: new Date(Date.now() - 3_600_000).toISOString(),
         to: new Date(Date.now() + 60_000).toISOString(),
@@ -148,6 +149,90 @@ describe('webhook endpoints', () => {
     });
   });
 
+  it('holds what happens while the endpoint is disabled and delivers it once enabled; only dead or held messages can be deleted', async () => {
+    const disabled = await command(`/webhook-endpoints/${endpointId}/disable`, {});
+    expect(disabled.json()).toMatchObject({ status: 'disabled' });
+    await expect
+      .poll(async () => (await read(`/webhook-endpoints/${endpointId}`)).json())
+      .toMatchObject({ status: 'disabled' });
+    const orderId = await placeOrder();
+    const held = async () =>
+      (await read(`/webhook-endpoints/${endpointId}/messages?status=held`)).json<{
+        messages: { messageId: string; stream: string }[];
+      }>().messages;
+    await expect.poll(async () => (await held()).some((m) => m.stream.endsWith(orderId))).toBe(true);
+    expect(receiver.requests.some((request) => request.body.includes(orderId))).toBe(false);
+
+    const delivered = (await read(`/webhook-endpoints/${endpointId}/messages?status=delivered`)).json<{
+      messages: { messageId: string }[];
+    }>().messages[0];
+    const refused = await fetch(
+      `${env.api.url}/webhook-endpoints/${endpointId}/messages/${delivered?.messageId ?? ''}`,
+      { method: 'DELETE', headers: { authorization: `Bearer ${env.tenant.ada}` } },
+    );
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ type: '/problems/webhook-message-not-removable' });
+    const unknown = await fetch(`${env.api.url}/webhook-endpoints/${endpointId}/messages/${randomUUID()}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${env.tenant.ada}` },
+    });
+    expect(unknown.status).toBe(404);
+
+    expect((await command(`/webhook-endpoints/${endpointId}/enable`, {})).json()).toMatchObject({
+      status: 'enabled',
+    });
+    await expect
+      .poll(() => receiver.requests.some((request) => request.body.includes(orderId)), { timeout: 15_000 })
+      .toBe(true);
+    expect(await held()).toEqual([]);
+  });
+
+  it('replays a range to an endpoint registered after it: events never enqueued for it are read from the log and delivered', async () => {
+    const from = new Date().toISOString();
+    const orderId = await placeOrder();
+    await expect
+      .poll(() => receiver.requests.some((request) => request.body.includes(orderId)), { timeout: 15_000 })
+      .toBe(true);
+    const created = await command('/webhook-endpoints', { url: receiver.url, eventTypes: ['OrderPlaced'] });
+    expect(created.status).toBe(201);
+    const later = created.json<{ id: string; secret: string }>();
+    secrets.push(later.secret);
+    await expect.poll(async () => (await read(`/webhook-endpoints/${later.id}`)).status).toBe(200);
+    const messages = async () =>
+      (await read(`/webhook-endpoints/${later.id}/messages`)).json<{
+        messages: { messageId: string; stream: string; status: string }[];
+      }>().messages;
+    expect(await messages()).toEqual([]);
+
+    const replayed = await env.http.post(`/webhook-endpoints/${later.id}/replay`, {
+      apiKey: env.tenant.ada,
+      body: { from, to: new Date(Date.now() + 60_000).toISOString() },
+    });
+    expect(replayed.json()).toEqual({ redelivering: 1 });
+    await expect
+      .poll(() => receiver.requests.filter((request) => request.body.includes(orderId)).length, {
+        timeout: 15_000,
+      })
+      .toBe(2);
+    await expect
+      .poll(async () => (await messages()).map(({ stream, status }) => ({ stream, status })))
+      .toEqual([{ stream: expect.stringContaining(orderId), status: 'delivered' }]);
+    expect((await remove(`/webhook-endpoints/${later.id}`)).status).toBe(200);
+  });
+
+  it('refuses a replay whose range holds more log events than the bound', async () => {
+    for (let placed = 0; placed < 5; placed++) await placeOrder();
+    const replayed = await env.http.post(`/webhook-endpoints/${endpointId}/replay`, {
+      apiKey: env.tenant.ada,
+      body: {
+        from: new Date(Date.now() - 3_600_000).toISOString(),
+        to: new Date(Date.now() + 60_000).toISOString(),
+      },
+    });
+    expect(replayed.status).toBe(422);
+    expect(replayed.json()).toMatchObject({ type: '/problems/webhook-replay-too-large', maxEvents: 5 });
+  });
+
   it('disables, enables and deletes an endpoint; another tenant never sees it', async () => {
     const disabled = await command(`/webhook-endpoints/${endpointId}/disable`, {});
     expect(disabled.json()).toMatchObject({ status: 'disabled', disabledReason: 'disabled by the tenant' });
@@ -155,10 +240,8 @@ describe('webhook endpoints', () => {
       status: 'enabled',
     });
     const other = await env.api.tenant();
-    expect((await env.http.get(`/webhook-endpoints/${endpointId}`, other.alice, {})).status).toBe(404);
-    expect((await env.http.get(`/webhook-endpoints/${endpointId}/attempts`, other.alice, {})).status).toBe(
-      404,
-    );
+    expect((await env.http.get(`/webhook-endpoints/${endpointId}`, other.ada, {})).status).toBe(404);
+    expect((await env.http.get(`/webhook-endpoints/${endpointId}/attempts`, other.ada, {})).status).toBe(404);
     const deleted = await remove(`/webhook-endpoints/${endpointId}`);
     expect(deleted.status).toBe(200);
     await expect.poll(async () => (await read(`/webhook-endpoints/${endpointId}`)).status).toBe(404);
@@ -170,5 +253,6 @@ describe('webhook endpoints', () => {
     expect(metrics).toMatch(/webhook_attempts\{outcome="delivered"\} [1-9]/);
     expect(metrics).toContain('webhook_retry_backlog');
     expect(metrics).toContain('webhook_oldest_undelivered_seconds');
+    expect(metrics).toContain('webhook_held_messages');
   });
 });

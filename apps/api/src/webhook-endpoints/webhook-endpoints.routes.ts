@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { webhookEventTypes } from '@once/domain/webhook-endpoints';
 import { getWebhookEndpoint, listWebhookEndpoints } from '@once/outbox';
 import { checkWebhookUrl } from '@once/webhooks';
-import type { WebhookUrlPolicy } from '@once/webhooks';
+import type { SecretsKeyring, WebhookUrlPolicy } from '@once/webhooks';
 import {
   commandProblems,
   emptyBody,
@@ -25,6 +25,7 @@ import {
   registerWebhookEndpoint,
   rotateWebhookSecret,
 } from './webhook-endpoint.commands.js';
+import { revealSealedSecrets } from './reveal-sealed-secrets.js';
 
 const endpointAnswer = webhookEndpointView.omit({ failingSince: true });
 const readProblems = { 400: problemView, 401: problemView, 404: problemView };
@@ -32,16 +33,19 @@ const readProblems = { 400: problemView, 401: problemView, 404: problemView };
 /**
  * Webhook endpoints of the caller's tenant. Writes are keyed commands on the endpoint's aggregate (definitions in
  * `webhook-endpoint.commands.ts`, handlers in `webhook-endpoint.handlers.ts`); reads come from the relay's endpoints
- * table, which follows the log (usually milliseconds behind a write).
+ * table, which follows the log (usually milliseconds behind a write). A secret is sealed everywhere it is kept
+ * (`secrets`); only the answer of a create or a rotation, and its replays, show it unsealed.
  */
-export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookUrlPolicy }> = async (
-  app,
-  { urlPolicy },
-) => {
+export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{
+  urlPolicy: WebhookUrlPolicy;
+  secrets: SecretsKeyring;
+}> = async (app, { urlPolicy, secrets }) => {
   const tags = ['webhook-endpoints'];
+  const revealSecret = revealSealedSecrets(secrets);
 
   app.command({
     url: '/',
+    config: { role: 'admin' },
     schema: {
       summary:
         'Register a webhook endpoint (its id is derived from the Idempotency-Key; the secret is shown here)',
@@ -56,11 +60,13 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
       const check = await checkWebhookUrl(url, urlPolicy);
       if (!check.ok) throw new HttpProblem('invalid-webhook-url', { detail: check.reason });
     },
+    onSend: revealSecret,
     command: registerWebhookEndpoint,
   });
 
   app.command({
     url: '/:id/rotate-secret',
+    config: { role: 'admin' },
     schema: {
       summary: 'Rotate the secret (the previous one keeps signing during the grace period)',
       tags,
@@ -69,15 +75,21 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
       body: rotateWebhookSecretBody,
       response: { 200: webhookEndpointWithSecret, ...commandProblems },
     },
+    onSend: revealSecret,
     command: rotateWebhookSecret,
   });
 
   for (const [action, summary, command] of [
-    ['enable', 'Enable deliveries again (missed events: replay them)', enableWebhookEndpoint],
+    [
+      'enable',
+      'Enable deliveries again: what was held while disabled goes out, in log order',
+      enableWebhookEndpoint,
+    ],
     ['disable', 'Stop deliveries until enabled again', disableWebhookEndpoint],
   ] as const) {
     app.command({
       url: `/:id/${action}`,
+      config: { role: 'admin' },
       schema: {
         summary,
         tags,
@@ -93,6 +105,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
   app.command({
     method: 'DELETE',
     url: '/:id',
+    config: { role: 'admin' },
     schema: {
       summary: 'Delete a webhook endpoint',
       tags,
@@ -106,6 +119,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
   app.get(
     '/',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'The tenant’s webhook endpoints (never their secrets)',
         tags,
@@ -118,6 +132,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
   app.get(
     '/event-types',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'The event types an endpoint can subscribe to',
         tags,
@@ -130,6 +145,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{ urlPolicy: WebhookU
   app.get(
     '/:id',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'One webhook endpoint, with whether it is failing or disabled and why',
         tags,

@@ -32,6 +32,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<WebhooksRoutesOptions> = asyn
   app.post(
     '/gateway',
     {
+      config: { role: 'public' },
       schema: {
         summary: 'Gateway events (signed; applied once per event id)',
         description:

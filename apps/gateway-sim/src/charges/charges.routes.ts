@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,7 +17,17 @@ export interface ChargesRoutesOptions {
   readonly faultAccess: FaultAccess;
   readonly webhooks: WebhookSender | undefined;
   readonly now: () => Date;
+  /** The bearer secret every call needs (`Authorization: Bearer <token>`); none needed when omitted. */
+  readonly apiToken?: string | undefined;
 }
+
+const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+/** Whether the request carries `Authorization: Bearer <token>`, compared in constant time. */
+const carriesToken = (request: FastifyRequest, token: string): boolean => {
+  const header = request.headers.authorization;
+  return typeof header === 'string' && timingSafeEqual(digest(header), digest(`Bearer ${token}`));
+};
 
 const problem = (reply: FastifyReply, status: number, type: string, detail: string) =>
   reply
@@ -49,9 +60,12 @@ const hang = async (request: FastifyRequest, reply: FastifyReply): Promise<void>
 /** `POST /charges` (with the gateway's own `Idempotency-Key`) and `GET /charges?reference=…` (the inquiry call). */
 export const chargesRoutes: FastifyPluginAsyncZod<ChargesRoutesOptions> = async (
   app,
-  { ledger, faults, faultAccess, webhooks, now },
+  { ledger, faults, faultAccess, webhooks, now, apiToken },
 ) => {
   app.addHook('onRequest', async (request, reply) => {
+    if (apiToken !== undefined && !carriesToken(request, apiToken)) {
+      return problem(reply, 401, 'unauthorized', 'send Authorization: Bearer <the gateway API token>');
+    }
     if (request.headers[faultHeader] !== undefined) return refuseFaultControls(faultAccess, request, reply);
     return undefined;
   });

@@ -1,4 +1,4 @@
-import { callApi } from '../common/index.js';
+import { callApi, problemText } from '../common/index.js';
 import type { KeyLogEntry } from './key-log-entry.js';
 
 export interface KeySummary {
@@ -26,6 +26,12 @@ export interface KeyTimeline extends KeySummary {
 
 export interface ConsoleOverview {
   readonly inFlight: readonly (KeySummary & { readonly leaseExpired: boolean })[];
+  /** Keys in flight the completer cannot resume (no handler for their command): an operator must look. */
+  readonly unresumable: readonly {
+    readonly key: string;
+    readonly commandType?: string;
+    readonly leaseExpiredAt: string;
+  }[];
   readonly payments: readonly {
     readonly id: string;
     readonly invoiceId: string;
@@ -63,7 +69,8 @@ export interface ConsoleOverview {
 
 const read = async <T>(apiKey: string, path: string): Promise<T> => {
   const answer = await callApi<T>(apiKey, 'GET', path);
-  if (!answer.ok) throw new Error(`${path}: ${String(answer.status)}`);
+  // A staff key is refused (403) with a problem saying which role the console needs: show it.
+  if (!answer.ok) throw new Error(`${path}: ${String(answer.status)} ${problemText(answer.body)}`);
   return answer.body;
 };
 
@@ -97,14 +104,16 @@ export const lookUp = async (apiKey: string, text: string): Promise<KeyTimeline[
 
 /** Everything the console's panels show, read at once. */
 export const readOverview = async (apiKey: string): Promise<ConsoleOverview> => {
-  const [inFlight, payments, projections, routes] = await Promise.all([
+  const [inFlight, unresumable, payments, projections, routes] = await Promise.all([
     read<{ keys: ConsoleOverview['inFlight'] }>(apiKey, '/ops/keys/in-flight'),
+    read<{ keys: ConsoleOverview['unresumable'] }>(apiKey, '/ops/keys/unresumable'),
     read<{ payments: ConsoleOverview['payments'] }>(apiKey, '/ops/payments/needing-attention'),
     read<{ projections: ConsoleOverview['projections'] }>(apiKey, '/ops/projections'),
     read<ConsoleOverview['routes']>(apiKey, '/ops/routes'),
   ]);
   return {
     inFlight: inFlight.keys,
+    unresumable: unresumable.keys,
     payments: payments.payments,
     projections: projections.projections,
     routes,

@@ -109,6 +109,20 @@ const overviewPanels = (overview: ConsoleOverview, lookUpKey: (key: string) => v
   ),
   h(
     'section',
+    { class: 'card', 'data-testid': 'unresumable' },
+    h('h2', {}, `Keys the completer cannot resume (${String(overview.unresumable.length)})`),
+    table(
+      ['key', 'command', 'lease ended'],
+      overview.unresumable.map((key) => [
+        h('a', { href: '#', onclick: (event) => (event.preventDefault(), lookUpKey(key.key)) }, key.key),
+        key.commandType ?? 'unknown (a first-format claim)',
+        `${key.leaseExpiredAt.slice(0, 19).replace('T', ' ')} UTC`,
+      ]),
+      'None: the completer can resume every key left in flight.',
+    ),
+  ),
+  h(
+    'section',
     { class: 'card', 'data-testid': 'payments-attention' },
     h('h2', {}, `Payments needing attention (${String(overview.payments.length)})`),
     table(

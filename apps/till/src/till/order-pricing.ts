@@ -1,9 +1,9 @@
 import type { CartLine, MenuItem } from './till-model.js';
 
-/** The body of `POST /orders`. */
+/** The body of `POST /orders`: what was ordered and the total the till showed; never a price. */
 export interface PlaceOrderBody {
   readonly currency: string;
-  readonly lines: readonly { readonly sku: string; readonly quantity: number; readonly unitPrice: number }[];
+  readonly lines: readonly { readonly sku: string; readonly quantity: number }[];
   readonly expectedTotal: number;
 }
 
@@ -20,27 +20,23 @@ export const cartTotal = (lines: readonly CartLine[], menu: readonly MenuItem[])
   lines.reduce((sum, line) => sum + (priceOf(menu, line.sku) ?? 0) * line.quantity, 0);
 
 /**
- * The order as it is submitted: each line at the price in force now, and the total the cashier was shown when the
- * order was made. When the two totals differ the api holds the order for review rather than charge a price nobody saw.
+ * The order as it is submitted, fixed when the cashier taps _Place order_ (online or not): the items and quantities,
+ * and the total the cashier was shown. The api prices every line from its menu when the order arrives; a total that
+ * differs (a price changed while the order waited offline) holds the order for review rather than charge a price
+ * nobody saw.
  *
  * @param lines the order's lines.
- * @param menu the prices in force when the order is submitted.
  * @param shownTotal what the till showed when the order was made.
  * @example
- * placeOrderBody(lines, freshMenu, 500); // { currency: 'EUR', lines: [...], expectedTotal: 500 }
+ * placeOrderBody(lines, 500, 'EUR'); // { currency: 'EUR', lines: [{ sku: 'espresso', quantity: 2 }], expectedTotal: 500 }
  */
 export const placeOrderBody = (
   lines: readonly CartLine[],
-  menu: readonly MenuItem[],
   shownTotal: number,
   currency: string,
 ): PlaceOrderBody => ({
   currency,
-  lines: lines.map((line) => ({
-    sku: line.sku,
-    quantity: line.quantity,
-    unitPrice: priceOf(menu, line.sku) ?? 0,
-  })),
+  lines: lines.map((line) => ({ sku: line.sku, quantity: line.quantity })),
   expectedTotal: shownTotal,
 });
 

@@ -15,13 +15,20 @@ describe('order pricing', () => {
     expect(cartTotal(cart, [espresso, croissant])).toBe(800);
   });
 
-  it('prices lines at the menu in force and keeps the total the till showed', () => {
+  it('sends what was ordered and the total the till showed, never a price', () => {
     const lines = [{ sku: 'espresso', name: 'Espresso', quantity: 2 }];
-    const repriced = [{ ...espresso, unitPrice: 300 }];
-    expect(placeOrderBody(lines, repriced, 500, 'EUR')).toEqual({
+    expect(placeOrderBody(lines, 500, 'EUR')).toEqual({
       currency: 'EUR',
-      lines: [{ sku: 'espresso', quantity: 2, unitPrice: 300 }],
+      lines: [{ sku: 'espresso', quantity: 2 }],
       expectedTotal: 500,
     });
+  });
+
+  it('shows a total at the menu the till holds, counting nothing for an item no longer on it', () => {
+    const lines = [
+      { sku: 'espresso', name: 'Espresso', quantity: 2 },
+      { sku: 'muffin', name: 'Muffin', quantity: 1 },
+    ];
+    expect(cartTotal(lines, [espresso])).toBe(500);
   });
 });

@@ -27,7 +27,7 @@ export const toInvoiceSummary = (body: unknown): InvoiceSummary => {
  * a total everyone agreed to, a fresh read of the invoice after a payment.
  *
  * @example
- * const next = applySuccess(order, { kind: 'place', localId, priced: true }, answerBody);
+ * const next = applySuccess(order, { kind: 'place', localId }, answerBody);
  */
 export const applySuccess = (
   order: TillOrder,
@@ -43,7 +43,7 @@ export const applySuccess = (
       order.total = answer.total;
       if (answer.status === 'held') {
         const shown = formatMoney(answer.expectedTotal ?? order.shownTotal, order.currency);
-        order.note = `Held for review: prices changed while it waited. It showed ${shown}, now ${formatMoney(answer.total, order.currency)}.`;
+        order.note = `Held for review: the menu's prices differ from what it showed. It showed ${shown}, now ${formatMoney(answer.total, order.currency)}.`;
         return undefined;
       }
       delete order.note;

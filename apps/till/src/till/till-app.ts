@@ -1,5 +1,5 @@
 import { createIdempotentClient, createOfflineQueue, openBrowserIntentStorage, uuidV7 } from '@once/client';
-import type { Intent, IntentRequest, QueueEvent } from '@once/client';
+import type { IntentRequest, QueueEvent } from '@once/client';
 import { apiKeyFingerprint, callApi, problemText } from '../common/index.js';
 import { addToCart, cartTotal, placeOrderBody } from './order-pricing.js';
 import { applyRefusal, applySuccess, ticketLabel, toInvoiceSummary } from './ticket-outcome.js';
@@ -17,7 +17,7 @@ export interface QueueItem {
 /** The till's actions and what it shows; `subscribe` is told after every change. */
 export interface Till {
   readonly state: TillState;
-  /** Whether the queue is sending (the switch is off, the browser is online and queued orders are priced). */
+  /** Whether the queue is sending (the switch is off and the browser is online). */
   readonly sending: boolean;
   readonly storageBackend: string;
   queueItems(): Promise<QueueItem[]>;
@@ -38,7 +38,7 @@ const sentShown = 12;
 /**
  * Starts the till for one API key: its queue of intents in IndexedDB (one key per tap, stored before the first
  * attempt), sent in order while online; its orders and the purpose of each queued intent in local storage.
- * Orders made offline are priced when the till comes back online, just before they are first sent.
+ * An order's request is fixed at the tap (items, quantities, the total shown): the api prices it when it arrives.
  *
  * @example
  * const till = await startTill(apiKey);
@@ -177,19 +177,6 @@ export const startTill = async (apiKey: string): Promise<Till> => {
     notify();
   };
 
-  /** Prices the orders made offline with the menu in force now; they keep the total the till showed. */
-  const priceQueuedOrders = async (pending: readonly Intent[], menu: readonly MenuItem[]) => {
-    for (const intent of pending) {
-      const ticket = state.tickets[intent.key];
-      const order = ticket ? orderOf(ticket.localId) : undefined;
-      if (ticket?.kind !== 'place' || ticket.priced || !order) continue;
-      const body = placeOrderBody(order.lines, menu, order.shownTotal, order.currency);
-      await storage.save({ ...intent, request: { ...intent.request, bodyText: JSON.stringify(body) } });
-      ticket.priced = true;
-      persist();
-    }
-  };
-
   const syncOnce = async () => {
     if (state.offlineSwitch || !navigator.onLine) {
       sending = false;
@@ -199,19 +186,6 @@ export const startTill = async (apiKey: string): Promise<Till> => {
     }
     const menu = await fetchMenu();
     if (menu) state.menu = menu;
-    const pending = await client.pendingIntents();
-    const unpriced = pending.some((intent) => {
-      const ticket = state.tickets[intent.key];
-      return ticket?.kind === 'place' && !ticket.priced;
-    });
-    if (unpriced && !menu) {
-      // Orders made offline go out only at prices read now; until the menu answers, they wait.
-      sending = false;
-      queue.setOnline(false);
-      notify();
-      return;
-    }
-    if (unpriced && menu) await priceQueuedOrders(pending, menu);
     sending = true;
     queue.setOnline(true);
     notify();
@@ -290,17 +264,10 @@ export const startTill = async (apiKey: string): Promise<Till> => {
       };
       state.nextNumber += 1;
       state.orders = [order, ...state.orders];
-      // Online, the order is priced now, at the prices in force; offline, just before it is first sent.
-      const menu = sending ? await fetchMenu() : undefined;
-      if (menu) state.menu = menu;
       await enqueue(
         key,
-        { kind: 'place', localId: key, priced: menu !== undefined },
-        {
-          method: 'POST',
-          path: '/orders',
-          body: placeOrderBody(lines, menu ?? state.menu, shownTotal, currency),
-        },
+        { kind: 'place', localId: key },
+        { method: 'POST', path: '/orders', body: placeOrderBody(lines, shownTotal, currency) },
       );
     },
     approve: (order) => orderCommand(order, 'approve'),

@@ -6,7 +6,7 @@ export interface MenuItem {
   readonly currency: string;
 }
 
-/** A line the cashier added: what and how many; the price comes from the menu when the order is submitted. */
+/** A line the cashier added: what and how many; the api prices it from its menu when the order arrives. */
 export interface CartLine {
   readonly sku: string;
   readonly name: string;
@@ -33,7 +33,7 @@ export interface TillOrder {
   readonly shownTotal: number;
   status: 'queued' | 'placed' | 'held' | 'served' | 'completed' | 'refused';
   orderId?: string;
-  /** The total at the prices in force when it reached the api. */
+  /** The total the api priced it at, from its menu when the order arrived. */
   total?: number;
   note?: string;
   invoice?: InvoiceSummary;
@@ -45,8 +45,7 @@ export interface TillOrder {
 
 /** What each intent in the queue is for, kept beside it (the queue itself stores only the HTTP request). */
 export type Ticket =
-  | { readonly kind: 'place'; readonly localId: string; priced: boolean }
-  | { readonly kind: 'approve' | 'serve' | 'complete' | 'bill'; readonly localId: string }
+  | { readonly kind: 'place' | 'approve' | 'serve' | 'complete' | 'bill'; readonly localId: string }
   | { readonly kind: 'pay'; readonly localId: string; readonly method: 'cash' | 'card' };
 
 /** A ticket as the queue view shows it, once the api answered. */

@@ -113,11 +113,7 @@ export interface OnceCommandRoutes {
     readonly params: Record<string, never>;
     readonly body: {
       readonly currency: string;
-      readonly lines: readonly {
-        readonly sku: string;
-        readonly quantity: number;
-        readonly unitPrice: number;
-      }[];
+      readonly lines: readonly { readonly sku: string; readonly quantity: number }[];
       readonly expectedTotal?: number;
     };
     readonly response: OnceOrder;
@@ -140,7 +136,7 @@ export interface OnceCommandRoutes {
     readonly body: Record<string, never>;
     readonly response: OnceOrder;
   };
-  /** Resolve a card payment that needs attention (operator keys only) */
+  /** Resolve a card payment that needs attention (operator keys) */
   'POST /payments/{id}/resolve': {
     readonly params: { readonly id: string };
     readonly body: { readonly action: 'inquire' | 'mark-declined'; readonly note?: string };
@@ -176,7 +172,7 @@ export interface OnceCommandRoutes {
     readonly body: Record<string, never>;
     readonly response: OnceWebhookEndpoint;
   };
-  /** Enable deliveries again (missed events: replay them) */
+  /** Enable deliveries again: what was held while disabled goes out, in log order */
   'POST /webhook-endpoints/{id}/enable': {
     readonly params: { readonly id: string };
     readonly body: Record<string, never>;

@@ -101,14 +101,32 @@ export const domainErrorCatalog = {
   },
   'empty-order': {
     title: 'The order has no lines',
-    description: 'An order needs at least one line (sku, quantity, unit price).',
+    description: 'An order needs at least one line (a sku on the menu and a quantity).',
     message: (data: { orderId: string }) => `order ${data.orderId} has no lines`,
+  },
+  'too-many-order-lines': {
+    title: 'The order has too many lines',
+    description:
+      'An order has at most 200 lines (`data.maxLines`); put more of one item on one line with its quantity, or split ' +
+      'the order.',
+    message: (data: { orderId: string; lines: number; maxLines: number }) =>
+      `order ${data.orderId} has ${data.lines} lines, at most ${data.maxLines} are allowed`,
+  },
+  'item-not-on-menu': {
+    title: 'An ordered item is not on the menu',
+    description:
+      'Every line is priced by the server from the tenant’s menu when the order arrives. This sku was never on the ' +
+      'menu or was withdrawn since (`data.line` is its 0-based place in `lines`), so the order was refused whole and ' +
+      'nothing was placed. Read `GET /menu` and make the order again.',
+    message: (data: { orderId: string; sku: string; line: number }) =>
+      `lines/${data.line}: ${data.sku} is not on the menu, so order ${data.orderId} cannot be priced`,
   },
   'order-awaiting-review': {
     title: 'The order is held for review',
     description:
-      'The prices changed between the moment the client built the order (its expected total) and its submission, so ' +
-      'the order was held rather than silently repriced. It can be served once the new total is approved.',
+      'The total the client showed (its expected total) differs from the total at the menu’s prices when the order ' +
+      'arrived (a price changed while it waited offline, or the client priced it wrongly), so the order was held ' +
+      'rather than silently repriced. It can be served once the server’s total is approved.',
     message: (data: { orderId: string }) => `order ${data.orderId} is held for review`,
   },
   'order-not-held': {
@@ -132,6 +150,19 @@ export const domainErrorCatalog = {
     message: (data: { orderId: string; saleId: string }) =>
       `order ${data.orderId} is already completed (sale ${data.saleId})`,
   },
+  'menu-full': {
+    title: 'The menu is full',
+    description:
+      'A menu holds at most 500 items (`data.maxItems`), since every order reads it whole. Withdraw an item ' +
+      '(`DELETE /menu/items/:sku`) before adding another; repricing an item on the menu is always possible.',
+    message: (data: { sku: string; maxItems: number }) =>
+      `the menu already holds ${data.maxItems} items, so ${data.sku} cannot be added`,
+  },
+  'menu-item-not-found': {
+    title: 'The item is not on the menu',
+    description: 'The sku was never put on this tenant’s menu, or it was withdrawn already.',
+    message: (data: { sku: string }) => `${data.sku} is not on the menu`,
+  },
   'stock-count-not-found': {
     title: 'No such stock count',
     description: 'The stock count was never opened for this tenant.',
@@ -151,6 +182,16 @@ export const domainErrorCatalog = {
     title: 'The stock count has no lines',
     description: 'Record at least one counted line before posting a stock count.',
     message: (data: { stockCountId: string }) => `stock count ${data.stockCountId} has no lines`,
+  },
+  'stock-count-full': {
+    title: 'The stock count holds as much as it may',
+    description:
+      'A stock count holds at most 500 lines (distinct skus) and takes at most 2,000 recorded lines in all, counting ' +
+      'a sku recorded again: post it and open another. `data.limit` is the limit reached, `data.of` which one.',
+    message: (data: { stockCountId: string; limit: number; of: 'lines' | 'recordings' }) =>
+      data.of === 'lines'
+        ? `stock count ${data.stockCountId} already has ${data.limit} lines`
+        : `stock count ${data.stockCountId} already took ${data.limit} recorded lines`,
   },
   'webhook-endpoint-not-found': {
     title: 'No such webhook endpoint',

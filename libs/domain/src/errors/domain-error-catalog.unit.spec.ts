@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as cardSettlementErrors from '../card-settlements/card-settlement.errors.js';
 import * as invoiceErrors from '../invoices/invoice.errors.js';
+import * as menuErrors from '../menus/menu.errors.js';
 import * as orderErrors from '../orders/order.errors.js';
 import { asInvoiceId, asOrderId, asPaymentId, money } from '../values/index.js';
 import * as stockCountErrors from '../stock-counts/stock-count.errors.js';
@@ -13,6 +14,7 @@ const errorClasses = Object.values({
   ...moneyErrors,
   ...invoiceErrors,
   ...orderErrors,
+  ...menuErrors,
   ...stockCountErrors,
   ...webhookEndpointErrors,
   ...cardSettlementErrors,
@@ -39,6 +41,11 @@ const sampleData = {
   recorded: 'captured',
   gatewayReference: 'gw-1',
   outcome: 'declined',
+  sku: 'espresso',
+  line: 0,
+  lines: 201,
+  maxLines: 200,
+  maxItems: 500,
 } as never;
 
 describe('domain error catalog', () => {

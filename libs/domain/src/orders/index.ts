@@ -1,9 +1,10 @@
-export { decider as orderDecider } from './order.decider.js';
+export { decider as orderDecider, maxOrderLines } from './order.decider.js';
 export type { OrderDetails, OrderState } from './order.decider.js';
 export type {
   ApproveOrder,
   CompleteOrder,
   OrderCommand,
+  OrderedItem,
   OrderLine,
   PlaceOrder,
   ServeOrder,
@@ -19,6 +20,7 @@ export type {
 } from './order.events.js';
 export {
   EmptyOrder,
+  ItemNotOnMenu,
   OrderAlreadyCompleted,
   OrderAlreadyPlaced,
   OrderAlreadyServed,
@@ -26,4 +28,5 @@ export {
   OrderNotFound,
   OrderNotHeld,
   OrderNotServed,
+  TooManyOrderLines,
 } from './order.errors.js';

@@ -1,10 +1,17 @@
 import type { Decider } from '../decider/index.js';
-import { requireCurrency, requireNonNegativeAmount, requireQuantity, sumLines } from '../rules/index.js';
+import {
+  requireCurrency,
+  requireNonNegativeAmount,
+  requireQuantity,
+  requireSameCurrency,
+  sumLines,
+} from '../rules/index.js';
 import { money } from '../values/index.js';
-import type { Money, OrderId, SaleId, TenantId, Timestamp } from '../values/index.js';
+import type { CurrencyCode, Money, OrderId, SaleId, TenantId, Timestamp } from '../values/index.js';
 import type { CompleteOrder, OrderCommand, OrderLine, PlaceOrder } from './order.commands.js';
 import {
   EmptyOrder,
+  ItemNotOnMenu,
   OrderAlreadyCompleted,
   OrderAlreadyPlaced,
   OrderAlreadyServed,
@@ -12,6 +19,7 @@ import {
   OrderNotFound,
   OrderNotHeld,
   OrderNotServed,
+  TooManyOrderLines,
 } from './order.errors.js';
 import type { OrderEvent } from './order.events.js';
 
@@ -39,19 +47,31 @@ export type OrderState =
 /** A stream with no events: no order yet. */
 export const initialState = (): OrderState => ({ status: 'none' });
 
+/** The most lines one order has: each is priced from the menu when the order arrives. */
+export const maxOrderLines = 200;
+
+/** Each ordered item at the menu's price, or `ItemNotOnMenu` / `CurrencyMismatch` for the first line that has none. */
+const priceLines = (data: PlaceOrder['data'], currency: CurrencyCode): readonly OrderLine[] =>
+  data.items.map((item, line) => {
+    const quantity = requireQuantity(`lines/${line}/quantity`, item.quantity);
+    const onMenu = data.menu.items.get(item.sku);
+    if (onMenu === undefined) throw new ItemNotOnMenu({ orderId: data.orderId, sku: item.sku, line });
+    return { sku: item.sku, quantity, unitPrice: requireSameCurrency(currency, onMenu.unitPrice).amount };
+  });
+
 const place = ({ data }: PlaceOrder, state: OrderState): readonly OrderEvent[] => {
   if (state.status !== 'none') throw new OrderAlreadyPlaced({ orderId: data.orderId });
   const currency = requireCurrency(data.currency);
-  if (data.lines.length === 0) throw new EmptyOrder({ orderId: data.orderId });
-  data.lines.forEach((line, index) => {
-    requireQuantity(`lines/${index}/quantity`, line.quantity);
-    requireNonNegativeAmount(`lines/${index}/unitPrice`, line.unitPrice);
-  });
-  const total = money(sumLines('total', data.lines), currency);
+  if (data.items.length === 0) throw new EmptyOrder({ orderId: data.orderId });
+  if (data.items.length > maxOrderLines) {
+    throw new TooManyOrderLines({ orderId: data.orderId, lines: data.items.length, maxLines: maxOrderLines });
+  }
+  const lines = priceLines(data, currency);
+  const total = money(sumLines('total', lines), currency);
   const ids = { tenantId: data.tenantId, orderId: data.orderId };
   const placed: OrderEvent = {
     type: 'OrderPlaced',
-    data: { ...ids, lines: data.lines, total, placedAt: data.placedAt },
+    data: { ...ids, lines, total, placedAt: data.placedAt },
   };
   if (data.expectedTotal === undefined) return [placed];
   const expectedTotal = money(requireNonNegativeAmount('expectedTotal', data.expectedTotal), currency);
@@ -188,5 +208,8 @@ export const evolve = (state: OrderState, event: OrderEvent): OrderState => {
   }
 };
 
-/** The order decider: place (held for review when prices moved), serve, complete into exactly one sale. */
+/**
+ * The order decider: place (priced from the menu, held for review when the client showed another total), serve,
+ * complete into exactly one sale.
+ */
 export const decider: Decider<OrderCommand, OrderEvent, OrderState> = { decide, evolve, initialState };

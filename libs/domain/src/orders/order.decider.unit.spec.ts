@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidAmount, InvalidCurrency, InvalidQuantity } from '../errors/index.js';
+import { CurrencyMismatch, InvalidAmount, InvalidCurrency, InvalidQuantity } from '../errors/index.js';
 import { asOrderId, asSaleId, asSku, asTenantId, money } from '../values/index.js';
-import { deciderSpecification } from '../testing/index.js';
-import type { OrderCommand, OrderLine } from './order.commands.js';
-import { decider, evolve, initialState } from './order.decider.js';
+import { deciderSpecification, menuOf } from '../testing/index.js';
+import type { OrderCommand, OrderedItem, OrderLine } from './order.commands.js';
+import { decider, evolve, initialState, maxOrderLines } from './order.decider.js';
 import {
   EmptyOrder,
+  ItemNotOnMenu,
   OrderAlreadyCompleted,
   OrderAlreadyPlaced,
   OrderAlreadyServed,
@@ -13,6 +14,7 @@ import {
   OrderNotFound,
   OrderNotHeld,
   OrderNotServed,
+  TooManyOrderLines,
 } from './order.errors.js';
 import type { OrderEvent } from './order.events.js';
 
@@ -25,6 +27,14 @@ const later = '2026-01-31T12:05:00.000Z';
 const eur = (amount: number) => money(amount, 'EUR');
 const ids = { tenantId, orderId };
 
+const menu = menuOf([
+  { sku: 'espresso', unitPrice: 250 },
+  { sku: 'croissant', unitPrice: 300 },
+]);
+const items: OrderedItem[] = [
+  { sku: asSku('espresso'), quantity: 2 },
+  { sku: asSku('croissant'), quantity: 1 },
+];
 const lines: OrderLine[] = [
   { sku: asSku('espresso'), quantity: 2, unitPrice: 250 },
   { sku: asSku('croissant'), quantity: 1, unitPrice: 300 },
@@ -34,7 +44,7 @@ const place = (
   overrides: Partial<Extract<OrderCommand, { type: 'PlaceOrder' }>['data']> = {},
 ): OrderCommand => ({
   type: 'PlaceOrder',
-  data: { tenantId, orderId, currency: 'EUR', lines, placedAt: at, ...overrides },
+  data: { tenantId, orderId, currency: 'EUR', items, menu, placedAt: at, ...overrides },
 });
 const serve: OrderCommand = { type: 'ServeOrder', data: { orderId, servedAt: later } };
 const approve: OrderCommand = { type: 'ApproveOrder', data: { orderId, approvedAt: later } };
@@ -54,39 +64,83 @@ const saleRecorded: OrderEvent = {
 };
 
 describe('PlaceOrder', () => {
-  it('places an order priced by its lines', () => {
+  it('places an order priced line by line from the menu', () => {
     given([]).when(place()).then([placed]);
   });
 
-  it('places it plainly when the expected total matches the current prices', () => {
+  it('places it plainly when the expected total matches the menu', () => {
     given([])
       .when(place({ expectedTotal: 800 }))
       .then([placed]);
   });
 
-  it('holds it for review, not repriced, when the client expected another total (offline queue)', () => {
+  it('holds it for review at the menu total, not repriced, when the client showed another total', () => {
     given([])
       .when(place({ expectedTotal: 700 }))
       .then([placed, held]);
+  });
+
+  it('prices at the menu in force when the order arrives: a repricing while it waited offline holds it', () => {
+    const repriced = menuOf([
+      { sku: 'espresso', unitPrice: 300 },
+      { sku: 'croissant', unitPrice: 300 },
+    ]);
+    const atNewPrices = [
+      { sku: asSku('espresso'), quantity: 2, unitPrice: 300 },
+      { sku: asSku('croissant'), quantity: 1, unitPrice: 300 },
+    ];
+    given([])
+      .when(place({ menu: repriced, expectedTotal: 800 }))
+      .then([
+        { type: 'OrderPlaced', data: { ...ids, lines: atNewPrices, total: eur(900), placedAt: at } },
+        {
+          type: 'OrderHeldForReview',
+          data: { ...ids, expectedTotal: eur(800), total: eur(900), heldAt: at },
+        },
+      ]);
+  });
+
+  it('refuses the whole order when a line is not on the menu (never listed, or withdrawn)', () => {
+    given([])
+      .when(place({ items: [...items, { sku: asSku('muffin'), quantity: 1 }] }))
+      .then(ItemNotOnMenu, { orderId, sku: 'muffin', line: 2 });
+    given([])
+      .when(place({ menu: menuOf([{ sku: 'croissant', unitPrice: 300 }]) }))
+      .then(ItemNotOnMenu, { orderId, sku: 'espresso', line: 0 });
+  });
+
+  it('refuses a line priced in another currency than the order', () => {
+    given([])
+      .when(
+        place({
+          menu: menuOf([{ sku: 'espresso', unitPrice: 250, currency: 'USD' }]),
+          items: [{ sku: asSku('espresso'), quantity: 1 }],
+        }),
+      )
+      .then(CurrencyMismatch, { expected: 'EUR', given: 'USD' });
   });
 
   it('places an order once', () => {
     given([placed]).when(place()).then(OrderAlreadyPlaced, { orderId });
   });
 
-  it('refuses an order without lines', () => {
+  it(`refuses an order without lines, or with more than ${String(maxOrderLines)}`, () => {
     given([])
-      .when(place({ lines: [] }))
+      .when(place({ items: [] }))
       .then(EmptyOrder, { orderId });
+    const tooMany = Array.from({ length: maxOrderLines + 1 }, () => ({
+      sku: asSku('espresso'),
+      quantity: 1,
+    }));
+    given([])
+      .when(place({ items: tooMany }))
+      .then(TooManyOrderLines, { orderId, lines: maxOrderLines + 1, maxLines: maxOrderLines });
   });
 
-  it('refuses bad quantities, prices, currencies and expected totals', () => {
+  it('refuses bad quantities, currencies and expected totals', () => {
     given([])
-      .when(place({ lines: [{ sku: asSku('tea'), quantity: 0, unitPrice: 100 }] }))
+      .when(place({ items: [{ sku: asSku('espresso'), quantity: 0 }] }))
       .then(InvalidQuantity, { field: 'lines/0/quantity', quantity: 0 });
-    given([])
-      .when(place({ lines: [{ sku: asSku('tea'), quantity: 1, unitPrice: 0.5 }] }))
-      .then(InvalidAmount, { field: 'lines/0/unitPrice', amount: 0.5 });
     given([])
       .when(place({ currency: 'euro' }))
       .then(InvalidCurrency);

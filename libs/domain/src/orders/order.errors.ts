@@ -1,5 +1,5 @@
 import { domainError } from '../errors/index.js';
-import type { Money, OrderId, SaleId } from '../values/index.js';
+import type { Money, OrderId, SaleId, Sku } from '../values/index.js';
 
 /** An order whose prices changed after the client built it. */
 interface RepricedOrder {
@@ -22,3 +22,13 @@ export class OrderNotHeld extends domainError('order-not-held')<{ orderId: Order
 export class OrderNotServed extends domainError('order-not-served')<{ orderId: OrderId }> {}
 export class OrderAlreadyServed extends domainError('order-already-served')<{ orderId: OrderId }> {}
 export class OrderAlreadyCompleted extends domainError('order-already-completed')<CompletedOrder> {}
+export class TooManyOrderLines extends domainError('too-many-order-lines')<{
+  orderId: OrderId;
+  lines: number;
+  maxLines: number;
+}> {}
+export class ItemNotOnMenu extends domainError('item-not-on-menu')<{
+  orderId: OrderId;
+  sku: Sku;
+  line: number;
+}> {}

@@ -21,7 +21,7 @@ import {
 } from '../values/index.js';
 import type { StockCountCommand } from '../stock-counts/stock-count.commands.js';
 import { decider as stockCountDecider } from '../stock-counts/stock-count.decider.js';
-import { runCommands } from '../testing/index.js';
+import { menuOf, runCommands } from '../testing/index.js';
 
 const tenantId = asTenantId('t1');
 const invoiceId = asInvoiceId('inv-1');
@@ -166,7 +166,8 @@ const orderCommand: fc.Arbitrary<OrderCommand> = fc.oneof(
       tenantId,
       orderId,
       currency: 'EUR',
-      lines: [{ sku: asSku('espresso'), quantity: 2, unitPrice: 250 }],
+      items: [{ sku: asSku('espresso'), quantity: 2 }],
+      menu: menuOf([{ sku: 'espresso', unitPrice: 250 }]),
       ...(expectedTotal === undefined ? {} : { expectedTotal }),
       placedAt: at,
     },
@@ -195,6 +196,63 @@ describe('order invariants', () => {
           expect(types.slice(0, saleAt)).toContain('OrderServed');
         }
       }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('order pricing', () => {
+  it('prices every line from the menu, whatever total the client claims, and holds it iff the totals differ', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.record({
+            sku: fc.constantFrom('a', 'b', 'c', 'd'),
+            unitPrice: fc.integer({ min: 0, max: 5000 }),
+          }),
+          { selector: (item) => item.sku, minLength: 1 },
+        ),
+        fc.array(fc.record({ pick: fc.nat(), quantity: fc.integer({ min: 1, max: 9 }) }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: undefined }),
+        (menuItems, picks, expectedTotal) => {
+          const ordered = picks.map(({ pick, quantity }) => ({
+            sku: asSku((menuItems[pick % menuItems.length] as { sku: string }).sku),
+            quantity,
+          }));
+          const events = orderDecider.decide(
+            {
+              type: 'PlaceOrder',
+              data: {
+                tenantId,
+                orderId,
+                currency: 'EUR',
+                items: ordered,
+                menu: menuOf(menuItems),
+                ...(expectedTotal === undefined ? {} : { expectedTotal }),
+                placedAt: at,
+              },
+            },
+            orderDecider.initialState(),
+          );
+          const [placed, held] = events;
+          if (placed?.type !== 'OrderPlaced') throw new Error('no OrderPlaced');
+          const priceOf = (sku: string) => menuItems.find((item) => item.sku === sku)?.unitPrice;
+          expect(placed.data.lines.map((line) => line.unitPrice)).toEqual(
+            ordered.map(({ sku }) => priceOf(sku)),
+          );
+          const menuTotal = ordered.reduce(
+            (sum, { sku, quantity }) => sum + (priceOf(sku) ?? 0) * quantity,
+            0,
+          );
+          expect(placed.data.total).toEqual(money(menuTotal, 'EUR'));
+          expect(held?.type === 'OrderHeldForReview').toBe(
+            expectedTotal !== undefined && expectedTotal !== menuTotal,
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -1,4 +1,4 @@
-export { decider as stockCountDecider } from './stock-count.decider.js';
+export { decider as stockCountDecider, stockCountLimits } from './stock-count.decider.js';
 export type { StockCountState } from './stock-count.decider.js';
 export type {
   OpenStockCount,
@@ -17,5 +17,6 @@ export {
   EmptyStockCount,
   StockCountAlreadyOpened,
   StockCountAlreadyPosted,
+  StockCountFull,
   StockCountNotFound,
 } from './stock-count.errors.js';

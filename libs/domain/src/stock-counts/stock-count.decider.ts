@@ -6,6 +6,7 @@ import {
   EmptyStockCount,
   StockCountAlreadyOpened,
   StockCountAlreadyPosted,
+  StockCountFull,
   StockCountNotFound,
 } from './stock-count.errors.js';
 import type { CountLine, StockCountEvent } from './stock-count.events.js';
@@ -16,7 +17,15 @@ interface StockCountDetails {
   readonly openedAt: Timestamp;
   /** Counted quantity by sku; a sku keeps the place where it was first counted. */
   readonly lines: ReadonlyMap<Sku, number>;
+  /** Lines recorded so far, a sku recorded again included: each is an event the count's stream holds. */
+  readonly recordings: number;
 }
+
+/**
+ * How much one stock count holds: distinct skus, and recorded lines in all. Every command on a count reads its whole
+ * stream, so a client must not grow one without end.
+ */
+export const stockCountLimits = { lines: 500, recordings: 2_000 } as const;
 
 export type StockCountState =
   | { readonly status: 'none' }
@@ -37,7 +46,8 @@ const countLines = (lines: ReadonlyMap<Sku, number>): readonly CountLine[] =>
 
 /**
  * Decides a stock count command; throws a `DomainError` when a rule forbids it.
- * Lines are recorded only while the count is open; a count is posted once, and never empty.
+ * Lines are recorded only while the count is open and within `stockCountLimits`; a count is posted once, and never
+ * empty.
  *
  * @param command - OpenStockCount, RecordCountLine or PostStockCount.
  * @param state - the fold of the stock count stream.
@@ -56,6 +66,12 @@ export const decide = (command: StockCountCommand, state: StockCountState): read
       const { stockCountId, sku, countedQuantity, recordedAt } = command.data;
       const open = requireOpen(state, stockCountId);
       requireQuantity('countedQuantity', countedQuantity, { allowZero: true });
+      if (!open.lines.has(sku) && open.lines.size >= stockCountLimits.lines) {
+        throw new StockCountFull({ stockCountId, limit: stockCountLimits.lines, of: 'lines' });
+      }
+      if (open.recordings >= stockCountLimits.recordings) {
+        throw new StockCountFull({ stockCountId, limit: stockCountLimits.recordings, of: 'recordings' });
+      }
       return [
         {
           type: 'StockCountLineRecorded',
@@ -89,11 +105,15 @@ export const evolve = (state: StockCountState, event: StockCountEvent): StockCou
   switch (event.type) {
     case 'StockCountOpened': {
       const { tenantId, stockCountId, openedAt } = event.data;
-      return { status: 'open', tenantId, stockCountId, openedAt, lines: new Map() };
+      return { status: 'open', tenantId, stockCountId, openedAt, lines: new Map(), recordings: 0 };
     }
     case 'StockCountLineRecorded':
       if (state.status !== 'open') return state;
-      return { ...state, lines: new Map(state.lines).set(event.data.sku, event.data.countedQuantity) };
+      return {
+        ...state,
+        lines: new Map(state.lines).set(event.data.sku, event.data.countedQuantity),
+        recordings: state.recordings + 1,
+      };
     case 'StockCountPosted':
       if (state.status !== 'open') return state;
       return { ...state, status: 'posted', postedAt: event.data.postedAt };

@@ -3,11 +3,12 @@ import { InvalidQuantity } from '../errors/index.js';
 import { asSku, asStockCountId, asTenantId } from '../values/index.js';
 import { deciderSpecification } from '../testing/index.js';
 import type { StockCountCommand } from './stock-count.commands.js';
-import { decider, evolve, initialState } from './stock-count.decider.js';
+import { decider, evolve, initialState, stockCountLimits } from './stock-count.decider.js';
 import {
   EmptyStockCount,
   StockCountAlreadyOpened,
   StockCountAlreadyPosted,
+  StockCountFull,
   StockCountNotFound,
 } from './stock-count.errors.js';
 import type { StockCountEvent } from './stock-count.events.js';
@@ -65,6 +66,30 @@ describe('RecordCountLine', () => {
     given([opened, counted(beans, 1), posted([{ sku: beans, countedQuantity: 1 }])])
       .when(count(beans, 2))
       .then(StockCountAlreadyPosted, { stockCountId });
+  });
+});
+
+describe('RecordCountLine within the limits', () => {
+  const skus = (count: number) => Array.from({ length: count }, (_, index) => asSku(`sku-${String(index)}`));
+
+  it('takes no new sku past the line limit, and still takes a sku it already has', () => {
+    const full = [opened, ...skus(stockCountLimits.lines).map((sku) => counted(sku, 1))];
+    given(full)
+      .when(count(beans, 1))
+      .then(StockCountFull, { stockCountId, limit: stockCountLimits.lines, of: 'lines' });
+    given(full)
+      .when(count(asSku('sku-0'), 2))
+      .then([counted(asSku('sku-0'), 2)]);
+  });
+
+  it('takes no line past the recording limit, a sku it already has included', () => {
+    const recorded = Array.from({ length: stockCountLimits.recordings }, () => counted(beans, 1));
+    given([opened, ...recorded])
+      .when(count(beans, 2))
+      .then(StockCountFull, { stockCountId, limit: stockCountLimits.recordings, of: 'recordings' });
+    given([opened, ...recorded.slice(1)])
+      .when(count(beans, 2))
+      .then([counted(beans, 2)]);
   });
 });
 

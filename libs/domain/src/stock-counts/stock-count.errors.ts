@@ -10,3 +10,6 @@ export class StockCountNotFound extends domainError('stock-count-not-found')<Sto
 export class StockCountAlreadyOpened extends domainError('stock-count-already-opened')<StockCountRef> {}
 export class StockCountAlreadyPosted extends domainError('stock-count-already-posted')<StockCountRef> {}
 export class EmptyStockCount extends domainError('empty-stock-count')<StockCountRef> {}
+export class StockCountFull extends domainError('stock-count-full')<
+  StockCountRef & { readonly limit: number; readonly of: 'lines' | 'recordings' }
+> {}

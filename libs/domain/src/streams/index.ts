@@ -1,6 +1,7 @@
 export {
   cardSettlementStream,
   invoiceStream,
+  menuStream,
   orderStream,
   stockCountStream,
   streamPrefixes,

@@ -14,7 +14,14 @@ export const streamPrefixes = {
   stockCount: 'stock-count-',
   webhookEndpoint: 'webhook-endpoint-',
   cardSettlement: 'card-settlement-',
+  menu: 'menu-',
 } as const;
+
+/**
+ * The menu of one tenant: its items and their prices, read by every order placed.
+ * @example menuStream(tenantId) // 'menu-<tenant>'
+ */
+export const menuStream = (tenantId: TenantId): string => `${streamPrefixes.menu}${tenantId}`;
 
 /**
  * The stream of one invoice (its payments included).

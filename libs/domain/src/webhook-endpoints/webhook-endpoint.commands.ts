@@ -1,7 +1,10 @@
 import type { Message } from '../decider/index.js';
 import type { TenantId, Timestamp, WebhookEndpointId } from '../values/index.js';
 
-/** Registers an endpoint: where to deliver, which event types, and the secret the server generated for it. */
+/**
+ * Registers an endpoint: where to deliver, which event types, and the secret the server generated for it, sealed
+ * (the domain never sees a secret in plain text).
+ */
 export type RegisterWebhookEndpoint = Message<
   'RegisterWebhookEndpoint',
   {
@@ -9,17 +12,17 @@ export type RegisterWebhookEndpoint = Message<
     readonly endpointId: WebhookEndpointId;
     readonly url: string;
     readonly eventTypes: readonly string[];
-    readonly secret: string;
+    readonly sealedSecret: string;
     readonly registeredAt: Timestamp;
   }
 >;
 
-/** Replaces the secret; the previous one still signs deliveries until `previousSecretExpiresAt`. */
+/** Replaces the secret (sealed); the previous one still signs deliveries until `previousSecretExpiresAt`. */
 export type RotateWebhookEndpointSecret = Message<
   'RotateWebhookEndpointSecret',
   {
     readonly endpointId: WebhookEndpointId;
-    readonly secret: string;
+    readonly sealedSecret: string;
     readonly rotatedAt: Timestamp;
     readonly previousSecretExpiresAt: Timestamp;
   }

@@ -10,9 +10,9 @@ import type { WebhookEndpointEvent } from './webhook-endpoint.events.js';
 import { isWebhookEventType } from './webhook-event-types.js';
 import type { WebhookEventType } from './webhook-event-types.js';
 
-/** A secret that still signs deliveries after a rotation, until `expiresAt`. */
+/** A secret (sealed) that still signs deliveries after a rotation, until `expiresAt`. */
 export interface PreviousWebhookSecret {
-  readonly secret: string;
+  readonly sealedSecret: string;
   readonly expiresAt: Timestamp;
 }
 
@@ -22,7 +22,7 @@ export interface RegisteredWebhookEndpoint {
   readonly endpointId: WebhookEndpointId;
   readonly url: string;
   readonly eventTypes: readonly WebhookEventType[];
-  readonly secret: string;
+  readonly sealedSecret: string;
   readonly previousSecret?: PreviousWebhookSecret;
   readonly registeredAt: Timestamp;
   /** Why the endpoint is disabled (set while `status` is `disabled`). */
@@ -67,22 +67,35 @@ export const decide = (
 ): readonly WebhookEndpointEvent[] => {
   switch (command.type) {
     case 'RegisterWebhookEndpoint': {
-      const { tenantId, endpointId, url, eventTypes, secret, registeredAt } = command.data;
+      const { tenantId, endpointId, url, eventTypes, sealedSecret, registeredAt } = command.data;
       if (state.status !== 'none') throw new WebhookEndpointAlreadyRegistered({ endpointId });
       return [
         {
           type: 'WebhookEndpointRegistered',
-          data: { tenantId, endpointId, url, eventTypes: subscribedTypes(eventTypes), secret, registeredAt },
+          data: {
+            tenantId,
+            endpointId,
+            url,
+            eventTypes: subscribedTypes(eventTypes),
+            sealedSecret,
+            registeredAt,
+          },
         },
       ];
     }
     case 'RotateWebhookEndpointSecret': {
-      const { endpointId, secret, rotatedAt, previousSecretExpiresAt } = command.data;
+      const { endpointId, sealedSecret, rotatedAt, previousSecretExpiresAt } = command.data;
       const endpoint = requireRegistered(state, endpointId);
       return [
         {
           type: 'WebhookEndpointSecretRotated',
-          data: { tenantId: endpoint.tenantId, endpointId, secret, rotatedAt, previousSecretExpiresAt },
+          data: {
+            tenantId: endpoint.tenantId,
+            endpointId,
+            sealedSecret,
+            rotatedAt,
+            previousSecretExpiresAt,
+          },
         },
       ];
     }
@@ -126,13 +139,16 @@ export const decide = (
 export const evolve = (state: WebhookEndpointState, event: WebhookEndpointEvent): WebhookEndpointState => {
   switch (event.type) {
     case 'WebhookEndpointRegistered': {
-      const { tenantId, endpointId, url, eventTypes, secret, registeredAt } = event.data;
-      return { status: 'enabled', tenantId, endpointId, url, eventTypes, secret, registeredAt };
+      const { tenantId, endpointId, url, eventTypes, sealedSecret, registeredAt } = event.data;
+      return { status: 'enabled', tenantId, endpointId, url, eventTypes, sealedSecret, registeredAt };
     }
     case 'WebhookEndpointSecretRotated': {
       if (state.status !== 'enabled' && state.status !== 'disabled') return state;
-      const previousSecret = { secret: state.secret, expiresAt: event.data.previousSecretExpiresAt };
-      return { ...state, secret: event.data.secret, previousSecret };
+      const previousSecret = {
+        sealedSecret: state.sealedSecret,
+        expiresAt: event.data.previousSecretExpiresAt,
+      };
+      return { ...state, sealedSecret: event.data.sealedSecret, previousSecret };
     }
     case 'WebhookEndpointDisabled':
       if (state.status !== 'enabled') return state;

@@ -17,18 +17,18 @@ const at = '2026-01-31T08:00:00.000Z';
 const later = '2026-01-31T09:00:00.000Z';
 const graceEnds = '2026-02-01T09:00:00.000Z';
 const url = 'https://kitchen.example.com/webhooks';
-const secret = 'whsec_first';
-const nextSecret = 'whsec_second';
+const sealedSecret = 'sealed:v1:0a1b2c3d:first';
+const nextSealedSecret = 'sealed:v1:0a1b2c3d:second';
 
 const register = (
   eventTypes: readonly string[] = ['OrderPlaced', 'OrderServed'],
 ): WebhookEndpointCommand => ({
   type: 'RegisterWebhookEndpoint',
-  data: { tenantId, endpointId, url, eventTypes, secret, registeredAt: at },
+  data: { tenantId, endpointId, url, eventTypes, sealedSecret, registeredAt: at },
 });
 const rotate: WebhookEndpointCommand = {
   type: 'RotateWebhookEndpointSecret',
-  data: { endpointId, secret: nextSecret, rotatedAt: later, previousSecretExpiresAt: graceEnds },
+  data: { endpointId, sealedSecret: nextSealedSecret, rotatedAt: later, previousSecretExpiresAt: graceEnds },
 };
 const disable: WebhookEndpointCommand = {
   type: 'DisableWebhookEndpoint',
@@ -45,11 +45,24 @@ const remove: WebhookEndpointCommand = {
 
 const registered: WebhookEndpointEvent = {
   type: 'WebhookEndpointRegistered',
-  data: { tenantId, endpointId, url, eventTypes: ['OrderPlaced', 'OrderServed'], secret, registeredAt: at },
+  data: {
+    tenantId,
+    endpointId,
+    url,
+    eventTypes: ['OrderPlaced', 'OrderServed'],
+    sealedSecret,
+    registeredAt: at,
+  },
 };
 const rotated: WebhookEndpointEvent = {
   type: 'WebhookEndpointSecretRotated',
-  data: { tenantId, endpointId, secret: nextSecret, rotatedAt: later, previousSecretExpiresAt: graceEnds },
+  data: {
+    tenantId,
+    endpointId,
+    sealedSecret: nextSealedSecret,
+    rotatedAt: later,
+    previousSecretExpiresAt: graceEnds,
+  },
 };
 const disabled: WebhookEndpointEvent = {
   type: 'WebhookEndpointDisabled',
@@ -85,7 +98,10 @@ describe('RotateWebhookEndpointSecret', () => {
   it('replaces the secret and keeps the previous one until its grace period ends', () => {
     given([registered]).when(rotate).then([rotated]);
     const state = [registered, rotated].reduce(evolve, initialState());
-    expect(state).toMatchObject({ secret: nextSecret, previousSecret: { secret, expiresAt: graceEnds } });
+    expect(state).toMatchObject({
+      sealedSecret: nextSealedSecret,
+      previousSecret: { sealedSecret, expiresAt: graceEnds },
+    });
   });
 
   it('refuses an endpoint never registered or deleted', () => {

@@ -7,13 +7,16 @@ interface EndpointFact {
   readonly endpointId: WebhookEndpointId;
 }
 
-/** The secret is part of the endpoint's history: the relay signs with what the log says. */
+/**
+ * The secret is part of the endpoint's history, sealed under the server's key: the relay unseals what the log says
+ * and signs with it.
+ */
 export type WebhookEndpointRegistered = Message<
   'WebhookEndpointRegistered',
   EndpointFact & {
     readonly url: string;
     readonly eventTypes: readonly WebhookEventType[];
-    readonly secret: string;
+    readonly sealedSecret: string;
     readonly registeredAt: Timestamp;
   }
 >;
@@ -21,7 +24,7 @@ export type WebhookEndpointRegistered = Message<
 export type WebhookEndpointSecretRotated = Message<
   'WebhookEndpointSecretRotated',
   EndpointFact & {
-    readonly secret: string;
+    readonly sealedSecret: string;
     readonly rotatedAt: Timestamp;
     readonly previousSecretExpiresAt: Timestamp;
   }

@@ -1,18 +1,26 @@
-import type { AllStreamResolvedEvent, ResolvedEvent } from '@eventstore/db-client';
-import { EventStoreDBClient, START, StreamNotFoundError, jsonEvent } from '@eventstore/db-client';
+import type { AllStreamResolvedEvent, ResolvedEvent, StreamMetadata } from '@eventstore/db-client';
+import {
+  EventStoreDBClient,
+  START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  jsonEvent,
+} from '@eventstore/db-client';
 import type {
   AppendResult,
   EventStore,
+  EventToAppend,
+  ExpectedRevision,
   ReadAllBatch,
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
-  RoundTripListener,
+  ScavengeReport,
   StreamRetention,
   SubscribeOptions,
   Subscription,
 } from '../port/index.js';
-import { UnsupportedOperationError, comparePositions } from '../port/index.js';
+import { UnsupportedOperationError, WrongExpectedRevisionError, comparePositions } from '../port/index.js';
 import { assertValidAppend } from '../port/append-validation.js';
 import { assertValidRetention } from '../retention/index.js';
 import {
@@ -23,12 +31,11 @@ import {
 } from './eventstoredb-mapping.js';
 import { createSubscriptionRegistry } from '../subscription/index.js';
 import { subscribeToEventStoreDb } from './eventstoredb-subscription.js';
+import { startServerScavenge } from './eventstoredb-operations.js';
 
 export interface EventStoreDbEventStoreOptions {
   /** Events scanned per global read when the caller gives no `maxCount`. Default 1,000. */
   readonly readBatchSize?: number;
-  /** Told of every gRPC call an operation makes (a subscription counts once, when it starts). */
-  readonly onRoundTrip?: RoundTripListener;
 }
 
 /**
@@ -52,7 +59,6 @@ export const createEventStoreDbEventStore = (
   const client =
     typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
   const readBatchSize = options.readBatchSize ?? 1_000;
-  const roundTrip: RoundTripListener = options.onRoundTrip ?? (() => undefined);
   const subscriptions = createSubscriptionRegistry();
 
   const appendToStream: EventStore['appendToStream'] = async (
@@ -61,10 +67,27 @@ export const createEventStoreDbEventStore = (
     { expectedRevision, retention },
   ) => {
     assertValidAppend(stream, events, expectedRevision);
-    if (retention !== undefined) assertValidRetention(retention);
-    let result: AppendResult;
+    if (retention === undefined) return appendEvents(stream, events, expectedRevision);
+    assertValidRetention(retention);
+    // The metadata goes first, so no event is ever stored without the retention it was appended with: a crash
+    // between the two leaves metadata for a stream with no events (or a retention the stream's earlier events get a
+    // little early), which a retry of the same append keeps.
+    const written = await writeRetentionFirst(stream, retention, expectedRevision);
     try {
-      roundTrip('appendToStream');
+      return await appendEvents(stream, events, expectedRevision);
+    } catch (error) {
+      if (written !== undefined && error instanceof WrongExpectedRevisionError)
+        await restoreRetention(stream, written);
+      throw error;
+    }
+  };
+
+  const appendEvents = async (
+    stream: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> => {
+    try {
       const written = await client.appendToStream(
         stream,
         events.map((event) =>
@@ -77,7 +100,7 @@ export const createEventStoreDbEventStore = (
         ),
         { expectedRevision },
       );
-      result = {
+      return {
         nextExpectedRevision: written.nextExpectedRevision,
         position: written.position
           ? { commit: written.position.commit, prepare: written.position.prepare }
@@ -86,14 +109,42 @@ export const createEventStoreDbEventStore = (
     } catch (error) {
       throw toWrongExpectedRevision(error, stream, expectedRevision) ?? error;
     }
-    // Not atomic here: EventStoreDB 6.x writes a stream's metadata as a separate append to its $$ stream. The
-    // events come first, so a crash in between leaves a stream without retention, which merely lives longer
-    // (never shorter); retrying the same append is an idempotent repeat that sets the metadata again.
-    if (retention !== undefined) {
-      roundTrip('appendToStream');
-      await writeRetention(stream, retention);
+  };
+
+  /**
+   * Writes the retention as its metastream's next event, and answers that event's revision with the metadata it
+   * replaced. For a stream's first write (`no_stream`) only as the metastream's first event: one already there (a
+   * retry after a crash between the two writes, a repeat of the whole append, another writer's stream) is left as it
+   * is, and nothing is answered.
+   */
+  const writeRetentionFirst = async (
+    stream: string,
+    retention: StreamRetention,
+    expectedRevision: ExpectedRevision,
+  ): Promise<WrittenRetention | undefined> => {
+    if (expectedRevision === 'no_stream') {
+      try {
+        const written = await client.setStreamMetadata(stream, metadataOf(retention), {
+          expectedRevision: 'no_stream',
+        });
+        return { revision: written.nextExpectedRevision, replaced: {} };
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError) return undefined;
+        throw error;
+      }
     }
-    return result;
+    const { metadata } = await client.getStreamMetadata(stream);
+    const written = await client.setStreamMetadata(stream, metadataOf(retention));
+    return { revision: written.nextExpectedRevision, replaced: metadata ?? {} };
+  };
+
+  /** A refused append sets no retention: the metadata it replaced comes back, unless other metadata came since. */
+  const restoreRetention = async (stream: string, written: WrittenRetention): Promise<void> => {
+    await client
+      .setStreamMetadata(stream, written.replaced, { expectedRevision: written.revision })
+      .catch((error: unknown) => {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+      });
   };
 
   const appendMulti = async (): Promise<readonly AppendResult[]> => {
@@ -107,7 +158,6 @@ export const createEventStoreDbEventStore = (
     if (readOptions.maxCount !== undefined && readOptions.maxCount <= 0) return [];
     const events: RecordedEvent[] = [];
     try {
-      roundTrip('readStream');
       const read = client.readStream(stream, {
         direction: readOptions.direction ?? 'forwards',
         fromRevision:
@@ -131,7 +181,6 @@ export const createEventStoreDbEventStore = (
     const after = readOptions.after;
     // A read of $all from a position includes that position: ask for one more and drop what is not after it.
     const requested = maxCount + (after ? 1 : 0);
-    roundTrip('readAll');
     const read = client.readAll({
       fromPosition: after ? { commit: after.commit, prepare: after.prepare } : START,
       maxCount: requested,
@@ -156,27 +205,23 @@ export const createEventStoreDbEventStore = (
   };
 
   const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription => {
-    roundTrip('subscribeToAll');
     return subscriptions.track(subscribeToEventStoreDb(client, subscribeOptions));
   };
 
   const setStreamRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
     assertValidRetention(retention);
-    roundTrip('setStreamRetention');
     await writeRetention(stream, retention);
   };
 
   const writeRetention = async (stream: string, retention: StreamRetention): Promise<void> => {
-    await client.setStreamMetadata(
-      stream,
-      'truncateBefore' in retention
-        ? { truncateBefore: Number(retention.truncateBefore) }
-        : { maxAge: Math.ceil(retention.maxAgeSeconds) },
-    );
+    await client.setStreamMetadata(stream, metadataOf(retention));
   };
 
-  // The server removes expired events in its own scavenge (an admin operation the 6.x gRPC client does not offer).
-  const scavenge = async (): Promise<{ readonly removedEvents: number }> => ({ removedEvents: 0 });
+  // The server removes expired events in its own scavenge, in the background: this starts one (or finds it running).
+  const scavenge = async (): Promise<ScavengeReport> => {
+    const { scavengeId } = await startServerScavenge(client);
+    return { removedEvents: 0, serverScavengeId: scavengeId };
+  };
 
   const close = async (): Promise<void> => {
     await subscriptions.stopAll();
@@ -184,7 +229,11 @@ export const createEventStoreDbEventStore = (
   };
 
   return {
-    capabilities: { atomicMultiStreamAppend: false, strictIdempotentAppend: false },
+    capabilities: {
+      atomicMultiStreamAppend: false,
+      strictIdempotentAppend: false,
+      maxAgeFromEachWrite: true,
+    },
     appendToStream,
     appendMulti,
     readStream,
@@ -195,3 +244,14 @@ export const createEventStoreDbEventStore = (
     close,
   };
 };
+
+/** The retention an append wrote to its metastream (at `revision`), and the metadata it replaced. */
+interface WrittenRetention {
+  readonly revision: bigint;
+  readonly replaced: StreamMetadata;
+}
+
+const metadataOf = (retention: StreamRetention): StreamMetadata =>
+  'truncateBefore' in retention
+    ? { truncateBefore: Number(retention.truncateBefore) }
+    : { maxAge: Math.ceil(retention.maxAgeSeconds) };

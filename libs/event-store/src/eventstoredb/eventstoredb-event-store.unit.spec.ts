@@ -69,14 +69,15 @@ const fakeClient = (log: AllStreamResolvedEvent[]) => {
 };
 
 describe('EventStoreDB adapter logic (fake client)', () => {
-  it('an append that carries a retention writes the stream metadata after the events, and not after a failure', async () => {
+  it('an append that carries a retention writes it as metadata before the events', async () => {
     const { client, fake } = fakeClient([]);
     const calls: string[] = [];
     const setStreamMetadata = vi.fn(async (stream: string) => {
       calls.push(`metadata ${stream}`);
+      return { success: true, nextExpectedRevision: 0n };
     });
     Object.assign(fake, { setStreamMetadata });
-    fake.appendToStream.mockImplementationOnce(async () => {
+    fake.appendToStream.mockImplementation(async () => {
       calls.push('append');
       return { success: true, nextExpectedRevision: 1n, position: { commit: 7n, prepare: 7n } } as never;
     });
@@ -87,12 +88,70 @@ describe('EventStoreDB adapter logic (fake client)', () => {
       retention: { maxAgeSeconds: 86_400.5 },
     });
     expect(result.nextExpectedRevision).toBe(1n);
-    expect(calls).toEqual(['append', 'metadata key-1']);
-    expect(setStreamMetadata).toHaveBeenCalledWith('key-1', { maxAge: 86_401 });
+    expect(calls).toEqual(['metadata key-1', 'append']);
+    // A stream's first write: only as its metastream's first event.
+    expect(setStreamMetadata).toHaveBeenLastCalledWith(
+      'key-1',
+      { maxAge: 86_401 },
+      { expectedRevision: 'no_stream' },
+    );
+    calls.length = 0;
+    Object.assign(fake, { getStreamMetadata: vi.fn(async () => ({ streamName: 'key-1' })) });
+    await store.appendToStream('key-1', events, { expectedRevision: 1n, retention: { truncateBefore: 1n } });
+    expect(calls).toEqual(['metadata key-1', 'append']);
+    expect(setStreamMetadata).toHaveBeenLastCalledWith('key-1', { truncateBefore: 1 });
+  });
+
+  it('a refused append sets no retention: the metadata it replaced comes back, fenced at the revision it wrote', async () => {
+    const { client, fake } = fakeClient([]);
+    const written: unknown[] = [];
+    const setStreamMetadata = vi.fn(async (...args: unknown[]) => {
+      written.push(args);
+      return { success: true, nextExpectedRevision: 3n };
+    });
+    const getStreamMetadata = vi.fn(async () => ({ streamName: 'key-1', metadata: { maxAge: 60 } }));
+    Object.assign(fake, { setStreamMetadata, getStreamMetadata });
+    const store = createEventStoreDbEventStore(client);
+    const events = [{ id: randomUUID(), type: 'T', data: {} }];
     await expect(
       store.appendToStream('key-1', events, { expectedRevision: 0n, retention: { truncateBefore: 1n } }),
     ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expect(
+      store.appendToStream('key-2', events, {
+        expectedRevision: 'no_stream',
+        retention: { maxAgeSeconds: 30 },
+      }),
+    ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect(written).toEqual([
+      ['key-1', { truncateBefore: 1 }],
+      ['key-1', { maxAge: 60 }, { expectedRevision: 3n }],
+      ['key-2', { maxAge: 30 }, { expectedRevision: 'no_stream' }],
+      ['key-2', {}, { expectedRevision: 3n }],
+    ]);
+  });
+
+  it("a first write whose metastream already has metadata leaves it as it is (another writer's, or a retry's)", async () => {
+    const { client, fake } = fakeClient([]);
+    const setStreamMetadata = vi.fn(async () => {
+      throw new WrongExpectedVersionError(undefined, {
+        streamName: '$$key-1',
+        expected: 'no_stream',
+        current: 0n,
+      });
+    });
+    Object.assign(fake, { setStreamMetadata });
+    fake.appendToStream.mockImplementationOnce(
+      async () =>
+        ({ success: true, nextExpectedRevision: 0n, position: { commit: 3n, prepare: 3n } }) as never,
+    );
+    const store = createEventStoreDbEventStore(client);
+    const events = [{ id: randomUUID(), type: 'T', data: {} }];
+    await store.appendToStream('key-1', events, {
+      expectedRevision: 'no_stream',
+      retention: { maxAgeSeconds: 60 },
+    });
     expect(setStreamMetadata).toHaveBeenCalledTimes(1);
+    expect(fake.appendToStream).toHaveBeenCalledTimes(1);
   });
 
   it("maps a wrong expected version with actual 'no_stream'", async () => {

@@ -46,7 +46,11 @@ describe('EventStoreDB error mapping', () => {
 describe('EventStoreDB adapter without a server', () => {
   it('does not offer appendMulti', async () => {
     const store = createEventStoreDbEventStore('esdb://127.0.0.1:1?tls=false');
-    expect(store.capabilities).toEqual({ atomicMultiStreamAppend: false, strictIdempotentAppend: false });
+    expect(store.capabilities).toEqual({
+      atomicMultiStreamAppend: false,
+      strictIdempotentAppend: false,
+      maxAgeFromEachWrite: true,
+    });
     await expect(store.appendMulti([])).rejects.toBeInstanceOf(UnsupportedOperationError);
     await store.close();
   });

@@ -247,7 +247,6 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
       return (
         atExpected(append) &&
         !(streams.get(append.stream)?.events.some((event) => ids.has(event.id)) ?? false) &&
-        (append.alsoNoStream === undefined || actualOf(append.alsoNoStream) < 0n) &&
         (append.expectNoRetention !== true || streams.get(append.stream)?.retention === undefined)
       );
     };

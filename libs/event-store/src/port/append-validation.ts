@@ -56,9 +56,6 @@ export const assertValidMultiAppend = (appends: readonly StreamAppend[]): void =
       (append.expectedRevision !== 'no_stream' && typeof append.expectedRevision !== 'bigint')
     )
       throw new RangeError('every stream of a guarded appendMulti needs events and no_stream or a revision');
-    const other = append.alsoNoStream;
-    if (other !== undefined && (typeof other !== 'string' || other.length === 0 || seen.has(other)))
-      throw new RangeError('alsoNoStream must name a stream this appendMulti does not write');
   }
 };
 
@@ -76,6 +73,6 @@ export const guardedWriteRefusal = (
   return new WrongExpectedRevisionError(refused.stream, refused.expectedRevision, actualOf(refused.stream));
 };
 
-/** True when some stream of a multi-stream write carries a guard (`alsoNoStream`, `expectNoRetention`). */
+/** True when some stream of a multi-stream write carries a guard (`expectNoRetention`). */
 export const isGuardedWrite = (appends: readonly StreamAppend[]): boolean =>
-  appends.some((append) => append.alsoNoStream !== undefined || append.expectNoRetention === true);
+  appends.some((append) => append.expectNoRetention === true);

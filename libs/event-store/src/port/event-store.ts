@@ -52,9 +52,9 @@ export interface AppendOptions {
   /**
    * Sets this stream's retention in the same atomic write (as `setStreamRetention` would, replacing any earlier
    * setting), whenever the append succeeds, an idempotent repeat included; a failed append sets nothing.
-   * PostgreSQL and in-memory: one atomic write. EventStoreDB: stream metadata written right after the append, so
-   * not atomic there (a crash between the two leaves the stream without retention: it merely lives longer; a retry
-   * of the same append is an idempotent repeat that sets it again).
+   * PostgreSQL and in-memory: one atomic write. EventStoreDB: stream metadata, a write of its own; for a stream's
+   * first write (`no_stream`) it goes first, so no event is ever stored without it (a crash between the two leaves
+   * metadata for a stream with no events), and after the events otherwise.
    */
   readonly retention?: StreamRetention;
 }
@@ -66,12 +66,6 @@ export interface StreamAppend {
   readonly expectedRevision: ExpectedRevision;
   /** Sets this stream's retention in the same atomic write, as `AppendOptions.retention` (rolled back with it). */
   readonly retention?: StreamRetention;
-  /**
-   * Also expects this other stream to have no events (a row that only carries a retention counts as none): the name
-   * the same history had before a rename, so that a write under the new name cannot start a second one. Guards the
-   * write (see `EventStore.appendMulti`).
-   */
-  readonly alsoNoStream?: string;
   /**
    * Also expects the stream to have no retention, so that none of its events has expired or been removed: what a
    * writer needs that decided on events it kept from earlier reads rather than on a read made for this write.
@@ -134,6 +128,13 @@ export interface Subscription {
   readonly done: Promise<void>;
 }
 
+/** What `scavenge` did: the events it removed, or the scavenge it started on the server. */
+export interface ScavengeReport {
+  readonly removedEvents: number;
+  /** The id of the scavenge started (or found running) on the server, where the server scavenges (EventStoreDB). */
+  readonly serverScavengeId?: string;
+}
+
 export type StreamRetention =
   { readonly maxAgeSeconds: number } | { readonly truncateBefore: StreamRevision };
 
@@ -168,6 +169,13 @@ export interface EventStoreCapabilities {
   readonly atomicMultiStreamAppend: boolean;
   /** Re-appending the same event ids is exactly-once under every expectation, not only explicit revisions. */
   readonly strictIdempotentAppend: boolean;
+  /**
+   * Declared `true` where an age retention (`maxAgeSeconds`) expires each event its age after that event's own write
+   * and nothing holds a stream back (EventStoreDB's `$maxAge`): a stream written to over longer than its age loses
+   * its first events while it is still in use. A caller that needs a stream whole while it is in use (the engine's
+   * key in flight) must keep its age above that time there.
+   */
+  readonly maxAgeFromEachWrite?: boolean;
 }
 
 /**
@@ -192,7 +200,7 @@ export interface EventStore {
    * Appends to several streams in one atomic write. Only where `capabilities.atomicMultiStreamAppend`
    * (`UnsupportedOperationError` elsewhere). Each stream at most once. A repeat of a whole earlier write returns the
    * original results; a write that repeats one stream's events but is new for another is a wrong revision.
-   * A write where some stream has `alsoNoStream` or `expectNoRetention` is guarded: it is made only as a new write
+   * A write where some stream has `expectNoRetention` is guarded: it is made only as a new write
    * whose every expectation holds, and anything else, a repeat of an earlier write included, is a wrong revision (its
    * writer decided on state it kept, and reads before it decides again). Every stream of a guarded write needs events
    * and `no_stream` or an explicit revision (`RangeError` otherwise).
@@ -232,8 +240,12 @@ export interface EventStore {
    */
   setStreamRetention(stream: string, retention: StreamRetention): Promise<void>;
 
-  /** Physically removes events that retention has expired. Returns how many were removed. */
-  scavenge(): Promise<{ readonly removedEvents: number }>;
+  /**
+   * Physically removes events that retention has expired. Returns how many were removed. EventStoreDB removes them
+   * itself: there this starts a scavenge on the server (which runs in the background) and reports 0 removed, with
+   * the server's scavenge id.
+   */
+  scavenge(): Promise<ScavengeReport>;
 
   close(): Promise<void>;
 }

@@ -11,6 +11,7 @@ export type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  ScavengeReport,
   StreamAppend,
   StreamRetention,
   StreamRevision,
@@ -21,4 +22,3 @@ export type {
 } from './event-store.js';
 export { WrongExpectedRevisionError, UnsupportedOperationError } from './errors.js';
 export { comparePositions, formatPosition, parsePosition } from './position.js';
-export type { RoundTripListener, RoundTripOperation } from './round-trips.js';

@@ -18,8 +18,8 @@ const parseTimestamptzByDefault = pg.types.getTypeParser(timestamptzOid, 'text')
 /**
  * A `timestamptz` as PostgreSQL writes it in text with the ISO date style (`2026-12-01 20:03:55.123456+00`, the
  * fraction optional, the offset `±hh[:mm[:ss]]`), read to the millisecond by counting digits. Every event row carries
- * one, and pg's own parser (a chain of regular expressions) was a measured share of a keyed request's Node time and of
- * the projector's. Anything else (years before 1000 or after 9999, BC, infinity) goes to pg's parser.
+ * one, and pg's own parser (a chain of regular expressions) costs three times as much (docs/PERFORMANCE.md).
+ * Anything else (years before 1000 or after 9999, BC, infinity) goes to pg's parser.
  */
 export const parseTimestamptz = (text: string): Date => {
   const year = digitsAt(text, 0, 4);

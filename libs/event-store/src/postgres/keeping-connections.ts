@@ -9,8 +9,8 @@ import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
  * or that the server ended (FATAL), is discarded as before.
  *
  * Written with callbacks, as pg-pool's `query` is: awaiting `pool.connect()` and then the client's own promise kept
- * every statement's query and result objects alive past the next minor garbage collection, so V8 came to allocate
- * them, for every statement of the process, reads too, in its old generation (docs/PERFORMANCE.md).
+ * every statement's query and result objects alive past a minor garbage collection, and V8 then allocated every
+ * statement's results in its old generation.
  */
 export const keepingConnections = (pool: Pool): Pool => {
   const query = (text: string | QueryConfig, values?: unknown[]): Promise<QueryResult> =>

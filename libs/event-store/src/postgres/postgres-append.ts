@@ -116,25 +116,21 @@ const appendMultiStatement = {
 // stops it at the streams primary key (a plain INSERT: ON CONFLICT DO NOTHING made every new head a speculative
 // insertion, one more WAL record and index check per new stream), a repeated event id stops it at UNIQUE (stream,
 // event_id), and a lock-order deadlock between two such statements is broken by PostgreSQL; in every case nothing
-// of it is kept and event_store_append_multi decides the append in full. Against that function's per-stream loop of
-// statements this saves about a fifth of the append's server time (measured on the engine's first requests).
+// of it is kept and event_store_append_multi decides the append in full.
 // The heads moved are found through the primary key: `s.stream = ANY (ARRAY(...))` makes the planner probe the
 // index for a short list. Joined to `heads` alone, whose rows it cannot count (it guesses 100 for a JSON record
 // set), it hashed them and scanned the whole streams table instead: 40 pages at 4,000 streams, growing with every
 // key, on every append.
-// A guarded write's extra expectations are checked here too: a head with `no_retention` moves only while the stream
-// has no retention, and a head's `also_no_stream` (`alsoNoStream`) with a head of its own stops the statement. That
-// name travels in the heads, found through the same kind of list: as an array parameter of its own, a custom plan knew
-// its length and a generic plan guessed ten, so the generic plan looked dearer and PostgreSQL kept planning the
-// statement afresh on every call on some connections (about 0.7 ms of server time each, on a tenth of all calls).
-// Now nothing in the parameters tells the planner more than the statement does, and every call runs the cached plan.
+// A guarded write's extra expectation is checked here too: a head with `no_retention` moves only while the stream
+// has no retention. Nothing in the parameters tells the planner more than the statement does, so every call runs the
+// cached plan.
 export const fastAppendMultiStatement = {
   name: 'once_event_store_fast_append_multi',
   types: eventRowTypes,
   text: `WITH heads AS MATERIALIZED (
            SELECT * FROM jsonb_to_recordset($1::jsonb) AS h(
              ord integer, stream text, expected bigint, count bigint, keep boolean,
-             max_age_seconds double precision, truncate_before bigint, no_retention boolean, also_no_stream text)
+             max_age_seconds double precision, truncate_before bigint, no_retention boolean)
          ), created AS (
            INSERT INTO streams (stream, revision, max_age_seconds, truncate_before)
            SELECT h.stream, h.count - 1, h.max_age_seconds, h.truncate_before
@@ -162,16 +158,11 @@ export const fastAppendMultiStatement = {
          ), last AS (
            SELECT i.stream, max(i.revision) AS revision, max(i.global_position) AS global_position
              FROM inserted i GROUP BY i.stream
-         ), taken AS (
-           SELECT event_store_fast_append_missed() FROM streams a
-            WHERE a.stream = ANY (ARRAY(SELECT g.also_no_stream FROM heads g WHERE g.also_no_stream IS NOT NULL))
-              AND a.revision >= 0
          )
          SELECT h.ord, coalesce(l.revision, event_store_fast_append_missed()) AS revision,
                 pg_current_xact_id()::text AS transaction_id, l.global_position,
                 coalesce($3::timestamptz, now()) AS recorded_at
-           FROM heads h LEFT JOIN last l ON l.stream = h.stream
-          WHERE NOT EXISTS (SELECT FROM taken)`,
+           FROM heads h LEFT JOIN last l ON l.stream = h.stream`,
 };
 
 /** Appends the fast statement takes: events on every stream, each new or at a given revision. */
@@ -211,7 +202,6 @@ const fastAppendMulti = async (
       max_age_seconds: keep !== null && 'maxAgeSeconds' in keep ? keep.maxAgeSeconds : null,
       truncate_before: keep !== null && 'truncateBefore' in keep ? keep.truncateBefore : null,
       no_retention: append.expectNoRetention === true,
-      also_no_stream: append.alsoNoStream ?? null,
     };
   });
   const events = appends.flatMap((append) =>

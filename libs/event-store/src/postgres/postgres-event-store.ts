@@ -6,8 +6,6 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
-  RoundTripListener,
-  RoundTripOperation,
   StreamAppend,
   StreamRetention,
   StreamTail,
@@ -32,8 +30,6 @@ export interface PostgresEventStoreOptions {
   readonly now?: () => Date;
   /** Events per global read when the caller gives no `maxCount`. Default 1,000. */
   readonly readBatchSize?: number;
-  /** Told of every statement an operation sends (migrations aside). */
-  readonly onRoundTrip?: RoundTripListener;
   /**
    * Send the tail reads asked for in one turn of the event loop as one statement (`coalescingReads`). Default true;
    * false sends each call as a statement of its own.
@@ -43,22 +39,6 @@ export interface PostgresEventStoreOptions {
 
 /** The most streams one coalesced tail read lists; a call with more is sent alone. */
 const maxCoalescedReads = 64;
-
-/** The pool, telling `onRoundTrip` of each statement sent through it on behalf of `operation`. */
-const countingStatements = (
-  pool: Pool,
-  operation: RoundTripOperation,
-  onRoundTrip: RoundTripListener,
-): Pool =>
-  new Proxy(pool, {
-    get: (target, property, receiver) =>
-      property === 'query'
-        ? (...args: Parameters<Pool['query']>) => {
-            onRoundTrip(operation);
-            return (target.query as (...a: unknown[]) => unknown)(...args);
-          }
-        : Reflect.get(target, property, receiver),
-  });
 
 /**
  * An event store in PostgreSQL. Each append is one statement (a plpgsql function) that locks the stream row;
@@ -76,14 +56,9 @@ const countingStatements = (
  */
 export const createPostgresEventStore = (pool: Pool, options: PostgresEventStoreOptions = {}): EventStore => {
   const readBatchSize = options.readBatchSize ?? 1_000;
-  const onRoundTrip = options.onRoundTrip;
   // Writes through `keepingConnections`, since an append may fail by design; reads, which do not, straight through
   // the pool.
   const writes = keepingConnections(pool);
-  const counted = (target: Pool, operation: RoundTripOperation): Pool =>
-    onRoundTrip ? countingStatements(target, operation, onRoundTrip) : target;
-  const writePoolFor = (operation: RoundTripOperation): Pool => counted(writes, operation);
-  const readPoolFor = (operation: RoundTripOperation): Pool => counted(pool, operation);
   const clock = options.now;
   const now = (): Date | null => (clock ? clock() : null);
   const ready: Promise<unknown> = options.migrate === false ? Promise.resolve() : migrateEventStore(pool);
@@ -111,7 +86,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     await whenReady();
     return settle(
       await retryOnceOnDuplicateEventId(() =>
-        appendOnClient(writePoolFor('appendToStream'), stream, events, expectedRevision, now(), retention),
+        appendOnClient(writes, stream, events, expectedRevision, now(), retention),
       ),
     );
   };
@@ -124,23 +99,23 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
   };
 
   const appendMultiOnce = (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> =>
-    appendMultiOnPool(writePoolFor('appendMulti'), appends, now());
+    appendMultiOnPool(writes, appends, now());
 
   const readStream = async (
     stream: string,
     readOptions: ReadStreamOptions = {},
   ): Promise<readonly RecordedEvent[]> => {
     await whenReady();
-    return readStreamRows(readPoolFor('readStream'), stream, readOptions, now());
+    return readStreamRows(pool, stream, readOptions, now());
   };
 
   const readStreams = async (streams: readonly string[]): Promise<readonly (readonly RecordedEvent[])[]> => {
     await whenReady();
-    return readStreamsRows(readPoolFor('readStreams'), streams, now());
+    return readStreamsRows(pool, streams, now());
   };
 
   const sendTailReads = (reads: readonly StreamTailRead[], at: Date | null): Promise<readonly StreamTail[]> =>
-    readStreamTailsRows(readPoolFor('readStreamTails'), reads, at);
+    readStreamTailsRows(pool, reads, at);
   const tailReads =
     options.coalesceReads === false ? sendTailReads : coalescingReads(sendTailReads, maxCoalescedReads);
 
@@ -151,7 +126,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
 
   const readAll = async (readOptions: ReadAllOptions = {}): Promise<ReadAllBatch> => {
     await whenReady();
-    return readAllRows(readPoolFor('readAll'), readOptions, readBatchSize, now());
+    return readAllRows(pool, readOptions, readBatchSize, now());
   };
 
   const subscribeToAll = (subscribeOptions: SubscribeOptions): Subscription =>
@@ -165,7 +140,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
         ? [null, retention.truncateBefore.toString()]
         : [retention.maxAgeSeconds, null];
     // On the stream's row; a stream without events yet gets a row at revision -1 that only carries the retention.
-    await writePoolFor('setStreamRetention').query(
+    await writes.query(
       `INSERT INTO streams (stream, revision, max_age_seconds, truncate_before) VALUES ($1, -1, $2, $3)
        ON CONFLICT (stream) DO UPDATE SET max_age_seconds = excluded.max_age_seconds, truncate_before = excluded.truncate_before`,
       [stream, maxAge, truncateBefore],
@@ -175,7 +150,7 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
   const scavenge = async (): Promise<{ readonly removedEvents: number }> => {
     await whenReady();
     // Streams rows stay: a stream's revision outlives its events, as in EventStoreDB, so expectations keep working.
-    const { rows } = await writePoolFor('scavenge').query<{ removed: string }>(
+    const { rows } = await writes.query<{ removed: string }>(
       `WITH removed AS (
          DELETE FROM events e USING streams r
           WHERE e.stream = r.stream

@@ -89,6 +89,43 @@ describe('the stream scavenger', () => {
     }
   });
 
+  it('never removes a stream without an age retention, however old: none at all, or truncateBefore only', async () => {
+    const told: string[] = [];
+    const scavenger = startStreamScavenger({
+      pool: db.pool,
+      intervalMs: 3_600_000,
+      now: () => clock,
+      onStreamsRemoved: async (streams) => {
+        told.push(...streams);
+      },
+    });
+    try {
+      const [never, reclaimed, expiring] = [freshStream(), freshStream(), freshStream()];
+      await store.appendToStream(never, someEvents(1), { expectedRevision: 'no_stream' });
+      for (const stream of [reclaimed, expiring]) {
+        await store.appendToStream(stream, someEvents(1), {
+          expectedRevision: 'no_stream',
+          retention: { maxAgeSeconds: 60 },
+        });
+      }
+      await store.appendToStream(reclaimed, someEvents(1), {
+        expectedRevision: 0n,
+        retention: { truncateBefore: 1n },
+      });
+      advance(30 * 86_400);
+      let rounds = 0;
+      while (!told.includes(expiring) && rounds++ < 40) await scavenger.runRound();
+
+      expect(told).toContain(expiring);
+      expect(told).not.toContain(never);
+      expect(told).not.toContain(reclaimed);
+      expect(await store.readStream(never)).toHaveLength(1);
+      expect(await store.readStream(reclaimed)).toHaveLength(1);
+    } finally {
+      await scavenger.stop();
+    }
+  });
+
   it('leads alone: a second scavenger on the same database waits its turn', async () => {
     const holder = await db.pool.connect();
     const scavenger = startStreamScavenger({ pool: db.pool, intervalMs: 3_600_000 });

@@ -8,3 +8,5 @@ export type {
   TypedCommand,
 } from './command-definition.js';
 export { isSecretReference, secretReference } from './secret-reference.js';
+export { upcastCommand } from './command-upcasters.js';
+export type { CommandUpcaster, CommandUpcasters, CurrentCommandVersion } from './command-upcasters.js';

@@ -35,9 +35,8 @@ export const runAtomic = async (
   for (;;) {
     const now = settings.clock();
     const context = execution.context(now);
-    // The key and the aggregates in one statement where the store can (readKeyAndSnapshots). Two separate reads
-    // side by side were measured worse on PostgreSQL with 8 callers on a CPU-bound host (replays fell to about
-    // half, first requests gained nothing): it is the number of statements that costs there, not the wait.
+    // The key and the aggregates in one statement where the store can (readKeyAndSnapshots): on PostgreSQL it is
+    // the number of statements that costs, not the wait (docs/PERFORMANCE.md).
     // A handler whose `streams` throws is only told so once the key turns out to be a claim.
     let streams: readonly string[] | undefined;
     let streamsError: unknown;
@@ -52,9 +51,8 @@ export const runAtomic = async (
       unread === undefined
         ? await runtime.readKeyAndSnapshots(execution, streams)
         : { key: runtime.newKey, snapshots: unread.snapshots };
-    // Read with it: a key claimed before short stream names stays on its legacy stream.
     const { keyStream } = execution;
-    const arrival = decideArrival(key.state, request, now);
+    const arrival = decideArrival(key.state, request, now, execution.alsoHashes);
     if (arrival.kind === 'take-over') return takeOver(execution);
     if (arrival.kind !== 'claim') return runtime.arrivalOutcome(execution, arrival, key);
     if (streams === undefined) return { kind: 'released', reason: 'handler-error', error: streamsError };
@@ -67,11 +65,11 @@ export const runAtomic = async (
     const holder = randomUUID();
     const expected = keyConflicts.expected(key.revision);
     // Claimed and completed in this one commit: a single event is the key's whole log (no lease to record, no
-    // resume point). Measured against [Claimed, Completed]: about 8% more first requests per second.
+    // resume point).
     const keyLog = decideKeyLog(key.state, {
       type: 'Claim',
       request,
-      claim: claimOf(execution, holder, now, runtime.leaseExpiresAt(now)),
+      claim: claimOf(execution, runtime.settings.referenceKeys, holder, now, runtime.leaseExpiresAt(now)),
       then: { type: 'Complete', response: decided.response },
       atomic: true,
     });
@@ -85,9 +83,6 @@ export const runAtomic = async (
           events: execution.keyEvents(keyLog.events, holder, expected),
           expectedRevision: expected,
           ...runtime.claimRetention(input, expected),
-          ...(unread !== undefined && execution.legacyKeyStream !== keyStream
-            ? { alsoNoStream: execution.legacyKeyStream }
-            : {}),
         },
         ...writes.map((write) => ({
           stream: write.stream,
@@ -131,13 +126,23 @@ const writesEvery = (
 ): boolean => [...snapshots.keys()].every((stream) => writes.some((write) => write.stream === stream));
 
 /** The claim's own fields: who holds the key, for what command (its secrets as references), until when. */
-export const claimOf = (execution: Execution, holder: string, now: number, leaseExpiresAt: string) => ({
+export const claimOf = (
+  execution: Execution,
+  referenceKeys: readonly Uint8Array[],
+  holder: string,
+  now: number,
+  leaseExpiresAt: string,
+) => ({
   tenantId: execution.input.scope.tenantId,
   actorId: execution.input.scope.actorId,
   key: execution.input.key,
   commandType: execution.input.command.type,
   commandVersion: execution.input.command.version,
-  command: withSecretsReferenced(execution.input.command.data, execution.input.command.secretFields ?? []),
+  command: withSecretsReferenced(
+    execution.input.command.data,
+    execution.input.command.secretFields ?? [],
+    referenceKeys[0] as Uint8Array,
+  ),
   holder,
   claimedAt: new Date(now).toISOString(),
   leaseExpiresAt,

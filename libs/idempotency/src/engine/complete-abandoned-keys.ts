@@ -1,17 +1,18 @@
 import type { GlobalPosition } from '@once/event-store';
 import type { CommandHandler } from './command-handler.js';
-import type { CommandHandlers } from '../commands/index.js';
-import { claimedCommand, KEY_STREAM_PREFIX } from '../key-log/index.js';
-import type { ClaimUpcaster } from '../key-log/index.js';
+import type { CommandHandlers, TypedCommand } from '../commands/index.js';
+import { KEY_STREAM_PREFIX } from '../key-log/index.js';
+import type { KeyInFlight } from '../key-log/index.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
 import type { IdempotencyEngine } from './idempotency-engine.js';
 
 export interface CompleteAbandonedKeysOptions {
   readonly engine: IdempotencyEngine;
-  /** Every command's handler by type; keys whose recorded command type has none here are skipped. */
+  /**
+   * Every command's handler by type, and the upcasters of its older versions; keys whose recorded command has no
+   * handler here, or a version no upcaster leads on from, are skipped.
+   */
   readonly handlers: CommandHandlers;
-  /** Turns a claim of the first format (the HTTP request) into its typed command. */
-  readonly upcast?: ClaimUpcaster;
   /**
    * Key streams to look at (e.g. from the `idempotency_keys` projection). When omitted, the global log is read
    * from `after` filtered by the `idem-` prefix, and every key whose last event leaves it in flight is a candidate.
@@ -24,7 +25,40 @@ export interface CompleteAbandonedKeysOptions {
 
 export type AbandonedKeyResult =
   | { readonly keyStream: string; readonly outcome: ExecuteOutcome }
-  | { readonly keyStream: string; readonly skipped: 'not-in-flight' | 'lease-live' | 'no-handler' };
+  | { readonly keyStream: string; readonly skipped: 'not-in-flight' | 'lease-live' }
+  | {
+      readonly keyStream: string;
+      readonly skipped: 'no-handler';
+      /** The command type its claim recorded. */
+      readonly commandType: string;
+    };
+
+/**
+ * The command a key's claim recorded, upcast to the version its definition has now, and the handler that resumes it;
+ * or the command type that has none here, or whose recorded version no upcaster leads on from (a key only an operator
+ * can settle: the completer passes over it and reports it).
+ *
+ * @example
+ * const resume = resumeOf(state.claim, handlers);
+ * if (resume.kind === 'unresumable') report(resume.commandType);
+ */
+export const resumeOf = (
+  claim: KeyInFlight['claim'],
+  handlers: CommandHandlers,
+):
+  | { readonly kind: 'resumable'; readonly command: TypedCommand; readonly handler: CommandHandler }
+  | { readonly kind: 'unresumable'; readonly commandType: string } => {
+  const recorded: TypedCommand = {
+    type: claim.commandType,
+    version: claim.commandVersion,
+    data: claim.command,
+  };
+  const handler: CommandHandler | undefined = handlers.byType(recorded.type);
+  const command = handler === undefined ? undefined : handlers.upcast(recorded);
+  return command === undefined || handler === undefined
+    ? { kind: 'unresumable', commandType: recorded.type }
+    : { kind: 'resumable', command, handler };
+};
 
 const finalTypes = new Set(['IdempotencyKeyCompleted', 'IdempotencyKeyReleased']);
 
@@ -72,13 +106,12 @@ export const completeAbandonedKeys = async (
       continue;
     }
     const { claim } = state;
-    const command = claimedCommand(claim, options.upcast);
-    const handler: CommandHandler | undefined =
-      command === undefined ? undefined : options.handlers.byType(command.type);
-    if (command === undefined || handler === undefined) {
-      results.push({ keyStream, skipped: 'no-handler' });
+    const resume = resumeOf(claim, options.handlers);
+    if (resume.kind === 'unresumable') {
+      results.push({ keyStream, skipped: 'no-handler', commandType: resume.commandType });
       continue;
     }
+    const { command, handler } = resume;
     const outcome = await engine.execute({
       scope: { tenantId: claim.tenantId, actorId: claim.actorId },
       key: claim.key,

@@ -11,6 +11,7 @@ import type {
   StreamRevision,
   StreamTailRead,
 } from '@once/event-store';
+import { withSecretsReferenced } from '../commands/secret-reference.js';
 import type { TypedCommand } from '../commands/index.js';
 import { deriveId } from '../ids/index.js';
 import type { KeptDecisions } from './kept-decisions.js';
@@ -68,6 +69,8 @@ export interface EngineSettings {
   readonly retryBaseMs: number;
   readonly faults: FaultHook | undefined;
   readonly allowList: readonly string[];
+  /** The keys secret fields' references are an HMAC under: the current one first, then older ones. */
+  readonly referenceKeys: readonly Uint8Array[];
   readonly completedKeys: CompletedKeys;
   /** Whether first requests on aggregates this process keeps are decided on the kept events (the atomic protocol). */
   readonly keptDecisions: KeptDecisions;
@@ -162,20 +165,25 @@ export type Decided =
  */
 export class Execution {
   readonly request: RequestFingerprint;
-  /** The key's stream: its short name, or its legacy name once a read found the key there (see `readKey`). */
-  keyStream: string;
+  /** The request's hash under each older reference key: a claim recorded under one of them is this same request. */
+  readonly alsoHashes: readonly string[];
   position: GlobalPosition | undefined;
   keyLogPosition: GlobalPosition | undefined;
 
   constructor(
     readonly input: ExecuteInput,
-    /** The key's short stream name, where it is claimed from now on (and what `CompletedKeys` knows it by). */
-    readonly shortKeyStream: string,
-    /** The name the key had before short names; read beside `keyStream` until the key is found in one of them. */
-    readonly legacyKeyStream: string = shortKeyStream,
+    /** The key's stream (`keyStreamName`), also what `CompletedKeys` knows it by. */
+    readonly keyStream: string,
+    /** The reference keys secret fields are hashed under in the fingerprint, the current one first. */
+    referenceKeys: readonly Uint8Array[] = [],
   ) {
-    this.request = requestFingerprint(input.request);
-    this.keyStream = shortKeyStream;
+    const [request, ...older] = requestFingerprints(
+      input.request,
+      input.command.secretFields ?? [],
+      referenceKeys,
+    );
+    this.request = request as RequestFingerprint;
+    this.alsoHashes = older.map((fingerprint) => fingerprint.requestHash);
   }
 
   /** Notes where this execution's latest append to the key stream landed (after a completion: where it completed). */
@@ -232,15 +240,30 @@ export class Execution {
   }
 }
 
-/** The request's fingerprint: computed from its parts, or as a claim recorded it. */
-const requestFingerprint = (request: CommandRequest | RequestFingerprint): RequestFingerprint => {
+/**
+ * The request's fingerprint, as a claim recorded it or computed from its parts; a body field named as a secret field
+ * is hashed as its keyed reference, never as the secret (a hash of a card token could be brute-forced), once under each
+ * reference key, the current one first.
+ */
+const requestFingerprints = (
+  request: CommandRequest | RequestFingerprint,
+  secretFields: readonly string[],
+  referenceKeys: readonly Uint8Array[],
+): readonly RequestFingerprint[] => {
   const method = request.method.toUpperCase();
-  if ('requestHash' in request) return { method, route: request.route, requestHash: request.requestHash };
-  return {
+  if ('requestHash' in request) return [{ method, route: request.route, requestHash: request.requestHash }];
+  const { route, params } = request;
+  const hashed = (body: unknown): RequestFingerprint => ({
     method,
-    route: request.route,
-    requestHash: fingerprint({ method, route: request.route, params: request.params, body: request.body }),
-  };
+    route,
+    requestHash: fingerprint({ method, route, params, body }),
+  });
+  const secretInBody =
+    typeof request.body === 'object' &&
+    request.body !== null &&
+    secretFields.some((field) => typeof (request.body as Record<string, unknown>)[field] === 'string');
+  if (!secretInBody || referenceKeys.length === 0) return [hashed(request.body)];
+  return referenceKeys.map((key) => hashed(withSecretsReferenced(request.body, secretFields, key)));
 };
 
 export const toExpected = (revision: 'no_stream' | string): ExpectedRevision =>
@@ -338,21 +361,16 @@ export const createEngineRuntime = (settings: EngineSettings) => {
   ): Promise<{ key?: KeyLogRead; aggregates?: (readonly RecordedEvent[])[] } | undefined> => {
     if (store.readStreamTails === undefined) return undefined;
     const plans = streams.map((stream) => streamCache.tailRead(stream));
-    const keyReads = execution === undefined ? [] : keyTailReads(execution);
+    const keyReads: StreamTailRead[] =
+      execution === undefined ? [] : [{ stream: execution.keyStream, fromRevision: 0n }];
     const unlessExists = execution?.keyStream;
     const tails = await store.readStreamTails([
       ...keyReads,
       ...plans.map((plan) => (unlessExists === undefined ? plan.read : { ...plan.read, unlessExists })),
     ]);
-    const keyTails = tails.slice(0, keyReads.length);
+    const [keyTail] = execution === undefined ? [] : tails;
     const aggregateTails = tails.slice(keyReads.length);
-    const key =
-      execution === undefined
-        ? undefined
-        : resolveKey(
-            execution,
-            keyTails.map((tail) => tail.events),
-          );
+    const key = execution === undefined ? undefined : toKeyLog(keyTail?.events ?? []);
     if (aggregateTails.some((tail) => tail.skipped === true)) return { key };
     const aggregates: (readonly RecordedEvent[] | undefined)[] = streams.map((stream, index) => {
       const tail = aggregateTails[index];
@@ -369,17 +387,6 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     }
     return { key, aggregates: aggregates.map((events) => events ?? []) };
   };
-
-  /**
-   * The key stream read whole; its legacy name (see `keyStreamsOf`) read only when the short name was never written:
-   * one statement either way.
-   */
-  const keyTailReads = (execution: Execution): StreamTailRead[] =>
-    keyStreamsOf(execution).map((stream) =>
-      stream === execution.keyStream
-        ? { stream, fromRevision: 0n }
-        : { stream, fromRevision: 0n, unlessExists: execution.keyStream },
-    );
 
   const readSnapshots = async (streams: readonly string[]): Promise<ReadonlyMap<string, StreamSnapshot>> => {
     const unique = [...new Set(streams)];
@@ -458,47 +465,15 @@ export const createEngineRuntime = (settings: EngineSettings) => {
       return aggregates === undefined ? { key } : { key, snapshots: toSnapshots(unique, aggregates) };
     }
     if (store.readStreams === undefined) return { key: await readKey(execution) };
-    const names = keyStreamsOf(execution);
-    const read = await store.readStreams([...names, ...unique]);
-    return {
-      key: resolveKey(execution, read.slice(0, names.length)),
-      snapshots: toSnapshots(unique, read.slice(names.length)),
-    };
+    const [keyEvents = [], ...aggregates] = await store.readStreams([execution.keyStream, ...unique]);
+    return { key: toKeyLog(keyEvents), snapshots: toSnapshots(unique, aggregates) };
   };
 
-  /** The key stream names an execution reads: the short one, and the legacy one while it may hold the key. */
-  const keyStreamsOf = (execution: Execution): readonly string[] =>
-    execution.keyStream === execution.legacyKeyStream
-      ? [execution.keyStream]
-      : [execution.keyStream, execution.legacyKeyStream];
-
-  /**
-   * The key log from the reads of `keyStreamsOf(execution)`: the short name's, unless only the legacy name holds
-   * events, a key claimed before short names; the execution then stays on the legacy stream.
-   */
-  const resolveKey = (
-    execution: Execution,
-    read: readonly (readonly RecordedEvent[] | undefined)[],
-  ): KeyLogRead => {
-    const [short = [], legacy = []] = read;
-    if (short.length === 0 && legacy.length > 0) {
-      execution.keyStream = execution.legacyKeyStream;
-      return toKeyLog(legacy);
-    }
-    return toKeyLog(short);
-  };
-
-  /** An execution's key log, under its short name or its legacy one (one statement where the store reads several). */
+  /** An execution's key log (in the same statement as the aggregates' tails where the store reads tails). */
   const readKey = async (execution: Execution): Promise<KeyLogRead> => {
     const tails = await readTails(execution, []);
     if (tails?.key !== undefined) return tails.key;
-    const names = keyStreamsOf(execution);
-    if (names.length === 1) return readKeyLog(execution.keyStream);
-    const read =
-      store.readStreams === undefined
-        ? await Promise.all(names.map((name) => store.readStream(name)))
-        : await store.readStreams(names);
-    return resolveKey(execution, read);
+    return readKeyLog(execution.keyStream);
   };
 
   const planWrites = (
@@ -562,14 +537,32 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     input.retentionSeconds ?? input.handler.retentionSeconds ?? settings.retentionSeconds;
 
   /**
-   * The retention a claim carries in its own write: a new key stream gets it in the same commit as its first events
-   * (no separate call, no second commit); a stream that already exists has it from its first claim.
+   * The retention of a claim that completes the key in its own write (the atomic protocol, or a rejection decided
+   * with the claim): a new key stream gets it in the same commit as its first events (no separate call, no second
+   * commit); a stream that already exists keeps the one its earlier life ended with.
    */
   const claimRetention = (
     input: ExecuteInput,
     expected: ExpectedRevision,
   ): { readonly retention?: StreamRetention } =>
     expected === 'no_stream' ? { retention: { maxAgeSeconds: retentionOf(input) } } : {};
+
+  /**
+   * The retention of a claim that leaves the key in flight: none, so nothing of a key in flight ever expires or is
+   * scavenged, however long it waits for its completer. A new stream gets none; a stream with an earlier life
+   * (released, or expired and not yet removed) hides that life below the claim, by revision and never by age.
+   */
+  const inFlightClaimRetention = (expected: ExpectedRevision): { readonly retention?: StreamRetention } =>
+    typeof expected === 'bigint' ? { retention: { truncateBefore: expected + 1n } } : {};
+
+  /**
+   * The retention written with a key's completion or release: its clock starts there. Events age from their own
+   * record time, so the age counts the time the key spent in flight too: its claim then expires a whole retention
+   * after the completion, and the key answers at least that long.
+   */
+  const endOfLifeRetention = (input: ExecuteInput, claimedAt: string, now: number): StreamRetention => ({
+    maxAgeSeconds: retentionOf(input) + Math.max(0, Math.ceil((now - Date.parse(claimedAt)) / 1000)),
+  });
 
   /** How long before its retention ends a completed key stops being answered from memory (clocks may differ). */
   const expiryMarginMs = 60_000;
@@ -584,7 +577,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     const now = settings.clock();
     const expiresAt = completedAtMs + retentionOf(execution.input) * 1000 - expiryMarginMs;
     settings.completedKeys.remember(
-      execution.shortKeyStream,
+      execution.keyStream,
       { fingerprint: execution.request, response, position },
       now,
       expiresAt,
@@ -593,12 +586,13 @@ export const createEngineRuntime = (settings: EngineSettings) => {
 
   /** A key this process remembers completed, answered without a read: a replay, or a reuse for another request. */
   const rememberedOutcome = (execution: Execution): ExecuteOutcome | undefined => {
-    const completed = settings.completedKeys.get(execution.shortKeyStream, settings.clock());
+    const completed = settings.completedKeys.get(execution.keyStream, settings.clock());
     if (completed === undefined) return undefined;
     const arrival = decideArrival(
       { status: 'completed', fingerprint: completed.fingerprint, response: completed.response },
       execution.request,
       settings.clock(),
+      execution.alsoHashes,
     );
     if (arrival.kind !== 'replay')
       return arrival.kind === 'reused' ? arrivalOutcome(execution, arrival) : undefined;
@@ -639,7 +633,7 @@ export const createEngineRuntime = (settings: EngineSettings) => {
   /** After losing a race for the key: read it again and answer what it now says (normally in flight). */
   const follow = async (execution: Execution): Promise<ExecuteOutcome> => {
     const key = await readKey(execution);
-    const arrival = decideArrival(key.state, execution.request, settings.clock());
+    const arrival = decideArrival(key.state, execution.request, settings.clock(), execution.alsoHashes);
     if (arrival.kind === 'claim' || arrival.kind === 'take-over') {
       return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
     }
@@ -663,6 +657,8 @@ export const createEngineRuntime = (settings: EngineSettings) => {
     planWrites,
     decide,
     claimRetention,
+    inFlightClaimRetention,
+    endOfLifeRetention,
     arrivalOutcome,
     rememberCompleted,
     rememberedOutcome,

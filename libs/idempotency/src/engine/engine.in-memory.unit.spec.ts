@@ -2,9 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import type { EventStore } from '@once/event-store';
 import { describe, expect, it } from 'vitest';
+import { bindCommand, commandHandlers } from '../commands/index.js';
+import { keyStreamName } from '../key-log/index.js';
 import { describeEngineSuite } from '../testing/engine-suite.js';
-import { createManualClock, incrementCounterHandler, incrementInput } from '../testing/index.js';
+import {
+  countIncrementsByKey,
+  createFaultInjector,
+  createManualClock,
+  incrementCounter,
+  incrementCounterHandler,
+  incrementInput,
+  InjectedCrash,
+} from '../testing/index.js';
 import type { IncrementCounter } from '../testing/index.js';
+import { completeAbandonedKeys } from './complete-abandoned-keys.js';
 import { createIdempotencyEngine } from './idempotency-engine.js';
 import type { ExecuteInput, IdempotencyEngineOptions } from './idempotency-engine.js';
 
@@ -86,10 +97,101 @@ describe.each([
   });
 });
 
+describe.each([{ atomicMultiStreamAppend: false }, { atomicMultiStreamAppend: true }])(
+  'a key in flight never expires (phased, atomic appends: $atomicMultiStreamAppend)',
+  ({ atomicMultiStreamAppend }) => {
+    const day = 24 * 3600_000;
+    const setup = () => {
+      const clock = createManualClock();
+      const store = createInMemoryEventStore({ atomicMultiStreamAppend, now: () => new Date(clock.now()) });
+      const faults = createFaultInjector();
+      const engine = createIdempotencyEngine({
+        store,
+        clock: clock.now,
+        protocol: 'phased',
+        leaseMs: 30_000,
+        faults: faults.hook,
+        completedKeys: { capacity: 0 },
+      });
+      const scope = { tenantId: randomUUID(), actorId: randomUUID() };
+      const counterId = randomUUID();
+      const key = randomUUID();
+      const input = (
+        overrides: Partial<ExecuteInput<IncrementCounter>> = {},
+      ): ExecuteInput<IncrementCounter> => ({
+        scope,
+        key,
+        ...incrementInput(counterId, 1),
+        handler: incrementCounterHandler(),
+        ...overrides,
+      });
+      const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+      return {
+        clock,
+        store,
+        faults,
+        engine,
+        input,
+        handlers,
+        keyStream: keyStreamName(scope, key),
+        counterId,
+        key,
+      };
+    };
+
+    it('an abandoned key outlives many retentions and scavenges; its retention starts at its completion', async () => {
+      const { clock, store, faults, engine, input, handlers, keyStream, counterId, key } = setup();
+      faults.arm('after-plan');
+      await expect(engine.execute(input())).rejects.toBeInstanceOf(InjectedCrash);
+
+      // The completer is down for 30 days (retention: 1 day); the store scavenges meanwhile.
+      clock.advance(30 * day);
+      await store.scavenge();
+      expect(await engine.readKeyState(keyStream)).toMatchObject({ status: 'inFlight' });
+
+      const [result] = await completeAbandonedKeys({ engine, handlers, candidates: [keyStream] });
+      expect(result).toMatchObject({ outcome: { kind: 'first', resumed: true } });
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+
+      // A late retry within a retention of the completion replays it, though the claim is 31 days old.
+      clock.advance(day - 60_000);
+      await store.scavenge();
+      expect(await engine.execute(input())).toMatchObject({ kind: 'replay' });
+
+      // Long after that, the key has expired whole and is a new request.
+      clock.advance(61 * day);
+      await store.scavenge();
+      expect(await engine.readKeyState(keyStream)).toEqual({ status: 'absent' });
+    });
+
+    it('a key claimed again after its release is in flight again, and never expires while it is', async () => {
+      const { clock, store, faults, engine, input, handlers, keyStream, counterId, key } = setup();
+      const failing = {
+        ...incrementCounterHandler(),
+        decide: () => {
+          throw new Error('boom');
+        },
+      };
+      expect(await engine.execute(input({ handler: failing }))).toMatchObject({ kind: 'released' });
+      clock.advance(3600_000);
+      faults.arm('after-plan');
+      await expect(engine.execute(input())).rejects.toBeInstanceOf(InjectedCrash);
+
+      clock.advance(30 * day);
+      await store.scavenge();
+      expect(await engine.readKeyState(keyStream)).toMatchObject({ status: 'inFlight' });
+      const [result] = await completeAbandonedKeys({ engine, handlers, candidates: [keyStream] });
+      expect(result).toMatchObject({ outcome: { kind: 'first', resumed: true } });
+      clock.advance(day - 60_000);
+      expect(await engine.execute(input())).toMatchObject({ kind: 'replay' });
+      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    });
+  },
+);
+
 describe('store calls per execute (round trips on PostgreSQL)', () => {
   const counting = (
     atomicMultiStreamAppend: boolean,
-    legacyKeyStreams = false,
     engineOptions: Partial<IdempotencyEngineOptions> = { completedKeys: { capacity: 0 } },
   ) => {
     const base = createInMemoryEventStore({ atomicMultiStreamAppend });
@@ -114,7 +216,7 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
         return base.setStreamRetention(...args);
       },
     };
-    return { engine: createIdempotencyEngine({ store, legacyKeyStreams, ...engineOptions }), calls };
+    return { engine: createIdempotencyEngine({ store, ...engineOptions }), calls };
   };
   const scope = { tenantId: randomUUID(), actorId: randomUUID() };
   const input = (key: string): ExecuteInput<IncrementCounter> => ({
@@ -133,19 +235,10 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
     expect(calls.splice(0)).toEqual(['readStream']);
   });
 
-  it('a store that reads one stream per call pays one more read for the legacy key stream name, while it is looked at', async () => {
-    const { engine, calls } = counting(true, true);
-    const key = randomUUID();
-    expect(await engine.execute(input(key))).toMatchObject({ kind: 'first', protocol: 'atomic' });
-    expect(calls.splice(0)).toEqual(['readStream', 'readStream', 'readStream', 'appendMulti']);
-    expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
-    expect(calls.splice(0)).toEqual(['readStream', 'readStream']);
-  });
-
   it('a key this engine completed is answered from memory: a replay or a reuse reads nothing', async () => {
     const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
     for (const atomic of [true, false]) {
-      const { engine, calls } = counting(atomic, false, { clock: () => clock.now });
+      const { engine, calls } = counting(atomic, { clock: () => clock.now });
       const key = randomUUID();
       const first = await engine.execute(input(key));
       expect(first).toMatchObject({ kind: 'first' });
@@ -171,7 +264,7 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
 
   it('a completed key is never answered from memory past its own expiry', async () => {
     const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
-    const { engine, calls } = counting(true, false, { clock: () => clock.now, retentionSeconds: 120 });
+    const { engine, calls } = counting(true, { clock: () => clock.now, retentionSeconds: 120 });
     const key = randomUUID();
     await engine.execute(input(key));
     calls.splice(0);

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { EventStore } from '@once/event-store';
-import { keyStreamName, legacyKeyStreamName } from '../key-log/index.js';
+import { keyStreamName } from '../key-log/index.js';
 import type { KeyState } from '../key-log/index.js';
 import { runAtomic } from './atomic-protocol.js';
 import { KeptDecisions, NEW_AGGREGATE_PROBE_EVERY } from './kept-decisions.js';
@@ -40,12 +41,12 @@ export interface IdempotencyEngineOptions {
   /** Response headers kept and replayed (lower-case). Default content-type, location, etag, last-modified, content-location. */
   readonly responseHeaderAllowList?: readonly string[];
   /**
-   * Also look for each key under the stream name keys had before short names (`legacyKeyStreamName`), so keys claimed
-   * by an older build replay and resume where they are. Default true. On PostgreSQL the legacy name is looked up in
-   * the same statement, and only when the short one was never written; where the store reads stream by stream
-   * (EventStoreDB) it is one more read: turn it off there once every key older than the upgrade has expired.
+   * The server keys (32 bytes or more each) a command's secret fields are referenced under, as an HMAC, in the key log
+   * and in the request fingerprint (`CommandDefinition.secretFields`): the current key first, then older ones a retry
+   * is also matched under, so changing the key changes no key's answer. Default: one random key of this engine, for a
+   * single process; give every process the same keys.
    */
-  readonly legacyKeyStreams?: boolean;
+  readonly secretReferenceKeys?: readonly Uint8Array[];
   /**
    * Completed keys answered from memory, without a read (a completed key log is final until it expires): how many
    * are kept, least recently answered dropped first, and for how long. Default 10,000 keys for 5 minutes; a capacity
@@ -104,6 +105,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     retryBaseMs: options.retryBaseMs ?? 5,
     faults: options.faults,
     allowList: options.responseHeaderAllowList ?? defaultResponseHeaderAllowList,
+    referenceKeys: options.secretReferenceKeys?.length ? options.secretReferenceKeys : [randomBytes(32)],
     completedKeys: new CompletedKeys(options.completedKeys?.capacity, options.completedKeys?.ttlMs),
     keptDecisions: new KeptDecisions(options.decideOnKeptEvents ?? true),
     newAggregates: new KeptDecisions(options.decideOnKeptEvents ?? true, NEW_AGGREGATE_PROBE_EVERY),
@@ -115,7 +117,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     const execution = new Execution(
       input,
       keyStreamName(input.scope, input.key),
-      options.legacyKeyStreams === false ? undefined : legacyKeyStreamName(input.scope, input.key),
+      runtime.settings.referenceKeys,
     );
     const remembered = runtime.rememberedOutcome(execution);
     if (remembered !== undefined) return remembered;

@@ -22,5 +22,5 @@ export type { EngineProtocol, ExecuteOutcome, ExecuteOutcomeKind } from './execu
 export { faultPoints } from './fault-points.js';
 export type { FaultContext, FaultHook, FaultPoint } from './fault-points.js';
 export { defaultResponseHeaderAllowList, toStoredResponse } from './stored-response.js';
-export { completeAbandonedKeys } from './complete-abandoned-keys.js';
+export { completeAbandonedKeys, resumeOf } from './complete-abandoned-keys.js';
 export type { AbandonedKeyResult, CompleteAbandonedKeysOptions } from './complete-abandoned-keys.js';

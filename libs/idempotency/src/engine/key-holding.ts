@@ -39,12 +39,27 @@ export class KeyHolding {
   async append(input: KeyLogInput): Promise<KeyLogDecision> {
     const decision = decideKeyLog(this.state, input);
     if (decision.kind !== 'append') return decision;
-    const { store } = this.runtime;
+    const { store, settings } = this.runtime;
+    const endsLife = decision.events.some(
+      (event) => event.type === 'IdempotencyKeyCompleted' || event.type === 'IdempotencyKeyReleased',
+    );
     try {
       const result = await store.appendToStream(
         this.execution.keyStream,
         this.execution.keyEvents(decision.events, this.holder, this.revision),
-        { expectedRevision: this.revision },
+        {
+          expectedRevision: this.revision,
+          // The key's retention starts here: while in flight it had none.
+          ...(endsLife
+            ? {
+                retention: this.runtime.endOfLifeRetention(
+                  this.execution.input,
+                  this.state.claim.claimedAt,
+                  settings.clock(),
+                ),
+              }
+            : {}),
+        },
       );
       this.execution.wroteKeyLog(result);
       this.revision = result.nextExpectedRevision;

@@ -34,9 +34,8 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
     }
     // The key and a decide handler's aggregates in one statement where the store can, as the atomic protocol reads.
     const { key, snapshots: read } = await runtime.readKeyAndSnapshots(execution, streams);
-    // Read with it: a key claimed before short stream names stays on its legacy stream.
     const { keyStream } = execution;
-    const arrival = decideArrival(key.state, request, now);
+    const arrival = decideArrival(key.state, request, now, execution.alsoHashes);
     if (arrival.kind !== 'claim' && arrival.kind !== 'take-over') {
       return runtime.arrivalOutcome(execution, arrival, key);
     }
@@ -48,7 +47,7 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
       keyLog = {
         type: 'Claim',
         request,
-        claim: claimOf(execution, holder, now, runtime.leaseExpiresAt(now)),
+        claim: claimOf(execution, runtime.settings.referenceKeys, holder, now, runtime.leaseExpiresAt(now)),
       };
       if (handler.kind === 'decide' && streams !== undefined) {
         // No external call comes first: the claim and the plan (or the rejection) travel in one append.
@@ -83,7 +82,11 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
     try {
       const result = await store.appendToStream(keyStream, execution.keyEvents(events, holder, expected), {
         expectedRevision: expected,
-        ...(arrival.kind === 'claim' ? runtime.claimRetention(input, expected) : {}),
+        ...(arrival.kind !== 'claim'
+          ? {}
+          : completesAtOnce
+            ? runtime.claimRetention(input, expected)
+            : runtime.inFlightClaimRetention(expected)),
       });
       execution.wroteKeyLog(result);
       revision = result.nextExpectedRevision;

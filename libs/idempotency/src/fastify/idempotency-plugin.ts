@@ -37,6 +37,11 @@ export interface IdempotencyPluginOptions {
   /** Called with errors the client only sees as a 500/503 (to log them once). */
   readonly onError?: (error: unknown, request: FastifyRequest) => void;
   /**
+   * The problem a store error of an `unavailable` outcome stands for (a full disk, a statement timeout: a 503 of the
+   * app's catalogue with its own type and `Retry-After`); `service-unavailable` when it gives none. Never stored.
+   */
+  readonly problemOfStoreError?: (error: unknown) => Problem | undefined;
+  /**
    * Called with every engine outcome before its answer is sent (awaited), e.g. to label metrics and logs or to add
    * headers from the outcome (a replay's `position`). Not called when the request is refused before the engine runs.
    */
@@ -170,6 +175,8 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
       return refuse(reply, new Problem(error.type, { ...error.options, retryAfterSeconds }));
     }
     if (error !== undefined) options.onError?.(error, request);
+    const mapped = error === undefined ? undefined : options.problemOfStoreError?.(error);
+    if (mapped !== undefined && problems.has(mapped.type)) return refuse(reply, mapped);
     return refuse(
       reply,
       new Problem<IdempotencyProblemType>('service-unavailable', {

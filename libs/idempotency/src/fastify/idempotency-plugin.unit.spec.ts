@@ -222,6 +222,7 @@ describe('idempotency Fastify plugin', () => {
           return bound.handlerOf(definition);
         },
         byType: bound.byType,
+        upcast: bound.upcast,
       },
     });
     instance.route(commandRoute({ url: COUNTER_ROUTE, command: incrementCounter }));

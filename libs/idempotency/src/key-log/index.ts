@@ -7,7 +7,6 @@ export type {
   IdempotencyLeaseTakenData,
   IdempotencyRecoveryPointReachedData,
   KeyLogEvent,
-  LegacyKeyClaimedData,
   KeyLogEventType,
   PlannedEvent,
   PlannedWrite,
@@ -16,8 +15,6 @@ export type {
 } from './key-log.events.js';
 export { evolveKeyState, foldKeyLog, initialKeyState, KeyLogCorruptedError } from './key-log.state.js';
 export type { KeyInFlight, KeyState } from './key-log.state.js';
-export { keyStreamName, legacyKeyStreamName, KEY_STREAM_PREFIX } from './key-stream-name.js';
-export { claimedCommand } from './claimed-command.js';
-export type { ClaimUpcaster, LegacyClaimedRequest } from './claimed-command.js';
+export { keyStreamName, KEY_STREAM_PREFIX } from './key-stream-name.js';
 export { decideArrival, decideKeyLog, retryAfterSeconds } from './key-log.decider.js';
 export type { ArrivalDecision, KeyLogDecision, KeyLogInput } from './key-log.decider.js';

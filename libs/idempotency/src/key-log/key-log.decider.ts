@@ -16,8 +16,14 @@ export type ArrivalDecision =
   | { readonly kind: 'in-flight'; readonly retryAfterSeconds: number }
   | { readonly kind: 'take-over'; readonly state: KeyInFlight };
 
-const sameRequest = (a: RequestFingerprint, b: RequestFingerprint): boolean =>
-  a.method === b.method && a.route === b.route && a.requestHash === b.requestHash;
+const sameRequest = (
+  recorded: RequestFingerprint,
+  arriving: RequestFingerprint,
+  alsoHashes: readonly string[],
+): boolean =>
+  recorded.method === arriving.method &&
+  recorded.route === arriving.route &&
+  (recorded.requestHash === arriving.requestHash || alsoHashes.includes(recorded.requestHash));
 
 /** Whole seconds until a lease ends, at least 1 (`Retry-After` takes integer seconds). */
 export const retryAfterSeconds = (milliseconds: number): number =>
@@ -29,21 +35,29 @@ export const retryAfterSeconds = (milliseconds: number): number =>
  * (409, retry after the lease); an expired lease is taken over; an absent or released key is claimed.
  *
  * @param now epoch milliseconds from the engine's clock.
+ * @param alsoHashes the arriving request's hash under older keys (a request with secret fields is hashed with their
+ *   keyed references, and a claim made before the server key changed was hashed under the older key).
  * @example
  * decideArrival({ status: 'absent' }, { method: 'POST', route: '/invoices', requestHash: 'ab…' }, Date.now());
  * // { kind: 'claim' }
  */
-export const decideArrival = (state: KeyState, request: RequestFingerprint, now: number): ArrivalDecision => {
+export const decideArrival = (
+  state: KeyState,
+  request: RequestFingerprint,
+  now: number,
+  alsoHashes: readonly string[] = [],
+): ArrivalDecision => {
   switch (state.status) {
     case 'absent':
     case 'released':
       return { kind: 'claim' };
     case 'completed':
-      return sameRequest(state.fingerprint, request)
+      return sameRequest(state.fingerprint, request, alsoHashes)
         ? { kind: 'replay', response: state.response }
         : { kind: 'reused', original: state.fingerprint };
     case 'inFlight':
-      if (!sameRequest(state.fingerprint, request)) return { kind: 'reused', original: state.fingerprint };
+      if (!sameRequest(state.fingerprint, request, alsoHashes))
+        return { kind: 'reused', original: state.fingerprint };
       return now < state.leaseExpiresAt
         ? { kind: 'in-flight', retryAfterSeconds: retryAfterSeconds(state.leaseExpiresAt - now) }
         : { kind: 'take-over', state };

@@ -34,7 +34,11 @@ export interface PlannedWrite {
   readonly events: readonly PlannedEvent[];
 }
 
-interface ClaimBase extends RequestFingerprint {
+/**
+ * A claim: who holds the key, and the typed command at the version its definition had (`commandVersion`), enough
+ * for the completer to resume it without a client (upcast to the definition's current version first).
+ */
+export interface IdempotencyKeyClaimedData extends RequestFingerprint {
   readonly tenantId: string;
   readonly actorId: string;
   readonly key: string;
@@ -42,21 +46,9 @@ interface ClaimBase extends RequestFingerprint {
   /** ISO-8601; also the command's decision time, so a resumed decision sees the same clock. */
   readonly claimedAt: string;
   readonly leaseExpiresAt: string;
-}
-
-/** A claim: who holds the key, and the typed command, enough for the completer to resume it without a client. */
-export interface IdempotencyKeyClaimedData extends ClaimBase {
   readonly commandType: string;
   readonly commandVersion: number;
   readonly command: unknown;
-}
-
-/**
- * A claim as the first format wrote it: the HTTP request's params and body instead of the typed command. Such keys
- * still replay (the fingerprint is the same), and the completer resumes them through the app's upcaster.
- */
-export interface LegacyKeyClaimedData extends ClaimBase {
-  readonly request: { readonly params: unknown; readonly body: unknown };
 }
 
 export interface IdempotencyEffectPlannedData {
@@ -102,10 +94,7 @@ export interface IdempotencyKeyReleasedData {
 }
 
 export type KeyLogEvent =
-  | {
-      readonly type: 'IdempotencyKeyClaimed';
-      readonly data: IdempotencyKeyClaimedData | LegacyKeyClaimedData;
-    }
+  | { readonly type: 'IdempotencyKeyClaimed'; readonly data: IdempotencyKeyClaimedData }
   | { readonly type: 'IdempotencyEffectPlanned'; readonly data: IdempotencyEffectPlannedData }
   | { readonly type: 'IdempotencyRecoveryPointReached'; readonly data: IdempotencyRecoveryPointReachedData }
   | { readonly type: 'IdempotencyLeaseTaken'; readonly data: IdempotencyLeaseTakenData }

@@ -1,7 +1,6 @@
 import type {
   IdempotencyKeyClaimedData,
   IdempotencyEffectPlannedData,
-  LegacyKeyClaimedData,
   KeyLogEvent,
   RequestFingerprint,
   StoredResponse,
@@ -21,8 +20,8 @@ export type KeyState =
 export interface KeyInFlight {
   readonly status: 'inFlight';
   readonly fingerprint: RequestFingerprint;
-  /** The claim as stored: the typed command, or the HTTP request where an older format wrote it. */
-  readonly claim: IdempotencyKeyClaimedData | LegacyKeyClaimedData;
+  /** The claim as stored, with the typed command it recorded. */
+  readonly claim: IdempotencyKeyClaimedData;
   readonly holder: string;
   /** Epoch milliseconds. */
   readonly leaseExpiresAt: number;

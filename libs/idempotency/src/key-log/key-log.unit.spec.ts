@@ -4,7 +4,7 @@ import { decideArrival } from './key-log.decider.js';
 import type { KeyLogEvent, RequestFingerprint, StoredResponse } from './key-log.events.js';
 import { evolveKeyState, foldKeyLog, KeyLogCorruptedError } from './key-log.state.js';
 import type { KeyState } from './key-log.state.js';
-import { keyStreamName, legacyKeyStreamName } from './key-stream-name.js';
+import { keyStreamName } from './key-stream-name.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -26,7 +26,9 @@ const claimed = (holder = 'h1', leaseEndsAt = T0 + 10_000): KeyLogEvent => ({
     tenantId: 't1',
     actorId: 'a1',
     key: 'key-12345678',
-    request: { params: { id: 'c1' }, body: { by: 1 } },
+    commandType: 'IncrementCounter',
+    commandVersion: 1,
+    command: { counterId: 'c1', by: 1 },
     holder,
     claimedAt: iso(T0),
     leaseExpiresAt: iso(leaseEndsAt),
@@ -264,16 +266,9 @@ describe('keyStreamName', () => {
   });
 
   it('names a key as it always has: stored key streams are found under these names', () => {
-    expect(keyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123')).toBe('idem-U8Rz6T9GgqtJs8fI5GVoKg');
-    expect(legacyKeyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123')).toBe(
-      'idem-t1-b6c91b2ea043bdc9ba723ee668e8d4096c048d549d976756369684453c9a8695',
+    expect(keyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123')).toBe(
+      'idem-U8Rz6T9GgqtJs8fI5GVoKg',
     );
   });
 
-  it('keeps the legacy name keys had before short names: tenant, then the hex hash of actor and key', () => {
-    const name = legacyKeyStreamName({ tenantId: 't1', actorId: 'a1' }, 'secret-key-123');
-    expect(name).toMatch(/^idem-t1-[0-9a-f]{64}$/);
-    expect(name).not.toContain('secret');
-    expect(legacyKeyStreamName({ tenantId: 't2', actorId: 'a1' }, 'secret-key-123')).toMatch(/^idem-t2-/);
-  });
 });

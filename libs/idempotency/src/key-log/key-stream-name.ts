@@ -17,13 +17,3 @@ export const keyStreamName = (scope: IdempotencyScope, key: string): string => {
   const digest = hash('sha256', JSON.stringify([scope.tenantId, scope.actorId, key]), 'buffer');
   return `${KEY_STREAM_PREFIX}${digest.toString('base64url', 0, 16)}`;
 };
-
-/**
- * The name keys claimed before the short names had, `idem-<tenantId>-<hex sha256(actorId, key)>` (106 characters for
- * a UUID tenant): the engine still reads it beside the short name, so such a key replays, and is resumed, where it is.
- *
- * @example
- * legacyKeyStreamName({ tenantId: 't1', actorId: 'a1' }, 'key-12345678'); // 'idem-t1-3f0c…'
- */
-export const legacyKeyStreamName = (scope: IdempotencyScope, key: string): string =>
-  `${KEY_STREAM_PREFIX}${scope.tenantId}-${hash('sha256', JSON.stringify([scope.actorId, key]), 'hex')}`;

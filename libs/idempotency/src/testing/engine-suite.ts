@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { WrongExpectedRevisionError, comparePositions } from '@once/event-store';
-import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import type { EventStore, GlobalPosition, RecordedEvent } from '@once/event-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeAbandonedKeys, createIdempotencyEngine, faultPoints } from '../engine/index.js';
@@ -11,7 +10,7 @@ import type {
   IdempotencyEngine,
   IdempotencyEngineOptions,
 } from '../engine/index.js';
-import { keyStreamName, legacyKeyStreamName } from '../key-log/index.js';
+import { keyStreamName } from '../key-log/index.js';
 import {
   chargedIncrementHandler,
   COUNTER_ROUTE,
@@ -26,6 +25,7 @@ import {
 import type { IncrementCounter } from './counter-aggregate.js';
 import { bindCommand, commandHandlers } from '../commands/index.js';
 import { createFaultInjector, createManualClock, InjectedCrash } from './fault-injector.js';
+import { AcknowledgementLost, losingAcknowledgement } from './lost-acknowledgement.js';
 import type { ManualClock } from './fault-injector.js';
 
 export interface EngineSuiteSetup {
@@ -184,36 +184,6 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       }
     });
 
-    it('a key claimed under its legacy stream name replays there, and nothing is written under the short name', async () => {
-      const engine = engineWith();
-      const { input, counterId, key, scope } = fresh();
-      // The key and its effect as a build before short names left them: the counter's events, and the key's log
-      // under the legacy name; nothing was ever written under the short one.
-      const earlier = createInMemoryEventStore();
-      const first = await createIdempotencyEngine({ store: earlier, legacyKeyStreams: false }).execute(
-        input(),
-      );
-      const short = keyStreamName(scope, key);
-      const copy = async (from: string, to: string) => {
-        const events = await earlier.readStream(from);
-        await store.appendToStream(
-          to,
-          events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
-          { expectedRevision: 'no_stream' },
-        );
-      };
-      await copy(short, legacyKeyStreamName(scope, key));
-      await copy(counterStreamOf(counterId), counterStreamOf(counterId));
-      expect(await store.readStream(short)).toEqual([]);
-
-      const replay = await engine.execute(input());
-      expect(replay.kind).toBe('replay');
-      expect(body(replay)).toBe(body(first));
-      expect((await engine.execute(input(2))).kind).toBe('reused');
-      expect(await store.readStream(short)).toEqual([]);
-      expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
-    });
-
     describe('first requests decided on the events this engine keeps', () => {
       // Where the store reads tails and appends atomically, an engine keeps the counters it read or wrote and decides
       // the next first request on them with no read; elsewhere every request reads, and these hold all the same.
@@ -329,31 +299,6 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
         expect(retried.kind).toBe('replay');
         expect(body(retried)).toBe(body(completed));
         expect((await countIncrementsByKey(store, counterId)).get(theirKey)).toBe(1);
-      });
-
-      it('a key under its legacy stream name replays, though this engine keeps the counter up to its head', async () => {
-        const engine = engineWith();
-        const { scope, counterId } = fresh();
-        await increment(engine, scope, counterId);
-        const key = randomUUID();
-        const earlier = createInMemoryEventStore();
-        const first = await increment(
-          createIdempotencyEngine({ store: earlier, legacyKeyStreams: false }),
-          scope,
-          counterId,
-          key,
-        );
-        const log = await earlier.readStream(keyStreamName(scope, key));
-        await store.appendToStream(
-          legacyKeyStreamName(scope, key),
-          log.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
-          { expectedRevision: 'no_stream' },
-        );
-        const replay = await increment(engine, scope, counterId, key);
-        expect(replay.kind).toBe('replay');
-        expect(body(replay)).toBe(body(first));
-        expect(await store.readStream(keyStreamName(scope, key))).toEqual([]);
-        expect((await countIncrementsByKey(store, counterId)).get(key)).toBeUndefined();
       });
 
       it('a counter given a retention since it was kept is decided on what a read returns', async () => {
@@ -607,6 +552,91 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       },
     );
 
+    describe('a lost acknowledgement: the store commits an append, then the call fails', () => {
+      // Every append a first request makes, one at a time: the n-th commits and its caller is told it failed
+      // (AcknowledgementLost). The request is then retried as a client would, after the lease when it is told to
+      // wait. One effect, never two and never none; the retry answers the stored response when the lost append was
+      // the key's completion, and resumes the key (phased) when it was any earlier one.
+      const counterEvents = async (counterId: string, key: string) =>
+        (await store.readStream(counterStreamOf(counterId)))
+          .filter((event) => (event.data as { key?: string }).key === key)
+          .map((event) => event.type);
+
+      const attemptsUntilAnswered = async (run: () => Promise<ExecuteOutcome>) => {
+        const outcomes: (ExecuteOutcome | AcknowledgementLost)[] = [];
+        for (let attempt = 0; attempt < 4; attempt++) {
+          const outcome = await run().catch((error: unknown) => {
+            if (error instanceof AcknowledgementLost) return error;
+            throw error;
+          });
+          outcomes.push(outcome);
+          if (!(outcome instanceof AcknowledgementLost) && ['first', 'replay'].includes(outcome.kind)) break;
+          clock.advance(LEASE_MS);
+        }
+        return outcomes;
+      };
+
+      // How many appends a first request makes: the atomic protocol's one; the phased claim with its plan, the
+      // effect and the completion; with a step, each effect's plan and append and the step's two recovery points.
+      const handlers = [
+        {
+          name: 'a decide handler',
+          effects: ['CounterIncremented'],
+          by: 1,
+          charged: false,
+          appends: setup.expectedProtocol === 'atomic' ? 1 : 3,
+        },
+        {
+          name: 'a phased handler with an external step',
+          effects: ['CounterReserved', 'CounterIncremented'],
+          by: 3,
+          charged: true,
+          appends: 8,
+        },
+      ] as const;
+
+      it.each(handlers)('at every append of $name ($appends)', async ({ effects, by, charged, appends }) => {
+        let appendsOfARequest: number | undefined;
+        for (let nth = 1; appendsOfARequest === undefined; nth++) {
+          const { store: losing, lost } = losingAcknowledgement(store, nth);
+          const gateway = createFakeGateway();
+          const engine = engineWith({ store: losing });
+          const { input, counterId, key } = fresh();
+          const handler = charged ? chargedIncrementHandler(gateway) : incrementCounterHandler();
+          const outcomes = await attemptsUntilAnswered(() => engine.execute(input(by, { handler })));
+          const lostAppend = lost();
+          if (lostAppend === undefined) appendsOfARequest = nth - 1;
+          const at = `append ${nth} (${lostAppend?.types.join(' + ') ?? 'none: the request made fewer'})`;
+
+          const answered = outcomes.at(-1);
+          if (answered === undefined || answered instanceof AcknowledgementLost)
+            throw new Error(`${at}: the retries never got an answer`);
+          expect(answered.kind, at).toMatch(/^(first|replay)$/);
+          expect(
+            answered.kind !== 'first' && answered.kind !== 'replay' ? undefined : answered.response.status,
+            at,
+          ).toBe(201);
+          expect(await counterEvents(counterId, key), at).toEqual(effects);
+          if (charged) expect([...gateway.charges.values()], at).toEqual([1]);
+          // Another process reads the key log: the same answer, byte for byte.
+          const replayed = await engineWith({ completedKeys: { capacity: 0 } }).execute(
+            input(by, { handler }),
+          );
+          expect(replayed.kind, at).toBe('replay');
+          expect(body(replayed), at).toBe(body(answered));
+          expect(JSON.parse(body(replayed) ?? '{}'), at).toMatchObject({ counterId });
+          if (lostAppend === undefined) {
+            expect(outcomes, at).toEqual([expect.objectContaining({ kind: 'first', resumed: false })]);
+            continue;
+          }
+          if (lostAppend.types.includes('IdempotencyKeyCompleted'))
+            expect(answered, `${at}: the stored response`).toMatchObject({ kind: 'replay' });
+          else expect(answered, `${at}: the key resumed`).toMatchObject({ kind: 'first', resumed: true });
+        }
+        expect(appendsOfARequest).toBe(appends);
+      });
+    });
+
     it('two holders racing after a lease expiry: one completes, the other follows it', async () => {
       const faults = createFaultInjector();
       const engine = engineWith({ faults: faults.hook, protocol: 'phased' });
@@ -697,6 +727,40 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       });
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
       expect(await engine.execute(input())).toMatchObject({ kind: 'replay' });
+    });
+
+    it('a key in flight carries no retention; the append that completes it carries one counted from the completion', async () => {
+      const retentions: { readonly types: readonly string[]; readonly retention: unknown }[] = [];
+      const { input, scope, key } = fresh();
+      const keyStream = keyStreamName(scope, key);
+      const recording: EventStore = {
+        ...store,
+        appendToStream: async (stream, events, options) => {
+          if (stream === keyStream) {
+            retentions.push({ types: events.map((event) => event.type), retention: options.retention });
+          }
+          return store.appendToStream(stream, events, options);
+        },
+      };
+      const faults = createFaultInjector();
+      const engine = engineWith({
+        store: recording,
+        faults: faults.hook,
+        protocol: 'phased',
+        retentionSeconds: 60,
+      });
+      faults.arm('after-plan');
+      await expect(engine.execute(input())).rejects.toBeInstanceOf(InjectedCrash);
+      clock.advance(2 * 24 * 3600_000);
+      const handlers = commandHandlers([bindCommand(incrementCounter, incrementCounterHandler())]);
+      const [result] = await completeAbandonedKeys({ engine, handlers, candidates: [keyStream] });
+      expect(result).toMatchObject({ outcome: { kind: 'first', resumed: true } });
+
+      const completing = retentions.findIndex(({ types }) => types.includes('IdempotencyKeyCompleted'));
+      expect(completing).toBe(retentions.length - 1);
+      for (const { retention } of retentions.slice(0, completing)) expect(retention).toBeUndefined();
+      expect(retentions[completing]?.retention).toEqual({ maxAgeSeconds: 60 + 2 * 24 * 3600 });
+      expect(await engine.readKeyState(keyStream)).toMatchObject({ status: 'completed' });
     });
 
     it('external steps run once; a resume asks the gateway before charging again', async () => {

@@ -17,7 +17,8 @@ export interface WebhookMessageView {
   readonly messageId: string;
   readonly eventType: string;
   readonly stream: string;
-  readonly status: 'pending' | 'delivered' | 'dead';
+  /** `held`: enqueued while the endpoint was disabled, delivered once it is enabled again. */
+  readonly status: 'pending' | 'held' | 'delivered' | 'dead';
   readonly attempts: number;
   readonly appendedAt: string;
   readonly nextAttemptAt: string | null;
@@ -178,8 +179,8 @@ export const listWebhookAttempts = async (
 };
 
 /**
- * Sends one message to its endpoint again, now, with a fresh ladder (delivered, dead or pending alike); false when
- * the endpoint has no such message. The receiver sees the same `webhook-id` and body.
+ * Sends one message to its endpoint again, now, with a fresh ladder (delivered, dead or pending alike; held while the
+ * endpoint is disabled); false when the endpoint has no such message. The receiver sees the same `webhook-id` and body.
  *
  * @example
  * await redeliverWebhookMessage(pool, endpointId, messageId);
@@ -190,36 +191,21 @@ export const redeliverWebhookMessage = async (
   messageId: string,
 ): Promise<boolean> => {
   const result = await pool.query(
-    `UPDATE webhook_messages SET status = 'pending', attempts = 0, next_attempt_at = now()
-      WHERE endpoint_id = $1 AND message_id = $2`,
+    `UPDATE webhook_messages m
+        SET status = CASE e.status WHEN 'enabled' THEN 'pending' ELSE 'held' END, attempts = 0, next_attempt_at = now()
+       FROM webhook_endpoints e
+      WHERE m.endpoint_id = $1 AND m.message_id = $2 AND e.endpoint_id = m.endpoint_id`,
     [endpointId, messageId],
   );
   return result.rowCount === 1;
 };
 
 /**
- * Sends every message the endpoint was given for events appended in `[from, to)` again, in log order; returns how
- * many. Only messages once enqueued for this endpoint are replayed (events before it was registered are not).
- *
- * @example
- * const replayed = await replayWebhookMessages(pool, endpointId, { from, to });
+ * The relay's health, across tenants; messages count for enabled endpoints only (a deleted one's never go), held ones
+ * for disabled endpoints.
  */
-export const replayWebhookMessages = async (
-  pool: Pool,
-  endpointId: string,
-  range: { readonly from: Date; readonly to: Date },
-): Promise<number> => {
-  const result = await pool.query(
-    `UPDATE webhook_messages SET status = 'pending', attempts = 0, next_attempt_at = now()
-      WHERE endpoint_id = $1 AND appended_at >= $2 AND appended_at < $3`,
-    [endpointId, range.from, range.to],
-  );
-  return result.rowCount ?? 0;
-};
-
-/** The relay's health, across tenants; messages count for enabled endpoints only (a deleted one's never go). */
 export interface WebhookDeliveryMetrics {
-  /** Attempts by outcome since the start (`delivered`, `failed`, `dead`). */
+  /** Attempts by outcome since the start (`delivered`, `failed`, `dead`), pruned ones included. */
   readonly attemptsByOutcome: Readonly<Record<'delivered' | 'failed' | 'dead', number>>;
   /** Messages waiting for a retry (pending after at least one failed attempt). */
   readonly retryBacklog: number;
@@ -227,6 +213,8 @@ export interface WebhookDeliveryMetrics {
   readonly undelivered: number;
   readonly oldestUndeliveredSeconds: number;
   readonly deadLettered: number;
+  /** Messages held for disabled endpoints, delivered once they are enabled again. */
+  readonly held: number;
 }
 
 /**
@@ -235,7 +223,15 @@ export interface WebhookDeliveryMetrics {
  */
 export const webhookDeliveryMetrics = async (pool: Pool): Promise<WebhookDeliveryMetrics> => {
   const attempts = await pool.query<{ outcome: 'delivered' | 'failed' | 'dead'; count: string }>(
-    'SELECT outcome, count(*) AS count FROM webhook_attempts GROUP BY outcome',
+    `SELECT outcome, sum(count)::bigint AS count FROM (
+       SELECT outcome, count(*) AS count FROM webhook_attempts GROUP BY outcome
+       UNION ALL SELECT outcome, count FROM webhook_pruned_attempts
+     ) totals GROUP BY outcome`,
+  );
+  const held = await pool.query<{ held: string }>(
+    `SELECT count(*) AS held FROM webhook_messages m
+       JOIN webhook_endpoints e ON e.endpoint_id = m.endpoint_id AND e.status = 'disabled'
+      WHERE m.status = 'held'`,
   );
   const messages = await pool.query<{
     backlog: string;
@@ -259,5 +255,6 @@ export const webhookDeliveryMetrics = async (pool: Pool): Promise<WebhookDeliver
     undelivered: Number(row?.undelivered ?? 0),
     oldestUndeliveredSeconds: Math.max(0, row?.oldest ?? 0),
     deadLettered: Number(row?.dead ?? 0),
+    held: Number(held.rows[0]?.held ?? 0),
   };
 };

@@ -13,6 +13,7 @@ export type DeliveryErrorClass =
   | 'tls'
   | 'blocked-address'
   | 'invalid-url'
+  | 'secret-unavailable'
   | 'network'
   | 'http-3xx'
   | 'http-4xx'

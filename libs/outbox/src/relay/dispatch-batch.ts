@@ -15,15 +15,15 @@ export class RelayCheckpointConflictError extends Error {
 /** The relay's checkpoint row. */
 export const relayCheckpointName = 'webhook-relay';
 
-/** Applies one endpoint event to the endpoints table, as the log says it happened. */
+/** Applies one endpoint event to the endpoints table, as the log says it happened (secrets stay sealed). */
 const applyEndpointEvent = async (client: PoolClient, event: WebhookEndpointEvent): Promise<void> => {
   switch (event.type) {
     case 'WebhookEndpointRegistered': {
-      const { endpointId, tenantId, url, eventTypes, secret, registeredAt } = event.data;
+      const { endpointId, tenantId, url, eventTypes, sealedSecret, registeredAt } = event.data;
       await client.query(
         `INSERT INTO webhook_endpoints (endpoint_id, tenant_id, url, event_types, secret, status, registered_at)
          VALUES ($1, $2, $3, $4, $5, 'enabled', $6) ON CONFLICT (endpoint_id) DO NOTHING`,
-        [endpointId, tenantId, url, eventTypes, secret, registeredAt],
+        [endpointId, tenantId, url, eventTypes, sealedSecret, registeredAt],
       );
       return;
     }
@@ -31,7 +31,7 @@ const applyEndpointEvent = async (client: PoolClient, event: WebhookEndpointEven
       await client.query(
         `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $2, secret = $3,
                 updated_at = now() WHERE endpoint_id = $1`,
-        [event.data.endpointId, event.data.previousSecretExpiresAt, event.data.secret],
+        [event.data.endpointId, event.data.previousSecretExpiresAt, event.data.sealedSecret],
       );
       return;
     case 'WebhookEndpointDisabled':
@@ -41,13 +41,21 @@ const applyEndpointEvent = async (client: PoolClient, event: WebhookEndpointEven
         [event.data.endpointId, event.data.reason],
       );
       return;
-    case 'WebhookEndpointEnabled':
-      await client.query(
+    case 'WebhookEndpointEnabled': {
+      const enabled = await client.query(
         `UPDATE webhook_endpoints SET status = 'enabled', disabled_reason = NULL, failing_since = NULL,
                 updated_at = now() WHERE endpoint_id = $1 AND status = 'disabled'`,
         [event.data.endpointId],
       );
+      // What was held while it was disabled goes now, in log order, and so does every retry that was waiting.
+      if (enabled.rowCount === 1)
+        await client.query(
+          `UPDATE webhook_messages SET status = 'pending', next_attempt_at = now()
+            WHERE endpoint_id = $1 AND (status = 'held' OR (status = 'pending' AND next_attempt_at > now()))`,
+          [event.data.endpointId],
+        );
       return;
+    }
     case 'WebhookEndpointDeleted':
       await client.query(
         `UPDATE webhook_endpoints SET status = 'deleted', updated_at = now() WHERE endpoint_id = $1`,
@@ -62,23 +70,25 @@ const applyEndpointEvent = async (client: PoolClient, event: WebhookEndpointEven
 };
 
 /**
- * Enqueues domain events for every enabled endpoint of their tenant subscribed to their type, in log order (the
- * message's `seq` follows the log). An event already enqueued for an endpoint is left as it is.
+ * Enqueues domain events for every endpoint of their tenant subscribed to their type, in log order (the message's
+ * `seq` follows the log): `pending` for an enabled endpoint, `held` for a disabled one (delivered once it is enabled
+ * again). An event already enqueued for an endpoint is left as it is. Returns the endpoints with new pending messages.
  */
 const enqueue = async (client: PoolClient, events: readonly RecordedEvent[]): Promise<readonly string[]> => {
   const deliverable = events.filter((event) => tenantOf(event) !== undefined);
   if (deliverable.length === 0) return [];
-  const enqueued = await client.query<{ endpoint_id: string }>(
+  const enqueued = await client.query<{ endpoint_id: string; status: 'pending' | 'held' }>(
     `INSERT INTO webhook_messages
        (endpoint_id, message_id, tenant_id, stream, event_type, body, appended_at, status, next_attempt_at)
-     SELECT e.endpoint_id, m.message_id, m.tenant_id, m.stream, m.event_type, m.body, m.appended_at, 'pending', now()
+     SELECT e.endpoint_id, m.message_id, m.tenant_id, m.stream, m.event_type, m.body, m.appended_at,
+            CASE e.status WHEN 'enabled' THEN 'pending' ELSE 'held' END, now()
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
             WITH ORDINALITY AS m(message_id, tenant_id, stream, event_type, body, appended_at, ord)
        JOIN webhook_endpoints e
-         ON e.tenant_id = m.tenant_id AND e.status = 'enabled' AND m.event_type = ANY (e.event_types)
+         ON e.tenant_id = m.tenant_id AND e.status IN ('enabled', 'disabled') AND m.event_type = ANY (e.event_types)
       ORDER BY m.ord, e.endpoint_id
      ON CONFLICT (endpoint_id, message_id) DO NOTHING
-     RETURNING endpoint_id`,
+     RETURNING endpoint_id, status`,
     [
       deliverable.map((event) => event.id),
       deliverable.map((event) => tenantOf(event)),
@@ -88,7 +98,7 @@ const enqueue = async (client: PoolClient, events: readonly RecordedEvent[]): Pr
       deliverable.map((event) => event.recordedAt.toISOString()),
     ],
   );
-  return enqueued.rows.map((row) => row.endpoint_id);
+  return enqueued.rows.filter((row) => row.status === 'pending').map((row) => row.endpoint_id);
 };
 
 /**

@@ -1,4 +1,6 @@
 import type { Pool } from 'pg';
+import { UnsealError } from '@once/webhooks';
+import type { SecretsKeyring } from '@once/webhooks';
 
 /** An endpoint as its worker needs it. */
 export interface EndpointRow {
@@ -6,16 +8,38 @@ export interface EndpointRow {
   readonly tenantId: string;
   readonly url: string;
   readonly status: 'enabled' | 'disabled' | 'deleted';
-  /** The current secret first, then the previous one while its grace period lasts. */
-  readonly secrets: readonly string[];
+  /**
+   * The current secret first, then the previous one while its grace period lasts, unsealed; or why they cannot be
+   * (a key no longer in `ONCE_SECRETS_KEY`): each delivery then fails with that reason, and nothing goes unsigned.
+   */
+  readonly secrets: { readonly ok: true; readonly secrets: readonly string[] } | UnsealedSecretsRefusal;
   readonly failingSince: Date | null;
 }
 
+/** Why an endpoint's secrets could not be unsealed. */
+export interface UnsealedSecretsRefusal {
+  readonly ok: false;
+  readonly reason: string;
+}
+
+const unsealEach = (keyring: SecretsKeyring, sealed: readonly string[]): EndpointRow['secrets'] => {
+  try {
+    return { ok: true, secrets: sealed.map((envelope) => keyring.unseal(envelope)) };
+  } catch (error) {
+    if (error instanceof UnsealError) return { ok: false, reason: error.message };
+    throw error;
+  }
+};
+
 /**
- * Reads one endpoint for delivery.
- * @example const endpoint = await loadEndpoint(pool, endpointId);
+ * Reads one endpoint for delivery, its secrets unsealed (the table keeps them sealed, as the log does).
+ * @example const endpoint = await loadEndpoint(pool, keyring, endpointId);
  */
-export const loadEndpoint = async (pool: Pool, endpointId: string): Promise<EndpointRow | undefined> => {
+export const loadEndpoint = async (
+  pool: Pool,
+  keyring: SecretsKeyring,
+  endpointId: string,
+): Promise<EndpointRow | undefined> => {
   const result = await pool.query<{
     tenant_id: string;
     url: string;
@@ -37,7 +61,10 @@ export const loadEndpoint = async (pool: Pool, endpointId: string): Promise<Endp
     tenantId: row.tenant_id,
     url: row.url,
     status: row.status,
-    secrets: row.previous_secret && row.previous_valid ? [row.secret, row.previous_secret] : [row.secret],
+    secrets: unsealEach(
+      keyring,
+      row.previous_secret && row.previous_valid ? [row.secret, row.previous_secret] : [row.secret],
+    ),
     failingSince: row.failing_since,
   };
 };

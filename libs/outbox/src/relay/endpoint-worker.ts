@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import type { Agent } from 'undici';
 import { checkWebhookUrl, webhookHeaders } from '@once/webhooks';
-import type { WebhookUrlCheck } from '@once/webhooks';
+import type { SecretsKeyring, WebhookUrlCheck } from '@once/webhooks';
 import { classifyDeliveryError, statusClass, urlRefusalClass } from './delivery-error.js';
 import type { DeliveryErrorClass } from './delivery-error.js';
 import type { DeliveryRecorder } from './delivery-recorder.js';
@@ -16,6 +16,8 @@ import { retryDelayMs } from './retry-ladder.js';
 export interface WorkerContext {
   readonly pool: Pool;
   readonly recorder: DeliveryRecorder;
+  /** Unseals the endpoints' secrets to sign with. */
+  readonly secrets: SecretsKeyring;
   readonly logger: RelayLogger;
   readonly settings: Required<
     Pick<
@@ -27,6 +29,7 @@ export interface WorkerContext {
       | 'requestTimeoutMs'
       | 'random'
       | 'pollIntervalMs'
+      | 'now'
     >
   > &
     Pick<WebhookRelayOptions, 'resolveHost' | 'faults'>;
@@ -130,6 +133,11 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
     target: EndpointRow,
     message: PendingMessage,
   ): Promise<{ statusCode?: number; error?: DeliveryErrorClass }> => {
+    if (!target.secrets.ok) {
+      // The operator needs the key id; the tenant only learns that the server cannot sign.
+      context.logger.warn({ endpointId, reason: target.secrets.reason }, 'webhook secret cannot be unsealed');
+      return { error: 'secret-unavailable' };
+    }
     const check = await checkedUrl(target.url);
     if (!check.ok) return { error: urlRefusalClass(check.refusal) };
     const timestamp = Math.floor(Date.now() / 1000);
@@ -144,7 +152,7 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Once-Webhooks/1',
-          ...webhookHeaders(target.secrets, { id: message.messageId, timestamp, body: message.body }),
+          ...webhookHeaders(target.secrets.secrets, { id: message.messageId, timestamp, body: message.body }),
         },
       });
       await response.body.dump();
@@ -216,8 +224,8 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
       queue.push({ ...message, attempts: attempt, nextAttemptAt: (nextAttemptAt as Date).getTime() });
       queue.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
     }
-    if (current.failingSince === null) await markFailing(current, startedAt);
-    else if (Date.now() - current.failingSince.getTime() >= settings.disableAfterMs) {
+    if (current.failingSince === null) await markFailing(current, new Date(settings.now()));
+    else if (settings.now() - current.failingSince.getTime() >= settings.disableAfterMs) {
       const reason = `no delivery succeeded since ${current.failingSince.toISOString()}`;
       endpoint = { ...current, status: 'disabled' };
       await context.disable(current, reason);
@@ -269,11 +277,11 @@ export const startEndpointWorker = (context: WorkerContext, endpointId: string):
       if (wantReload && inFlight.size === 0) {
         wantReload = false;
         wantNew = false;
-        endpoint = await loadEndpoint(pool, endpointId);
+        endpoint = await loadEndpoint(pool, context.secrets, endpointId);
         queue = endpoint?.status === 'enabled' ? await fetchPending(-1n) : [];
       } else if (!wantReload && (wantNew || (more && queue.length < fetchLimit / 2))) {
         wantNew = false;
-        endpoint = await loadEndpoint(pool, endpointId);
+        endpoint = await loadEndpoint(pool, context.secrets, endpointId);
         if (endpoint?.status === 'enabled') queue.push(...(await fetchPending(lastSeq)));
       }
       if (endpoint?.status !== 'enabled' && inFlight.size === 0) break;

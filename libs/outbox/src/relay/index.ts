@@ -1,5 +1,5 @@
 export { defaultRetryLadderMs, retryDelayMs } from './retry-ladder.js';
 export type { PendingMessage, RelayFaults, RelayLogger, WebhookRelayOptions } from './relay-settings.js';
-export { relayLeaseName, startWebhookRelay } from './start-webhook-relay.js';
+export { defaultWebhookRetentionMs, relayLeaseName, startWebhookRelay } from './start-webhook-relay.js';
 export type { RelayState, WebhookRelay } from './start-webhook-relay.js';
 export type { WebhookMessageBody } from './webhook-message.js';

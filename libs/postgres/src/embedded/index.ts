@@ -1,2 +1,8 @@
-export { startEmbeddedPostgres, embeddedConnectionString, findFreePort } from './embedded-postgres-server.js';
+export {
+  startEmbeddedPostgres,
+  embeddedConnectionString,
+  findFreePort,
+  findRunningEmbeddedPostgres,
+  readEmbeddedPostgresPassword,
+} from './embedded-postgres-server.js';
 export type { EmbeddedPostgresServer, EmbeddedPostgresOptions } from './embedded-postgres-server.js';

@@ -27,12 +27,17 @@ export interface TableDefinition<Row extends Record<string, ColumnValue> = Recor
 }
 
 /**
- * A secondary index: its columns, or its columns and `where`, an SQL condition on the row's columns naming the rows
- * it covers (a row outside it costs the index nothing on write).
+ * A secondary index: its columns, or its columns with `where`, an SQL condition on the row's columns naming the rows
+ * it covers (a row outside it costs the index nothing on write), and `using: 'gin'` for an inverted index over a
+ * `jsonb` column's elements (what `@>` looks up).
  */
 export type IndexDefinition<Row extends Record<string, ColumnValue> = Record<string, ColumnValue>> =
   | readonly (keyof Row & string)[]
-  | { readonly columns: readonly (keyof Row & string)[]; readonly where: string };
+  | {
+      readonly columns: readonly (keyof Row & string)[];
+      readonly where?: string;
+      readonly using?: 'gin';
+    };
 
 /** The primary-key part of a row. */
 export type RowKey<Row> = Partial<Row>;
@@ -74,9 +79,10 @@ export const tableDdl = (table: TableDefinition, version: number): string => {
     ...(table.unique ?? []).map((columns) => `UNIQUE (${columns.map(quote).join(', ')})`),
   ];
   const indexes = (table.indexes ?? []).map((definition, index) => {
-    const { columns, where } =
-      'columns' in definition ? definition : { columns: definition, where: undefined };
-    return `CREATE INDEX IF NOT EXISTS ${quote(`${physical}_i${index}`)} ON ${quote(physical)} (${columns.map(quote).join(', ')})${where === undefined ? '' : ` WHERE ${where}`};`;
+    const { columns, where, using } =
+      'columns' in definition ? definition : { columns: definition, where: undefined, using: undefined };
+    const method = using === undefined ? '' : ` USING ${using}`;
+    return `CREATE INDEX IF NOT EXISTS ${quote(`${physical}_i${index}`)} ON ${quote(physical)}${method} (${columns.map(quote).join(', ')})${where === undefined ? '' : ` WHERE ${where}`};`;
   });
   return [
     `CREATE TABLE IF NOT EXISTS ${quote(physical)} (\n  ${[...columns, ...constraints].join(',\n  ')}\n);`,

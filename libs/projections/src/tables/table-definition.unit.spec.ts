@@ -3,16 +3,26 @@ import { defineTable, tableDdl } from './table-definition.js';
 
 describe('tableDdl', () => {
   it('creates plain and partial secondary indexes, numbered in the order declared', () => {
-    const table = defineTable<{ id: string; status: string; due: string }>({
+    const table = defineTable<{ id: string; status: string; due: string; tags: string[] }>({
       name: 'tasks',
-      columns: { id: { type: 'text' }, status: { type: 'text' }, due: { type: 'timestamptz' } },
+      columns: {
+        id: { type: 'text' },
+        status: { type: 'text' },
+        due: { type: 'timestamptz' },
+        tags: { type: 'jsonb' },
+      },
       primaryKey: ['id'],
-      indexes: [{ columns: ['due'], where: `status = 'open'` }, ['status', 'due']],
+      indexes: [
+        { columns: ['due'], where: `status = 'open'` },
+        ['status', 'due'],
+        { columns: ['tags'], using: 'gin' },
+      ],
     });
     const ddl = tableDdl(table, 4);
     expect(ddl).toContain(
       `CREATE INDEX IF NOT EXISTS "tasks_v4_i0" ON "tasks_v4" ("due") WHERE status = 'open';`,
     );
     expect(ddl).toContain(`CREATE INDEX IF NOT EXISTS "tasks_v4_i1" ON "tasks_v4" ("status", "due");`);
+    expect(ddl).toContain(`CREATE INDEX IF NOT EXISTS "tasks_v4_i2" ON "tasks_v4" USING gin ("tags");`);
   });
 });

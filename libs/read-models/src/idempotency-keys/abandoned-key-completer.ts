@@ -3,29 +3,67 @@ import { completeAbandonedKeys } from '@once/idempotency';
 import type { AbandonedKeyResult, CompleteAbandonedKeysOptions } from '@once/idempotency';
 import { startTask } from '@once/projections';
 import type { ProjectionLogger, ProjectorTask, RunningTask } from '@once/projections';
-import { listAbandonedKeys } from './idempotency-keys.queries.js';
+import { abandonedKeyCursor, listAbandonedKeys } from './idempotency-keys.queries.js';
+import type { AbandonedKeyCursor } from './idempotency-keys.queries.js';
 
 /** What the completer needs to finish abandoned keys: the api's engine and its command handlers. */
 export interface CompleterOptions {
   readonly engine: CompleteAbandonedKeysOptions['engine'];
   readonly handlers: CompleteAbandonedKeysOptions['handlers'];
-  /** Turns first-format claims (the HTTP request) into typed commands. */
-  readonly upcast?: CompleteAbandonedKeysOptions['upcast'];
   /** Pause between rounds. Default 5,000 ms. */
   readonly intervalMs?: number;
   /** Keys per round. Default 100. */
   readonly batchSize?: number;
   /** Clock (epoch ms) for "the lease has ended". Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Told at the end of each walk through the abandoned keys (every page once) the keys the completer passed over
+   * because it has no handler for their command (for a metric and the logs). Keys it can resume are never here.
+   */
+  readonly onWalkEnd?: (walk: CompleterWalkReport) => void;
 }
+
+/** A key the completer cannot resume: no handler here for the command its claim recorded. */
+export interface UnresumableKey {
+  readonly stream: string;
+  readonly tenantId: string;
+  readonly key: string;
+  readonly commandType: string;
+  readonly leaseExpiredAt: string;
+}
+
+/** What one walk through every abandoned key found. */
+export interface CompleterWalkReport {
+  readonly unresumable: readonly UnresumableKey[];
+}
+
+/**
+ * Where the completer's walk through the abandoned keys stands between rounds: each round takes the page after the
+ * cursor, so keys it passes over (no handler) never hold back the rest; a short page ends the walk.
+ */
+export interface CompleterWalk {
+  after: AbandonedKeyCursor | undefined;
+  unresumable: UnresumableKey[];
+}
+
+/**
+ * A walk from the first abandoned key.
+ *
+ * @example
+ * const walk = newCompleterWalk();
+ * await completeAbandonedKeysOnce(pool, options, logger, walk);
+ */
+export const newCompleterWalk = (): CompleterWalk => ({ after: undefined, unresumable: [] });
 
 const completerLock = 'once:abandoned-key-completer';
 
 /**
- * One round of the completer: takes the keys that the live `idempotency_keys` table says are in flight with an
- * expired lease and lets the engine finish them from their recovery point. One process at a time runs a round
- * (a session advisory lock, so no transaction stays open while the engine works); others skip it.
+ * One round of the completer: takes the next page of keys that the live `idempotency_keys` table says are in flight
+ * with an expired lease (after `walk`'s cursor) and lets the engine finish them from their recovery point. One
+ * process at a time runs a round (a session advisory lock, so no transaction stays open while the engine works);
+ * others skip it.
  *
+ * @param walk where the walk stands; a fresh one (from the first key) when omitted
  * @returns the engine's results, or undefined when another process holds the round
  * @example
  * await completeAbandonedKeysOnce(pool, { engine, handlers }, logger);
@@ -34,6 +72,7 @@ export const completeAbandonedKeysOnce = async (
   pool: Pool,
   options: CompleterOptions,
   logger: ProjectionLogger,
+  walk: CompleterWalk = newCompleterWalk(),
 ): Promise<readonly AbandonedKeyResult[] | undefined> => {
   const client = await pool.connect();
   let failed: Error | undefined;
@@ -50,17 +89,55 @@ export const completeAbandonedKeysOnce = async (
       // Before the key table's first version exists there is nothing to look at yet.
       if (!table.rows[0]?.ready) return [];
       const now = options.now?.() ?? Date.now();
-      const rows = await listAbandonedKeys(pool, { now: new Date(now), limit: options.batchSize ?? 100 });
-      if (rows.length === 0) return [];
-      const results = await completeAbandonedKeys({
-        engine: options.engine,
-        handlers: options.handlers,
-        ...(options.upcast === undefined ? {} : { upcast: options.upcast }),
-        candidates: rows.map((row) => row.stream),
-        now,
+      const limit = options.batchSize ?? 100;
+      const rows = await listAbandonedKeys(pool, {
+        now: new Date(now),
+        limit,
+        ...(walk.after === undefined ? {} : { after: walk.after }),
       });
+      // The cursor moves before the engine runs: a key whose resume fails holds back no other key either.
+      const last = rows.at(-1);
+      const walkEnds = rows.length < limit || last === undefined;
+      walk.after = walkEnds ? undefined : abandonedKeyCursor(last);
+      const results =
+        rows.length === 0
+          ? []
+          : await completeAbandonedKeys({
+              engine: options.engine,
+              handlers: options.handlers,
+              candidates: rows.map((row) => row.stream),
+              now,
+            });
+      const byStream = new Map(rows.map((row) => [row.stream, row]));
+      for (const result of results) {
+        const row = byStream.get(result.keyStream);
+        if (!('skipped' in result) || result.skipped !== 'no-handler' || row === undefined) continue;
+        walk.unresumable.push({
+          stream: row.stream,
+          tenantId: row.tenant_id,
+          key: row.key,
+          commandType: result.commandType,
+          leaseExpiredAt: row.locked_until ?? row.updated_at,
+        });
+      }
       const finished = results.filter((result) => 'outcome' in result).length;
-      logger.info({ candidates: rows.length, finished }, 'completed abandoned idempotency keys');
+      if (rows.length > 0) {
+        logger.info({ candidates: rows.length, finished }, 'completed abandoned idempotency keys');
+      }
+      if (walkEnds) {
+        const { unresumable } = walk;
+        walk.unresumable = [];
+        if (unresumable.length > 0) {
+          logger.warn(
+            {
+              unresumable: unresumable.length,
+              commandTypes: [...new Set(unresumable.map((key) => key.commandType))],
+            },
+            'abandoned idempotency keys no handler here can resume: an operator must settle them',
+          );
+        }
+        options.onWalkEnd?.({ unresumable });
+      }
       return results;
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [completerLock]);
@@ -79,13 +156,16 @@ export const completeAbandonedKeysOnce = async (
  * @example
  * await startProjector({ pool, store, projections, tasks: [abandonedKeyCompleter(pool, { engine, handlers })] });
  */
-export const abandonedKeyCompleter = (pool: Pool, options: CompleterOptions): ProjectorTask => ({
-  name: 'completer',
-  intervalMs: options.intervalMs ?? 5000,
-  run: async (logger) => {
-    await completeAbandonedKeysOnce(pool, options, logger);
-  },
-});
+export const abandonedKeyCompleter = (pool: Pool, options: CompleterOptions): ProjectorTask => {
+  const walk = newCompleterWalk();
+  return {
+    name: 'completer',
+    intervalMs: options.intervalMs ?? 5000,
+    run: async (logger) => {
+      await completeAbandonedKeysOnce(pool, options, logger, walk);
+    },
+  };
+};
 
 /**
  * The completer on its own, for a process that runs no projector (the api in-process for `npm start`, beside its own
@@ -93,8 +173,11 @@ export const abandonedKeyCompleter = (pool: Pool, options: CompleterOptions): Pr
  * the advisory lock, so no key is completed twice.
  *
  * @example
- * const completer = startCompleter(pool, { engine, handlers, upcast }, logger);
+ * const completer = startCompleter(pool, { engine, handlers }, logger);
  * await completer.stop();
  */
-export const startCompleter = (pool: Pool, options: CompleterOptions, logger: ProjectionLogger): RunningTask =>
-  startTask(abandonedKeyCompleter(pool, options), logger);
+export const startCompleter = (
+  pool: Pool,
+  options: CompleterOptions,
+  logger: ProjectionLogger,
+): RunningTask => startTask(abandonedKeyCompleter(pool, options), logger);

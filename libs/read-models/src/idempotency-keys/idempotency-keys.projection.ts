@@ -29,6 +29,8 @@ export type IdempotencyKeyRow = {
   /** The exact text of the response body, byte for byte. */
   response_body: string | null;
   response_headers: Record<string, string> | null;
+  /** The ids (UUIDs) the stored response names, in its `location` and body: what the console looks keys up by. */
+  resource_ids: string[];
   release_reason: string | null;
   created_at: string;
   updated_at: string;
@@ -52,6 +54,7 @@ export const idempotencyKeysTable = defineTable<IdempotencyKeyRow>({
     response_status: { type: 'integer', nullable: true },
     response_body: { type: 'text', nullable: true },
     response_headers: { type: 'jsonb', nullable: true },
+    resource_ids: { type: 'jsonb' },
     release_reason: { type: 'text', nullable: true },
     created_at: { type: 'timestamptz' },
     updated_at: { type: 'timestamptz' },
@@ -60,9 +63,36 @@ export const idempotencyKeysTable = defineTable<IdempotencyKeyRow>({
   primaryKey: ['stream'],
   unique: [['tenant_id', 'actor_id', 'key']],
   // In-flight keys by lease end (the completer's work list) in a partial index: a key completed in its first commit,
-  // nearly every key, never enters it. No index on created_at: no query walks it.
-  indexes: [{ columns: ['locked_until'], where: `status = 'inFlight'` }, ['updated_at', 'stream']],
+  // nearly every key, never enters it. No index on created_at: no query walks it. The console looks keys up by key
+  // and by the resources their responses name (`@>` on the inverted index), never by scanning stored bodies.
+  indexes: [
+    { columns: ['locked_until'], where: `status = 'inFlight'` },
+    ['updated_at', 'stream'],
+    ['tenant_id', 'key'],
+    { columns: ['resource_ids'], using: 'gin' },
+  ],
 });
+
+const uuidPattern = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** The most ids one key is found by: a response listing more (a page of results) is found by its first ones. */
+export const maxResourceIdsPerKey = 32;
+
+/**
+ * The ids a response names (its `location` first, then its body), lower-cased, each once, at most
+ * `maxResourceIdsPerKey`.
+ */
+const resourceIdsOf = (response: {
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+}): string[] => {
+  const text = `${response.headers['location'] ?? ''} ${response.body}`;
+  const ids = new Set<string>();
+  for (const match of text.matchAll(uuidPattern)) {
+    ids.add(match[0].toLowerCase());
+    if (ids.size === maxResourceIdsPerKey) break;
+  }
+  return [...ids];
+};
 
 /** A key's first row, before its status columns are set by the event that created it. */
 const newKeyRow = (
@@ -84,6 +114,7 @@ const newKeyRow = (
   response_status: null,
   response_body: null,
   response_headers: null,
+  resource_ids: [],
   release_reason: null,
   created_at: recorded.recordedAt.toISOString(),
   updated_at: recorded.recordedAt.toISOString(),
@@ -97,7 +128,8 @@ const newKeyRow = (
 export const idempotencyKeysProjection: ProjectionDefinition = {
   name: 'idempotency_keys',
   // 2: the (updated_at, stream) index the key sweep walks. 3: in-flight keys in a partial index, none by created_at.
-  version: 3,
+  // 4: the ids each response names, and the indexes the console's lookups use.
+  version: 4,
   eventTypes: keyLogEventTypes,
   streamPrefixes: [KEY_STREAM_PREFIX],
   tables: [idempotencyKeysTable],
@@ -160,6 +192,7 @@ export const idempotencyKeysProjection: ProjectionDefinition = {
           response_status: event.data.response.status,
           response_body: event.data.response.body,
           response_headers: { ...event.data.response.headers },
+          resource_ids: resourceIdsOf(event.data.response),
         });
         return;
       case 'IdempotencyKeyReleased':

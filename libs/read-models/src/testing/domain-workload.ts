@@ -11,11 +11,14 @@ import {
   asStockCountId,
   asTenantId,
   invoiceStream,
+  menuStream,
   money,
   orderStream,
   stockCountStream,
 } from '@once/domain';
 import { invoiceDecider } from '@once/domain/invoices';
+import { menuDecider } from '@once/domain/menus';
+import type { MenuCommand, MenuState } from '@once/domain/menus';
 import { orderDecider } from '@once/domain/orders';
 import { stockCountDecider } from '@once/domain/stock-counts';
 import type { InvoiceCommand } from '@once/domain/invoices';
@@ -65,8 +68,8 @@ const decideAll = <Command extends Message, Event extends Message, State>(
 };
 
 /**
- * A seeded random workload of invoices with payments (cash and card, captured or declined), orders (held,
- * approved, served, completed into sales) and stock counts, decided by the real deciders, as appends in an
+ * A seeded random workload of invoices with payments (cash and card, captured or declined), a menu per tenant,
+ * orders priced from it (held, approved, served, completed into sales) and stock counts, decided by the real deciders, as appends in an
  * interleaved order. With `withKeys`, each command also gets its key stream, claimed and completed.
  *
  * @example
@@ -146,6 +149,50 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
     };
   };
 
+  // Each tenant's menu: added, repriced and renamed, one item withdrawn; orders are priced from its final state.
+  const menuSkus = 12;
+  const menus = new Map<string, MenuState>();
+  for (const tenant of options.tenantIds) {
+    const tenantId = asTenantId(tenant);
+    const plan: MenuCommand[] = Array.from({ length: menuSkus }, (_, index) => ({
+      type: 'SetMenuItem',
+      data: {
+        tenantId,
+        sku: asSku(`sku-${index}`),
+        name: `Item ${index}`,
+        unitPrice: 150 + Math.floor(random() * 500),
+        currency: 'EUR',
+        setAt: at(),
+      },
+    }));
+    for (let index = 0; index < 6; index += 1) {
+      const sku = Math.floor(random() * menuSkus);
+      plan.push({
+        type: 'SetMenuItem',
+        data: {
+          tenantId,
+          sku: asSku(`sku-${sku}`),
+          name: random() < 0.5 ? `Item ${sku}` : `Item ${sku} (new)`,
+          unitPrice: 150 + Math.floor(random() * 500),
+          currency: 'EUR',
+          setAt: at(),
+        },
+      });
+    }
+    plan.push({
+      type: 'WithdrawMenuItem',
+      data: { tenantId, sku: asSku(`sku-${Math.floor(random() * menuSkus)}`), withdrawnAt: at() },
+    });
+    const { events } = decideAll(menuDecider, plan);
+    menus.set(tenant, events.reduce(menuDecider.evolve, menuDecider.initialState()));
+    active.push({
+      stream: menuStream(tenantId),
+      events: events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
+    });
+    generated += events.length;
+  }
+  const menuOf = (tenantId: string): MenuState => menus.get(tenantId) ?? menuDecider.initialState();
+
   const addAggregate = (): void => {
     serial += 1;
     const tenantId = asTenantId(pick(options.tenantIds));
@@ -215,12 +262,11 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
       route = '/invoices';
     } else if (roll < 0.85) {
       const orderId = asOrderId(`ord-${options.seed}-${serial}`);
-      const lines = Array.from({ length: 1 + Math.floor(random() * 3) }, (_, index) => ({
-        sku: asSku(`sku-${index}-${Math.floor(random() * 20)}`),
+      // Now and then a sku the menu does not hold (withdrawn, or never on it): the order is refused, as in the api.
+      const items = Array.from({ length: 1 + Math.floor(random() * 3) }, () => ({
+        sku: asSku(`sku-${Math.floor(random() * (menuSkus + 2))}`),
         quantity: 1 + Math.floor(random() * 3),
-        unitPrice: 150 + Math.floor(random() * 500),
       }));
-      const total = lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0);
       const held = random() < 0.15;
       const plan: OrderCommand[] = [
         {
@@ -229,8 +275,10 @@ export function* generateDomainWorkload(options: DomainWorkloadOptions): Generat
             tenantId,
             orderId,
             currency: 'EUR',
-            lines,
-            ...(held ? { expectedTotal: total + 10 } : {}),
+            items,
+            menu: menuOf(tenantId),
+            // A total nothing on the menu adds up to: the order is held for review.
+            ...(held ? { expectedTotal: 1 } : {}),
             placedAt: at(),
           },
         },

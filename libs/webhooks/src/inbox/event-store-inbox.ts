@@ -1,5 +1,11 @@
 import { comparePositions, WrongExpectedRevisionError } from '@once/event-store';
-import type { AppendResult, EventStore, EventToAppend, GlobalPosition, StreamAppend } from '@once/event-store';
+import type {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  GlobalPosition,
+  StreamAppend,
+} from '@once/event-store';
 
 /** The writes one delivery makes: the claim on its inbox stream and the effect on the consumer's own streams. */
 export interface InboxWrite {
@@ -53,10 +59,14 @@ export const receiveWebhookOnceInStore = async <Decision>(
       } else {
         for (const effect of write.effects) {
           results.push(
-            await store.appendToStream(effect.stream, effect.events, { expectedRevision: effect.expectedRevision }),
+            await store.appendToStream(effect.stream, effect.events, {
+              expectedRevision: effect.expectedRevision,
+            }),
           );
         }
-        results.push(await store.appendToStream(claim.stream, claim.events, { expectedRevision: 'no_stream' }));
+        results.push(
+          await store.appendToStream(claim.stream, claim.events, { expectedRevision: 'no_stream' }),
+        );
       }
       const position = results
         .map((result) => result.position)

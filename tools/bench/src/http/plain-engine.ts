@@ -110,7 +110,7 @@ const runHandler = async (store: EventStore, input: ExecuteInput): Promise<Handl
  */
 export const createPlainEngine = (options: IdempotencyEngineOptions): IdempotencyEngine => {
   const { store } = options;
-  return {
+  const engine: IdempotencyEngine = {
     store,
     now: () => Date.now(),
     readKeyState: async () => ({ status: 'absent' }),
@@ -126,4 +126,11 @@ export const createPlainEngine = (options: IdempotencyEngineOptions): Idempotenc
       };
     },
   };
+  plainEngines.add(engine);
+  return engine;
 };
+
+const plainEngines = new WeakSet<IdempotencyEngine>();
+
+/** Whether `engine` is one `createPlainEngine` made. */
+export const isPlainEngine = (engine: IdempotencyEngine): boolean => plainEngines.has(engine);

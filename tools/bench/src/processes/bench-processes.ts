@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
@@ -30,10 +30,14 @@ export interface ServiceSettings {
   readonly environment?: Readonly<Record<string, string>>;
 }
 
+/** The server key every process of one benchmark run shares (`ONCE_SECRETS_KEY`). */
+const benchSecretsKey = randomBytes(32).toString('base64');
+
 /** Every environment variable a benchmark gives a process it starts, in one place so a rename is one edit. */
 export const serviceEnvironment = (settings: ServiceSettings, port?: number): Record<string, string> => ({
   ...process.env,
   DATABASE_URL: settings.databaseUrl,
+  ONCE_SECRETS_KEY: benchSecretsKey,
   HOST: '127.0.0.1',
   ...(port === undefined ? {} : { PORT: String(port) }),
   ONCE_LOG_LEVEL: 'warn',
@@ -119,10 +123,17 @@ export const startArticlePeer = (settings: ServiceSettings): Promise<BenchServic
 export const startOnceProjector = (settings: ServiceSettings): Promise<ChildProcess> =>
   startWorker('apps/projector/src/main.ts', settings);
 
-/** A new API key of Once's api, made by its CLI. */
-export const createOnceApiKey = async (databaseUrl: string): Promise<string> => {
+/** A new API key of Once's api, made by its CLI: a staff key of a new tenant unless told otherwise. */
+export const createOnceApiKey = async (
+  databaseUrl: string,
+  options: { readonly role?: 'staff' | 'operator' | 'admin'; readonly tenantId?: string } = {},
+): Promise<string> => {
   const [command, args] = nodeScript('apps/api/src/cli/once-keys.ts');
-  const { stdout } = await promisify(execFile)(command, [...args, 'create'], {
+  const flags = [
+    ...(options.role ? ['--role', options.role] : []),
+    ...(options.tenantId ? ['--tenant', options.tenantId] : []),
+  ];
+  const { stdout } = await promisify(execFile)(command, [...args, 'create', ...flags], {
     env: serviceEnvironment({ databaseUrl }),
   });
   return (JSON.parse(stdout) as { apiKey: string }).apiKey;

@@ -54,6 +54,16 @@ export const effectRules: Readonly<Record<IntentKind, EffectRule>> = {
   },
   'pay-cash': payment('PaymentRecorded'),
   'pay-card': payment('CardPaymentReserved'),
+  'set-menu-item': {
+    eventType: 'MenuItemAdded',
+    eventKey: (data) => text(data['sku']),
+    intentKey: ({ target }) => target.sku,
+  },
+  'withdraw-menu-item': {
+    eventType: 'MenuItemWithdrawn',
+    eventKey: (data) => text(data['sku']),
+    intentKey: ({ target }) => target.sku,
+  },
   'place-order': {
     eventType: 'OrderPlaced',
     eventKey: (data) => firstSku(data['lines']),

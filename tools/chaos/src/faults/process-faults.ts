@@ -50,14 +50,23 @@ const leaseBalance = (projector: ManagedProcess): number =>
 const projectorLeader = (projectors: readonly ManagedProcess[]): ManagedProcess | undefined =>
   [...projectors].sort((a, b) => leaseBalance(b) - leaseBalance(a))[0];
 
-const armGatewayFault = async (gatewayUrl: string, fault: unknown, times: number): Promise<void> => {
-  await fetch(`${gatewayUrl}/admin/faults`, {
+/**
+ * Arms the gateway simulator's next `times` charges with `fault`; false when the simulator did not take it (it was
+ * down, for one).
+ *
+ * @example
+ * await armGatewayFault(system.gatewayUrl, { kind: 'lost-response' }, 1);
+ */
+export const armGatewayFault = async (gatewayUrl: string, fault: unknown, times: number): Promise<boolean> =>
+  fetch(`${gatewayUrl}/admin/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ target: 'charge', fault, times }),
     signal: AbortSignal.timeout(5_000),
-  }).catch(() => undefined);
-};
+  }).then(
+    (response) => response.ok,
+    () => false,
+  );
 
 /**
  * Plays one fault and waits until what it killed is back (faults come one at a time, so a run never kills every

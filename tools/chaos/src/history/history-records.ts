@@ -3,7 +3,9 @@ export type IntentKind =
   | 'issue-invoice'
   | 'pay-cash'
   | 'pay-card'
+  | 'set-menu-item'
   | 'place-order'
+  | 'withdraw-menu-item'
   | 'serve-order'
   | 'complete-order'
   | 'open-stock-count'
@@ -18,7 +20,7 @@ export interface IntentTarget {
   /** Unique per invoice for payments: attributes a payment event to its intent. */
   readonly amount?: number;
   readonly customerRef?: string;
-  /** Unique per run for orders, unique per stock count for count lines. */
+  /** Unique per run for orders and their menu items, unique per stock count for count lines. */
   readonly sku?: string;
 }
 

@@ -1,3 +1,8 @@
+import { randomBytes } from 'node:crypto';
+
+/** The server key the api replicas and the projector of one run share (`ONCE_SECRETS_KEY`). */
+const runSecretsKey = randomBytes(32).toString('base64');
+
 /** The processes the chaos tool starts. */
 export type ChildRole = 'api' | 'projector' | 'gateway';
 
@@ -14,6 +19,10 @@ export interface ChildSettings {
   readonly leaseMs: number;
   /** PostgreSQL connections per api replica. */
   readonly poolSize: number;
+  /** Whether a projector runs the completer (it needs the gateway); the api replicas never do. */
+  readonly completer: boolean;
+  /** Settings every api and projector gets on top (shortened clocks: key retention, card retries). */
+  readonly extraEnvironment: Readonly<Record<string, string>>;
 }
 
 /**
@@ -35,6 +44,7 @@ export const childEnvironment = (
         ...common,
         ONCE_LOG_LEVEL: 'warn',
         DATABASE_URL: settings.databaseUrl,
+        ONCE_SECRETS_KEY: runSecretsKey,
         ONCE_GATEWAY_URL: settings.gatewayUrl,
         ONCE_GATEWAY_WEBHOOK_SECRET: settings.webhookSecret,
         ONCE_PROJECTOR: 'external',
@@ -44,17 +54,20 @@ export const childEnvironment = (
         ONCE_RATE_LIMIT_ADDRESS_MAX: '0',
         ONCE_RATE_LIMIT_TENANT_MAX: '0',
         ONCE_METRICS_PORT: '0',
+        ...settings.extraEnvironment,
       };
     case 'projector':
       return {
         ...common,
         ONCE_LOG_LEVEL: 'info',
         DATABASE_URL: settings.databaseUrl,
+        ONCE_SECRETS_KEY: runSecretsKey,
         ONCE_PROJECTOR_POLL_MS: '50',
         ONCE_PROJECTOR_LEASE_RETRY_MS: '250',
         // The completer runs here (the api replicas run none): the gateway and the lease of a key it takes over.
-        ONCE_GATEWAY_URL: settings.gatewayUrl,
+        ...(settings.completer ? { ONCE_GATEWAY_URL: settings.gatewayUrl } : {}),
         ONCE_LEASE_MS: String(settings.leaseMs),
+        ...settings.extraEnvironment,
       };
     case 'gateway':
       return {

@@ -20,15 +20,20 @@ export interface IssuedApiKey {
 }
 
 /**
- * Creates an API key for a new tenant with `apps/api`'s keys command (`once-keys create`).
+ * Creates an admin API key for a new tenant with `apps/api`'s keys command (`once-keys create`): the workload puts
+ * items on the tenant's menu, which only an admin may do, besides the till's orders, invoices and stock counts.
  *
  * @example
  * const { apiKey } = await createApiKey(postgres.connectionString);
  */
 export const createApiKey = async (databaseUrl: string): Promise<IssuedApiKey> => {
   const { command, args } = nodeScript('apps/api/src/cli/once-keys.ts');
-  const { stdout } = await promisify(execFile)(command, [...args, 'create', '--label', 'chaos'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-  });
+  const { stdout } = await promisify(execFile)(
+    command,
+    [...args, 'create', '--label', 'chaos', '--role', 'admin'],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+    },
+  );
   return JSON.parse(stdout) as IssuedApiKey;
 };

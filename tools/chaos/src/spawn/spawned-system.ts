@@ -34,6 +34,8 @@ export interface SpawnedSystem {
   /** The projector and its standby. */
   readonly projectors: readonly ManagedProcess[];
   readonly gateway: ManagedProcess;
+  /** Starts one more projector that runs the completer (for a run whose projectors started without it). */
+  startCompleter(): Promise<ManagedProcess>;
   /** Stops everything, PostgreSQL last; `keepPostgres` leaves it running for the checker (stop it with `postgres.stop`). */
   stop(options?: { readonly keepPostgres?: boolean }): Promise<void>;
 }
@@ -53,6 +55,10 @@ export interface SpawnOptions {
    * another company's system would, so a failover of the cluster cannot take them with it.
    */
   readonly cluster?: ClusterDatabase;
+  /** False: the projectors start without the completer (default true); `startCompleter` brings one. */
+  readonly completer?: boolean;
+  /** Settings every api and projector gets on top of the spawner's own. */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 const gatewayDatabase = 'once_gateway';
@@ -104,8 +110,16 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
       webhookSecret: generateWebhookSecret(),
       leaseMs: options.leaseMs ?? 3_000,
       poolSize: options.poolSize ?? 12,
+      completer: options.completer ?? true,
+      extraEnvironment: options.environment ?? {},
     };
-    const launch = async (role: ChildRole, name: string, script: string, port?: number) => {
+    const launch = async (
+      role: ChildRole,
+      name: string,
+      script: string,
+      port?: number,
+      childSettings: ChildSettings = settings,
+    ) => {
       const { command, args } = nodeScript(script);
       const ready =
         port === undefined
@@ -117,7 +131,7 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
         name,
         command,
         args,
-        env: childEnvironment(role, settings, port),
+        env: childEnvironment(role, childSettings, port),
         ready,
         restartDelayMs: 300,
         ...(options.onProcessEvent ? { onEvent: options.onProcessEvent } : {}),
@@ -152,6 +166,11 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
       apiPorts,
       projectors,
       gateway,
+      startCompleter: () =>
+        launch('projector', 'projector-completer', 'apps/projector/src/main.ts', undefined, {
+          ...settings,
+          completer: true,
+        }),
       stop,
     };
   } catch (error) {

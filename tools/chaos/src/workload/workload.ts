@@ -58,8 +58,8 @@ const idOf = (outcome: SubmitOutcome): string | undefined => {
 };
 
 /**
- * Many clients on `@once/client`, one key per intent: invoices paid in cash and by card, orders placed, served and
- * completed, stock counts opened, counted and posted, and now and then an intent sent as 10 copies at once.
+ * Many clients on `@once/client`, one key per intent: invoices paid in cash and by card, menu items set and
+ * withdrawn, orders placed, served and completed, stock counts opened, counted and posted, and now and then an intent sent as 10 copies at once.
  * Every attempt and every intent's final answer go to the history.
  *
  * @example
@@ -155,16 +155,25 @@ export const createWorkload = (options: WorkloadOptions): Workload => {
     }
   };
 
+  // Each order is for an item of its own, put on the menu first (the server prices orders from it, never from
+  // the client) and withdrawn once the order has its answer, so the menu stays small however long the run.
   const orderFlow = async (): Promise<void> => {
     const sku = `${runId}-o${String(created + 1)}`;
-    const placed = await send(
-      'place-order',
-      post('/orders', {
-        currency: 'EUR',
-        lines: [{ sku, quantity: randomInt(random, 1, 3), unitPrice: 350 }],
-      }),
+    const item = { name: `Chaos ${sku}`, unitPrice: 350, currency: 'EUR' };
+    const listed = await send(
+      'set-menu-item',
+      { method: 'PUT', path: `/menu/items/${sku}`, body: item },
       { sku },
     );
+    if (listed?.kind !== 'succeeded') return;
+    const quantity = randomInt(random, 1, 3);
+    const placed = await send(
+      'place-order',
+      post('/orders', { currency: 'EUR', lines: [{ sku, quantity }], expectedTotal: quantity * 350 }),
+      { sku },
+    );
+    if (placed !== undefined)
+      await send('withdraw-menu-item', { method: 'DELETE', path: `/menu/items/${sku}` }, { sku });
     const orderId = placed && idOf(placed);
     if (orderId === undefined) return;
     const served = await send('serve-order', post(`/orders/${orderId}/serve`, {}), { orderId });

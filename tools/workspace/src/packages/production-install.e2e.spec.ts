@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
@@ -27,6 +28,7 @@ const testAndBenchmarkTools = [
   '@event-driven-io/emmett-postgresql',
 ];
 
+const secretsKey = randomBytes(32).toString('base64');
 let runtime: string;
 let database: TestDatabase;
 const started: ChildProcessWithoutNullStreams[] = [];
@@ -134,6 +136,7 @@ describe('the runtime install (npm ci --omit=dev) with the build', () => {
       'apps/api/dist/main.js',
       {
         DATABASE_URL: database.connectionString,
+        ONCE_SECRETS_KEY: secretsKey,
         ONCE_GATEWAY_URL: 'http://127.0.0.1:9',
         PORT: '0',
         ONCE_PROJECTOR: 'external',
@@ -145,7 +148,7 @@ describe('the runtime install (npm ci --omit=dev) with the build', () => {
 
     await startService(
       'apps/projector/dist/main.js',
-      { DATABASE_URL: database.connectionString },
+      { DATABASE_URL: database.connectionString, ONCE_SECRETS_KEY: secretsKey },
       /projector started/,
     );
     expect(await healthyWithin(['projector'], { DATABASE_URL: database.connectionString })).toBe('healthy');

@@ -1,5 +1,6 @@
 import { createInMemoryEventStore } from '../../in-memory/index.js';
 import { comparePositions } from '../../port/index.js';
+import { isExpired } from '../../retention/index.js';
 import type {
   AppendResult,
   ExpectedRevision,
@@ -32,6 +33,7 @@ export interface WireLogOptions {
 }
 
 const metastreamPrefix = '$$';
+const keepEverything: StreamRetention = { truncateBefore: 0n };
 const decoder = new TextDecoder();
 
 /**
@@ -73,8 +75,11 @@ const toWireEvent = (recorded: RecordedEvent): LoggedEvent => ({
  * `$all` positions have for single-stream appends (each event at its own log position).
  */
 export const createWireLog = (options: WireLogOptions = {}) => {
-  const store = createInMemoryEventStore(options.now ? { now: options.now } : {});
+  const now = options.now ?? (() => new Date());
+  const store = createInMemoryEventStore({ now });
   const existing = new Set<string>();
+  // Each stream's retention from its metadata: stream reads honour it at once, `$all` only once a scavenge ran.
+  const retentions = new Map<string, StreamRetention>();
   const listeners = new Set<() => void>();
   let head: GlobalPosition | undefined;
   let writes = 0;
@@ -100,7 +105,7 @@ export const createWireLog = (options: WireLogOptions = {}) => {
     writes += 1;
     const metadata = events.findLast((event) => event.type === '$metadata');
     if (stream.startsWith(metastreamPrefix) && metadata)
-      await store.setStreamRetention(stream.slice(metastreamPrefix.length), retentionOf(metadata));
+      retentions.set(stream.slice(metastreamPrefix.length), retentionOf(metadata));
     for (const listener of [...listeners]) listener();
     return result;
   };
@@ -115,18 +120,19 @@ export const createWireLog = (options: WireLogOptions = {}) => {
     },
   ): Promise<readonly LoggedEvent[] | undefined> => {
     if (!existing.has(stream)) return undefined;
-    const events = await store.readStream(stream, {
-      direction: read.direction,
-      fromRevision: read.from,
-      maxCount: read.maxCount,
-    });
-    return events.map(toWireEvent);
+    const events = await store.readStream(stream, { direction: read.direction, fromRevision: read.from });
+    const at = now();
+    const retention = retentions.get(stream);
+    return events
+      .filter((event) => !isExpired(event, retention, at))
+      .slice(0, read.maxCount)
+      .map(toWireEvent);
   };
 
   /**
-   * Up to `maxCount` events of `$all` strictly after `after` (from the start when undefined), expired events left
-   * out (EventStoreDB keeps them in `$all` until a scavenge: see the README), where the next page starts, and
-   * whether the log ends there.
+   * Up to `maxCount` events of `$all` strictly after `after` (from the start when undefined), expired events
+   * included until a scavenge removes them (as EventStoreDB keeps them), where the next page starts, and whether the
+   * log ends there.
    */
   const readAllAfter = async (
     after: GlobalPosition | undefined,
@@ -158,6 +164,16 @@ export const createWireLog = (options: WireLogOptions = {}) => {
     head: (): GlobalPosition | undefined => head,
     /** How many appends the log has answered: a subscription waits only when this has not moved since it read. */
     writes: (): number => writes,
+    /**
+     * A scavenge: the events retention expired leave the log, `$all` included, and no longer count as earlier
+     * writes of their ids; their streams keep their revisions.
+     */
+    scavenge: async (): Promise<void> => {
+      for (const [stream, retention] of retentions) await store.setStreamRetention(stream, retention);
+      await store.scavenge();
+      // The store hides nothing on its own: `$all` shows every event until the next scavenge, as on the server.
+      for (const stream of retentions.keys()) await store.setStreamRetention(stream, keepEverything);
+    },
     close: () => store.close(),
   };
 };

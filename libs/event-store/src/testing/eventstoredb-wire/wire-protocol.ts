@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import type * as GrpcJs from '@grpc/grpc-js';
 import type * as CodePb from '@eventstore/db-client/generated/code_pb.js';
+import type * as OperationsGrpc from '@eventstore/db-client/generated/operations_grpc_pb.js';
+import type * as OperationsPb from '@eventstore/db-client/generated/operations_pb.js';
 import type * as ServerFeaturesGrpc from '@eventstore/db-client/generated/serverfeatures_grpc_pb.js';
 import type * as ServerFeaturesPb from '@eventstore/db-client/generated/serverfeatures_pb.js';
 import type * as SharedPb from '@eventstore/db-client/generated/shared_pb.js';
@@ -25,5 +27,9 @@ export const serverFeaturesGrpc =
   require('@eventstore/db-client/generated/serverfeatures_grpc_pb.js') as typeof ServerFeaturesGrpc;
 export const serverFeaturesPb =
   require('@eventstore/db-client/generated/serverfeatures_pb.js') as typeof ServerFeaturesPb;
+export const operationsGrpc =
+  require('@eventstore/db-client/generated/operations_grpc_pb.js') as typeof OperationsGrpc;
+export const operationsPb =
+  require('@eventstore/db-client/generated/operations_pb.js') as typeof OperationsPb;
 export const anyPb = require('google-protobuf/google/protobuf/any_pb.js') as typeof AnyPb;
 export const emptyPb = require('google-protobuf/google/protobuf/empty_pb.js') as typeof EmptyPb;

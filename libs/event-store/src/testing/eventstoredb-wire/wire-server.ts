@@ -4,7 +4,8 @@ import { appendHandler, batchAppendHandler } from './append-handlers.js';
 import { readHandler } from './read-handlers.js';
 import type { WireLogOptions } from './wire-log.js';
 import { createWireLog } from './wire-log.js';
-import { grpc, serverFeaturesGrpc, serverFeaturesPb, streamsGrpc } from './wire-protocol.js';
+import { startScavengeHandler } from './operations-handlers.js';
+import { grpc, operationsGrpc, serverFeaturesGrpc, serverFeaturesPb, streamsGrpc } from './wire-protocol.js';
 
 /** A running test server. */
 export interface WireEventStoreDb {
@@ -62,6 +63,8 @@ export const startWireEventStoreDb = async (
     batchAppend: batchAppendHandler(log),
   });
   server.addService(serverFeaturesGrpc.ServerFeaturesService, { getSupportedMethods: supportedMethods });
+  // Only StartScavenge; the service's other calls answer UNIMPLEMENTED.
+  server.addService(operationsGrpc.OperationsService, { startScavenge: startScavengeHandler(log) });
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(
       `127.0.0.1:${options.port ?? 0}`,

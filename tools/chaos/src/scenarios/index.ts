@@ -1,0 +1,6 @@
+export {
+  completerOutageEnvironment,
+  completerOutageLeaseMs,
+  playCompleterOutage,
+} from './completer-outage.js';
+export type { CompleterOutageOptions } from './completer-outage.js';

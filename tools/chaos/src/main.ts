@@ -20,6 +20,8 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
                         of the embedded PostgreSQL, killing its leader's PostgreSQL or its whole leader node;
                         writes cluster-sync.* or cluster-async.* after the cluster's replication
 --cluster-dir DIR       the cluster's data folder (default that of npm run cluster)
+--recovery-timeout-seconds N  (cluster) how long a killed leader's cluster may take to serve and replicate again
+                        before the run gives up, stops everything it started and exits 1 (default 180)
 --target, --api-key     a running deployment, seen only over HTTP (proxy faults only); an admin key
 --replicas N            api processes (spawn; default 3)
 --intents N             intents to create (default 1000)
@@ -42,13 +44,15 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 --out DIR               where history.jsonl, summary.json and report.html go (default tools/chaos/results)
 --rewrite-report DIR    write a finished run's summary.json and report.html again from its history, and stop
 
-Exit status 0 only when every invariant holds.`;
+Exit status 0 only when every invariant holds. A run that gives up (a killed process or cluster not back in time)
+or is interrupted (Ctrl-C, SIGTERM) stops every process it started and exits 1.`;
 
 const { values } = parseArgs({
   options: {
     spawn: { type: 'boolean' },
     cluster: { type: 'boolean' },
     'cluster-dir': { type: 'string' },
+    'recovery-timeout-seconds': { type: 'string' },
     target: { type: 'string' },
     'api-key': { type: 'string' },
     replicas: { type: 'string' },
@@ -89,6 +93,7 @@ const parsed = z
     spawn: z.boolean().default(false),
     cluster: z.boolean().default(false),
     'cluster-dir': z.string().min(1).default(defaultClusterDirectory()),
+    'recovery-timeout-seconds': z.coerce.number().int().min(1).max(3_600).default(180),
     target: z.url().optional(),
     'api-key': z.string().min(1).optional(),
     replicas: z.coerce.number().int().min(1).max(16).default(3),
@@ -137,6 +142,15 @@ const started = Date.now();
 const log = (line: string) =>
   console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
 log(`seed ${String(input.seed)} (rerun with --seed ${String(input.seed)})`);
+// The first Ctrl-C or SIGTERM ends the run and stops what it started; a second one leaves at once.
+const interruption = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interruption.signal.aborted) process.exit(130);
+    log(`${signal}: stopping everything the run started`);
+    interruption.abort();
+  });
+}
 const summary = await runChaos({
   system:
     input.target !== undefined
@@ -163,6 +177,12 @@ const summary = await runChaos({
     : {}),
   outDirectory: input.out,
   log,
+  recoveryTimeoutMs: input['recovery-timeout-seconds'] * 1_000,
+  signal: interruption.signal,
+}).catch((error: unknown) => {
+  console.error(`\nGAVE UP: ${error instanceof Error ? error.message : String(error)}`);
+  console.error('every process the run started was stopped; no verdict');
+  process.exit(1);
 });
 
 console.log('');

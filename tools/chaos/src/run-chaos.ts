@@ -15,7 +15,7 @@ import {
 } from './checker/index.js';
 import type { SystemFacts } from './checker/index.js';
 import { startFaultProxy, startProcessFaults } from './faults/index.js';
-import type { ProcessFaultKind, ProxyFaultRates } from './faults/index.js';
+import type { FaultProxy, ProcessFaultKind, ProcessFaultSchedule, ProxyFaultRates } from './faults/index.js';
 import { openHistory } from './history/index.js';
 import type { IntentRecord } from './history/index.js';
 import { seededRandom } from './random/index.js';
@@ -62,9 +62,24 @@ export interface ChaosOptions {
    */
   readonly outDirectory: string;
   readonly log: (line: string) => void;
+  /** Cluster only: how long a killed leader's cluster may take to heal before the run gives up. */
+  readonly recoveryTimeoutMs?: number;
+  /** Aborting it (Ctrl-C, SIGTERM) ends the run early: everything it started is stopped, and it rejects. */
+  readonly signal?: AbortSignal;
 }
 
 const settleTimeoutMs = 180_000;
+
+/** Rejects once `signal` aborts; never settles without one. Nobody waiting on it is no unhandled rejection. */
+const untilAborted = (signal: AbortSignal | undefined): Promise<never> => {
+  const aborted = new Promise<never>((_resolve, reject) => {
+    const interrupt = () => reject(new Error('the run was interrupted'));
+    if (signal?.aborted === true) interrupt();
+    else signal?.addEventListener('abort', interrupt, { once: true });
+  });
+  aborted.catch(() => undefined);
+  return aborted;
+};
 
 /** The run's file names: a cluster run's are named after its replication, so both modes' results sit side by side. */
 export const fileNames = (
@@ -116,10 +131,21 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
   // PostgreSQL runs as its own user when this runs as root: it must reach its data folder inside.
   await chmod(scratch, 0o755);
   const cluster: ClusterDatabase | undefined =
-    options.system.kind === 'cluster' ? await openClusterDatabase(options.system.directory) : undefined;
+    options.system.kind === 'cluster'
+      ? await openClusterDatabase(options.system.directory, options.recoveryTimeoutMs)
+      : undefined;
   const files = fileNames(cluster);
   const history = openHistory(join(options.outDirectory, files.history));
   let system: SpawnedSystem | undefined;
+  let proxy: FaultProxy | undefined;
+  let faults: ProcessFaultSchedule | undefined;
+  const interrupted = untilAborted(options.signal);
+  // A wait that a failed fault (its victim never back) or an interruption cuts short: the run then stops everything.
+  const unlessStopped = <T>(work: Promise<T>): Promise<T> => {
+    // The work cut short goes on until the process exits; its late failure is no unhandled rejection.
+    work.catch(() => undefined);
+    return Promise.race([work, interrupted, ...(faults ? [faults.failed] : [])]);
+  };
   try {
     if (options.system.kind !== 'target') {
       log(
@@ -144,13 +170,13 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
     const upstream = system?.url ?? (options.system.kind === 'target' ? options.system.url : '');
     const apiKey =
       system?.credentials.apiKey ?? (options.system.kind === 'target' ? options.system.apiKey : '');
-    const proxy = await startFaultProxy(
+    proxy = await startFaultProxy(
       upstream,
       { ...options.proxy, delayMs: options.attemptTimeoutMs + 1_000 },
       seededRandom(options.seed + 1),
     );
     const startedAt = Date.now();
-    const faults =
+    faults =
       system === undefined
         ? undefined
         : startProcessFaults({
@@ -180,18 +206,18 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
       10_000,
     );
     try {
-      await workload.run();
+      await unlessStopped(workload.run());
     } finally {
       clearInterval(progress);
     }
     log('workload done: stopping the faults and resending what never got an answer');
     await faults?.stop();
     proxy.setEnabled(false);
-    if (system)
-      await Promise.all(
-        [...system.apis, ...system.projectors, system.gateway].map((process) => process.whenReady()),
-      );
-    await workload.drain(20);
+    const { apis, projectors, gateway } = system ?? { apis: [], projectors: [], gateway: undefined };
+    await unlessStopped(
+      Promise.all([...apis, ...projectors, ...(gateway ? [gateway] : [])].map((child) => child.whenReady())),
+    );
+    await unlessStopped(workload.drain(20));
     await proxy.close();
     if (system && options.completerOutage) {
       const pool = new pg.Pool({ connectionString: system.postgres.connectionString, max: 2 });
@@ -240,6 +266,10 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
     await writeFile(join(options.outDirectory, files.report), renderHtmlReport(summary));
     return summary;
   } finally {
+    // Whether the run ended or gave up (a fault's victim never back, a readiness wait timed out, an interruption):
+    // nothing it started outlives it.
+    await faults?.stop().catch(() => undefined);
+    await proxy?.close().catch(() => undefined);
     await history.close();
     await system?.stop().catch(() => undefined);
     await system?.postgres.stop().catch(() => undefined);

@@ -19,8 +19,16 @@ export const clusterFaultKinds = ['kill-leader-postgres', 'kill-leader-node'] as
 export type ProcessFaultKind = (typeof processFaultKinds)[number] | (typeof clusterFaultKinds)[number];
 
 export interface ProcessFaultSchedule {
-  /** Stops injecting and waits for the fault in progress (a PostgreSQL restart) to finish. */
+  /**
+   * Stops injecting and waits for the fault in progress (a PostgreSQL restart) to finish; rejects, as `failed` did,
+   * when a fault's victim never came back.
+   */
   stop(): Promise<void>;
+  /**
+   * Rejects as soon as a fault's victim does not come back in time (a restarted process never ready, a cluster
+   * without a leader): the schedule has stopped and the run cannot go on. Never resolves.
+   */
+  readonly failed: Promise<never>;
 }
 
 export interface ProcessFaultOptions {
@@ -160,11 +168,23 @@ export const startProcessFaults = (options: ProcessFaultOptions): ProcessFaultSc
       );
     }
   };
-  const running = loop();
+  let failure: { readonly error: unknown } | undefined;
+  let fail: (error: unknown) => void = () => undefined;
+  const failed = new Promise<never>((_resolve, reject) => {
+    fail = reject;
+  });
+  // Whoever races `failed` sees its rejection; nobody racing it is no unhandled rejection.
+  failed.catch(() => undefined);
+  const running = loop().catch((error: unknown) => {
+    failure = { error };
+    fail(error);
+  });
   return {
     stop: async () => {
       controller.abort();
       await running;
+      if (failure !== undefined) throw failure.error;
     },
+    failed,
   };
 };

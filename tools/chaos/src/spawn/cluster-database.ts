@@ -38,10 +38,17 @@ export interface ClusterDatabase {
   killLeaderNode(signal?: AbortSignal): Promise<LeaderKill | undefined>;
 }
 
-const recoveryTimeoutMs = 180_000;
+/** How long a kill may take to heal (a leader serving again, every node replicating) before the run gives up. */
+export const defaultRecoveryTimeoutMs = 180_000;
 
-/** Connects to the cluster running in `directory`; throws when there is none or it is not healthy. */
-export const openClusterDatabase = async (directory: string): Promise<ClusterDatabase> => {
+/**
+ * Connects to the cluster running in `directory`; throws when there is none or it is not healthy. A kill whose
+ * cluster does not heal within `recoveryTimeoutMs` rejects.
+ */
+export const openClusterDatabase = async (
+  directory: string,
+  recoveryTimeoutMs = defaultRecoveryTimeoutMs,
+): Promise<ClusterDatabase> => {
   const found = await readClusterState(directory);
   if (found === undefined) {
     throw new Error(`no cluster in ${directory}: start one with npm run cluster -- up`);
@@ -69,10 +76,16 @@ export const openClusterDatabase = async (directory: string): Promise<ClusterDat
       if (signal?.aborted === true) return undefined;
       const killedAt = Date.now();
       await killNode(state, killed);
-      await waitForNewLeader(state, killed, recoveryTimeoutMs);
-      const leaderAfter = await waitForLeader(state, recoveryTimeoutMs);
-      const servingAt = Date.now();
-      state = await startNode(state, killed);
+      const serving = async () => {
+        await waitForNewLeader(state, killed, recoveryTimeoutMs);
+        const leaderAfter = await waitForLeader(state, recoveryTimeoutMs);
+        return { leaderAfter, servingAt: Date.now() };
+      };
+      // The killed node is started again even when no other took over in time: a run that gives up leaves the
+      // cluster with all its nodes for the next.
+      const { leaderAfter, servingAt } = await serving().finally(async () => {
+        state = await startNode(state, killed);
+      });
       await waitForHealthyCluster(state, recoveryTimeoutMs);
       return { killedAt, killed, leaderAfter, servingAt };
     },

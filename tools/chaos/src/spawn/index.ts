@@ -10,5 +10,5 @@ export { startBalancer } from './round-robin-balancer.js';
 export type { Balancer } from './round-robin-balancer.js';
 export { spawnSystem } from './spawned-system.js';
 export type { SpawnedSystem, SpawnOptions } from './spawned-system.js';
-export { openClusterDatabase } from './cluster-database.js';
+export { defaultRecoveryTimeoutMs, openClusterDatabase } from './cluster-database.js';
 export type { ClusterDatabase, LeaderKill } from './cluster-database.js';

@@ -10,7 +10,7 @@ export interface ManagedProcess {
   pid(): number | undefined;
   /**
    * Kills the child with SIGKILL; the supervisor restarts it after `restartDelayMs`. Resolves when the new child is
-   * ready (or the process is stopping).
+   * ready (or the process is stopping); rejects when the new child cannot become ready in time.
    */
   kill9(): Promise<void>;
   /** True while a child runs that became ready. */
@@ -51,11 +51,15 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
   let ready: Promise<void> = Promise.resolve();
   let lines: string[] = [];
   let readyChild: ChildProcess | undefined;
-  let waiters: (() => void)[] = [];
-  const wake = () => {
+  // Those waiting in `kill9` for the child that replaces the one they killed.
+  let waiters: { readonly resolve: () => void; readonly reject: (error: unknown) => void }[] = [];
+  const wake = (error?: unknown) => {
     const woken = waiters;
     waiters = [];
-    for (const waiter of woken) waiter();
+    for (const waiter of woken) {
+      if (error === undefined) waiter.resolve();
+      else waiter.reject(error);
+    }
   };
   let recent: string[] = [];
 
@@ -84,7 +88,14 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
         readyChild = started;
         wake();
       },
-      () => undefined,
+      (error: unknown) => {
+        // A replacement that exited is restarted again and may yet come up; one still running that never became
+        // ready in time fails whoever waits for it, instead of leaving them waiting for ever.
+        const exited = started.exitCode !== null || started.signalCode !== null;
+        if (!exited && child === started && !stopping) {
+          wake(new Error(`${options.name} did not become ready again: ${String(error)}`));
+        }
+      },
     );
     started.once('exit', () => {
       if (child === started) child = undefined;
@@ -118,7 +129,7 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
     kill9: async () => {
       const victim = child;
       if (victim === undefined) return;
-      const restarted = new Promise<void>((resolve) => waiters.push(resolve));
+      const restarted = new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
       victim.kill('SIGKILL');
       await restarted;
     },

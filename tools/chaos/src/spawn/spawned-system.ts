@@ -74,6 +74,12 @@ const createGatewayDatabase = async (connectionString: string): Promise<string> 
   return connectionString.replace(/\/postgres$/, `/${gatewayDatabase}`);
 };
 
+const allOrFirstError = <T>(results: readonly PromiseSettledResult<T>[]): T[] =>
+  results.map((result) => {
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
+  });
+
 /**
  * Starts the system and waits until every part is ready. Each child is supervised: killed, it comes back.
  *
@@ -143,9 +149,12 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
     // The first replica migrates the schema; the others then start together.
     const [firstPort, ...otherPorts] = apiPorts as [number, ...number[]];
     const firstApi = await launch('api', 'api-1', 'apps/api/src/main.ts', firstPort);
-    const otherApis = await Promise.all(
-      otherPorts.map((port, index) =>
-        launch('api', `api-${String(index + 2)}`, 'apps/api/src/main.ts', port),
+    // Every start settles before a failed one stops the system, so none becomes ready after the stop, unstopped.
+    const otherApis = allOrFirstError(
+      await Promise.allSettled(
+        otherPorts.map((port, index) =>
+          launch('api', `api-${String(index + 2)}`, 'apps/api/src/main.ts', port),
+        ),
       ),
     );
     const projectors: ManagedProcess[] = [];

@@ -6,7 +6,7 @@ import { defaultClusterDirectory } from '@once/cluster';
 import { clusterFaultKinds, processFaultKinds } from './faults/index.js';
 import { rewriteReport } from './report/index.js';
 import { fileNames, runChaos } from './run-chaos.js';
-import { repositoryRoot } from './spawn/index.js';
+import { killRunningChildren, repositoryRoot } from './spawn/index.js';
 
 const usage = `Runs a workload through injected faults, then checks the whole history for exactly-once.
 
@@ -45,7 +45,7 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 --rewrite-report DIR    write a finished run's summary.json and report.html again from its history, and stop
 
 Exit status 0 only when every invariant holds. A run that gives up (a killed process or cluster not back in time)
-or is interrupted (Ctrl-C, SIGTERM) stops every process it started and exits 1.`;
+or is interrupted (Ctrl-C, SIGTERM, SIGHUP) stops every process it started and exits 1.`;
 
 const { values } = parseArgs({
   options: {
@@ -142,12 +142,17 @@ const started = Date.now();
 const log = (line: string) =>
   console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
 log(`seed ${String(input.seed)} (rerun with --seed ${String(input.seed)})`);
-// The first Ctrl-C or SIGTERM ends the run and stops what it started; a second one leaves at once.
+// Ctrl-C, SIGTERM or a closed terminal ends the run and stops what it started, in order. Whatever an exit still
+// finds running (a process.exit anywhere, before that stop reached it) gets SIGKILL on the way out.
+process.on('exit', killRunningChildren);
 const interruption = new AbortController();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
-    if (interruption.signal.aborted) process.exit(130);
-    log(`${signal}: stopping everything the run started`);
+    log(
+      interruption.signal.aborted
+        ? `${signal}: already stopping everything the run started`
+        : `${signal}: stopping everything the run started`,
+    );
     interruption.abort();
   });
 }

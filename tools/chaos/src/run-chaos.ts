@@ -262,17 +262,19 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
       endedAt,
       proxyFaults: proxy.counts(),
     });
+    await history.close();
     await writeFile(join(options.outDirectory, files.summary), `${JSON.stringify(summary, null, 2)}\n`);
     await writeFile(join(options.outDirectory, files.report), renderHtmlReport(summary));
     return summary;
   } finally {
     // Whether the run ended or gave up (a fault's victim never back, a readiness wait timed out, an interruption):
     // nothing it started outlives it.
+    // Each step runs whatever the one before it did, the processes first.
     await faults?.stop().catch(() => undefined);
     await proxy?.close().catch(() => undefined);
-    await history.close();
     await system?.stop().catch(() => undefined);
     await system?.postgres.stop().catch(() => undefined);
-    await rm(scratch, { recursive: true, force: true });
+    await history.close().catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
 };

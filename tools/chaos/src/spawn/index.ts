@@ -1,6 +1,11 @@
 export { childEnvironment } from './child-environment.js';
 export type { ChildRole, ChildSettings } from './child-environment.js';
-export { readyWhenHealthy, readyWhenPrinted, startManagedProcess } from './managed-process.js';
+export {
+  killRunningChildren,
+  readyWhenHealthy,
+  readyWhenPrinted,
+  startManagedProcess,
+} from './managed-process.js';
 export type { ManagedProcess, ManagedProcessOptions } from './managed-process.js';
 export { createApiKey, nodeScript, repositoryRoot } from './once-scripts.js';
 export type { IssuedApiKey } from './once-scripts.js';

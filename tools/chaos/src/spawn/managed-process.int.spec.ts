@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { startManagedProcess } from './managed-process.js';
+import { killRunningChildren, startManagedProcess } from './managed-process.js';
 import type { ManagedProcessOptions } from './managed-process.js';
 
 /** A child that runs until it is killed and prints nothing. */
@@ -74,6 +74,21 @@ describe('a supervised child that does not become ready', () => {
 
     expect(supervised.pid()).not.toBe(first);
     expect(supervised.isReady()).toBe(true);
+    await supervised.stop();
+  });
+
+  it('gets SIGKILL from killRunningChildren, as on the way out of a process that exits before stopping it', async () => {
+    const supervised = await startManagedProcess({
+      ...idleChild,
+      name: 'left-running',
+      restartDelayMs: 60_000,
+      ready: async () => undefined,
+    });
+    const pid = supervised.pid() as number;
+
+    killRunningChildren();
+
+    await expect.poll(() => isRunning(pid)).toBe(false);
     await supervised.stop();
   });
 });

@@ -38,6 +38,20 @@ export interface ManagedProcessOptions {
 
 const keptLines = 400;
 
+/** Every child of a supervisor in this process that still runs. */
+const runningChildren = new Set<ChildProcess>();
+
+/**
+ * SIGKILL to every supervised child still running: for the process's `exit` event, so that a run ended by a
+ * library's signal handler, or by `process.exit` anywhere, leaves no child behind (an orderly stop uses `stop`).
+ *
+ * @example
+ * process.on('exit', killRunningChildren);
+ */
+export const killRunningChildren = (): void => {
+  for (const child of runningChildren) child.kill('SIGKILL');
+};
+
 /**
  * Starts a supervised child and waits until it is ready.
  *
@@ -80,6 +94,7 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
+    runningChildren.add(started);
     started.stdout.on('data', collect);
     started.stderr.on('data', collect);
     ready = options.ready(started, () => lines);
@@ -98,6 +113,7 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
       },
     );
     started.once('exit', () => {
+      runningChildren.delete(started);
       if (child === started) child = undefined;
       if (readyChild === started) readyChild = undefined;
       if (stopping) {

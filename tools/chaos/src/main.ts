@@ -24,6 +24,7 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
                         before the run gives up, stops everything it started and exits 1 (default 180)
 --target, --api-key     a running deployment, seen only over HTTP (proxy faults only); an admin key
 --replicas N            api processes (spawn; default 3)
+--projectors N          projector processes (spawn; default 2, the leader and a standby)
 --intents N             intents to create (default 1000)
 --concurrency N         clients at once (default 24)
 --seed N                replays the run's random choices (default: random, printed)
@@ -34,6 +35,7 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 --drop-after R          share of answers dropped after the api handled the request (default 0.04)
 --delay R               share of answers held past the client's timeout (default 0.01)
 --fault-interval-ms N   mean pause between process faults (spawn; default 4000)
+--max-faults N          no process fault after the Nth (default: faults until the workload is over)
 --faults a,b,…          process faults to inject (spawn; default all): ${processFaultKinds.join(', ')};
                         with --cluster (default both): ${clusterFaultKinds.join(', ')}
 --completer-outage      (spawn) after the workload, leave card payments in flight at charge_requested (half
@@ -56,6 +58,7 @@ const { values } = parseArgs({
     target: { type: 'string' },
     'api-key': { type: 'string' },
     replicas: { type: 'string' },
+    projectors: { type: 'string' },
     intents: { type: 'string' },
     concurrency: { type: 'string' },
     seed: { type: 'string' },
@@ -66,6 +69,7 @@ const { values } = parseArgs({
     'drop-after': { type: 'string' },
     delay: { type: 'string' },
     'fault-interval-ms': { type: 'string' },
+    'max-faults': { type: 'string' },
     faults: { type: 'string' },
     'completer-outage': { type: 'boolean' },
     'outage-payments': { type: 'string' },
@@ -97,6 +101,7 @@ const parsed = z
     target: z.url().optional(),
     'api-key': z.string().min(1).optional(),
     replicas: z.coerce.number().int().min(1).max(16).default(3),
+    projectors: z.coerce.number().int().min(1).max(8).default(2),
     intents: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     concurrency: z.coerce.number().int().min(1).max(1000).default(24),
     seed: z.coerce
@@ -112,6 +117,7 @@ const parsed = z
     'drop-after': share.default(0.04),
     delay: share.default(0.01),
     'fault-interval-ms': z.coerce.number().int().min(100).max(600_000).default(4_000),
+    'max-faults': z.coerce.number().int().min(0).max(1_000_000).optional(),
     faults: z
       .string()
       .default(values.cluster === true ? clusterFaultKinds.join(',') : processFaultKinds.join(','))
@@ -164,6 +170,7 @@ const summary = await runChaos({
         ? { kind: 'cluster', replicas: input.replicas, directory: input['cluster-dir'] }
         : { kind: 'spawn', replicas: input.replicas },
   intents: input.intents,
+  projectors: input.projectors,
   concurrency: input.concurrency,
   seed: input.seed,
   duplicateRate: input['duplicate-rate'],
@@ -172,6 +179,7 @@ const summary = await runChaos({
   proxy: { resetBefore: input['reset-before'], dropAfter: input['drop-after'], delay: input.delay },
   faultKinds: input.faults,
   faultIntervalMs: input['fault-interval-ms'],
+  ...(input['max-faults'] === undefined ? {} : { maxFaults: input['max-faults'] }),
   ...(input['completer-outage']
     ? {
         completerOutage: {

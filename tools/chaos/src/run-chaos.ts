@@ -42,6 +42,8 @@ export interface ChaosOptions {
     | { readonly kind: 'cluster'; readonly replicas: number; readonly directory: string }
     | { readonly kind: 'target'; readonly url: string; readonly apiKey: string };
   readonly intents: number;
+  /** Projector processes (spawn and cluster; default 2: the leader and a standby). */
+  readonly projectors?: number;
   readonly concurrency: number;
   readonly seed: number;
   readonly duplicateRate: number;
@@ -51,6 +53,8 @@ export interface ChaosOptions {
   /** Process and gateway faults (spawn only). */
   readonly faultKinds: readonly ProcessFaultKind[];
   readonly faultIntervalMs: number;
+  /** Process faults stop after this many (default: they go on until the workload is over). */
+  readonly maxFaults?: number;
   /**
    * Spawn only: the projectors start without the completer, and after the workload card payments are left in flight
    * at `charge_requested` while it stays down for longer than key retention (see `playCompleterOutage`).
@@ -149,12 +153,13 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
   try {
     if (options.system.kind !== 'target') {
       log(
-        `starting ${cluster ? 'the gateway' : 'PostgreSQL'}, ${String(options.system.replicas)} api replicas, 2 projectors and the gateway` +
+        `starting ${cluster ? "the gateway's PostgreSQL" : 'PostgreSQL'}, ${String(options.system.replicas)} api replicas, ${String(options.projectors ?? 2)} projector(s) and the gateway` +
           (cluster ? ` on the ${cluster.synchronous ? 'synchronous' : 'asynchronous'} cluster` : ''),
       );
       const outage = options.completerOutage;
       system = await spawnSystem({
         replicas: options.system.replicas,
+        ...(options.projectors === undefined ? {} : { projectors: options.projectors }),
         directory: scratch,
         ...(outage === undefined
           ? {}
@@ -183,6 +188,7 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
             system,
             kinds: options.faultKinds,
             intervalMs: options.faultIntervalMs,
+            ...(options.maxFaults === undefined ? {} : { maxFaults: options.maxFaults }),
             random: seededRandom(options.seed + 2),
             record: (fault) => {
               log(`fault: ${fault.fault} → ${fault.target}`);

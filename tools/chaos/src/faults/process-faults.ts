@@ -36,6 +36,8 @@ export interface ProcessFaultOptions {
   readonly kinds: readonly ProcessFaultKind[];
   /** The mean pause between two faults; each pause is drawn uniformly from half to one and a half of it. */
   readonly intervalMs: number;
+  /** Stops injecting after this many faults (default: none stops it but `stop`). */
+  readonly maxFaults?: number;
   readonly random: Random;
   readonly record: (fault: FaultRecord) => void;
 }
@@ -157,15 +159,17 @@ const inject = async (
  */
 export const startProcessFaults = (options: ProcessFaultOptions): ProcessFaultSchedule => {
   const controller = new AbortController();
+  let injected = 0;
   const loop = async () => {
-    while (!controller.signal.aborted) {
+    while (!controller.signal.aborted && injected < (options.maxFaults ?? Number.POSITIVE_INFINITY)) {
       const pause = options.intervalMs * (0.5 + options.random());
       const slept = await sleep(pause, true, { signal: controller.signal }).catch(() => false);
       if (!slept || options.kinds.length === 0) return;
       const kind = pick(options.random, options.kinds);
-      await inject(kind, options.system, options.random, controller.signal, (target, failover) =>
-        options.record({ type: 'fault', at: Date.now(), fault: kind, target, ...failover }),
-      );
+      await inject(kind, options.system, options.random, controller.signal, (target, failover) => {
+        injected += 1;
+        options.record({ type: 'fault', at: Date.now(), fault: kind, target, ...failover });
+      });
     }
   };
   let failure: { readonly error: unknown } | undefined;

@@ -3,9 +3,8 @@ import tseslint from 'typescript-eslint';
 
 /**
  * Import direction (docs/ARCHITECTURE.md "Packages"): apps -> libs; tools -> libs and other tools (the bench reuses
- * the chaos tool's spawner); no lib imports an app, and an app imports another app only through a face tagged
- * `exports:*` (the projector process runs the api's completer, `@once/api/completer`, which resumes keys with the
- * api's command handlers);
+ * the chaos tool's spawner); no lib imports an app, and no app imports another app (the api and the projector
+ * share the write side through `@once/cafe`);
  * `domain` and `canonical-json` do no I/O; `client` stands alone; `testing` serves tests and tools only.
  */
 const ioFreeModules = [
@@ -32,9 +31,7 @@ const ioFreeModules = [
 const dependencyConstraints = ({ testCode }) => [
   {
     sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: testCode
-      ? ['type:lib', 'type:testing', 'exports:completer']
-      : ['type:lib', 'exports:completer'],
+    onlyDependOnLibsWithTags: testCode ? ['type:lib', 'type:testing'] : ['type:lib'],
   },
   // Tools may build an app (the HTTP bench starts the api with another engine); apps never depend on tools.
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:testing', 'type:app', 'type:tool'] },

@@ -6,7 +6,12 @@ import { generateWebhookSecret, readOrCreateSecretsKeyFile } from '@once/webhook
 import { findFreePort } from '@once/postgres';
 import type { EmbeddedPostgresServer } from '@once/postgres';
 import { buildApp } from './app.js';
-import { assertKeyRetentionCoversRetries, cardRetryPolicyFromEnv } from './completer/index.js';
+import {
+  assertKeyRetentionCoversRetries,
+  cardRetryPolicyFromEnv,
+  createProcessFaultHook,
+  parseProcessFault,
+} from '@once/cafe';
 import { demoBanner } from './embedded/banner.js';
 import { seedDemoMenu } from './embedded/demo-menu.js';
 import { revokeDemoKeys, seedDemoTenant } from './embedded/demo-tenant.js';
@@ -14,8 +19,7 @@ import { embeddedSecretsKeyFile, startEmbeddedDefaultPostgres } from './embedded
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
 import { shouldSeedDemoKeys } from './embedded/demo-policy.js';
-import { createProcessFaultHook, parseProcessFault } from './faults/index.js';
-import { operationsFromEnv, operationsSettings } from './operations/index.js';
+import { operationsFromEnv, operationsSettings } from './http/operations/index.js';
 
 const env = readEnvironment(
   onceEnvironment
@@ -122,7 +126,7 @@ const app = await buildApp({
   cardSettlementRetryPolicy,
   completerIntervalMs: env.ONCE_COMPLETER_INTERVAL_MS,
   poolSize: env.ONCE_DATABASE_POOL_SIZE,
-  ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),
+  readWaitMs: env.ONCE_READ_WAIT_MS,
   webhookUrlPolicy: {
     allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? embeddedPostgres !== undefined,
     allowedInternalHosts: env.ONCE_WEBHOOK_ALLOWED_HOSTS,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startWebhookReceiver } from '@once/outbox/testing';
@@ -32,6 +33,9 @@ export interface SoakResult {
   readonly server_errors: number;
   readonly key_retention_seconds: number;
   readonly concurrency: number;
+  /** The schedule the requests left on (per second; 0: as fast as answered) and the rate reached. */
+  readonly rate: number;
+  readonly achieved_rate: number;
   readonly seconds: number;
   readonly load_average_at_start: readonly number[];
   readonly postgres: string;
@@ -79,7 +83,8 @@ const pick = (): Kind => {
  * The soak: at least 500,000 keyed requests (`--requests`) of mixed kinds against the api on embedded PostgreSQL
  * with a short key retention (`--retention`, 60 s) and the scavenger on, every payment delivered to a webhook receiver
  * and pruned by the relay after a short retention (`--webhook-retention`, 60 s), sampling the log's size and the keyed
- * latencies every `--sample-seconds`. Storage should level off (ratio ≪ 1) and latency stay flat (ratio ≈ 1).
+ * latencies every `--sample-seconds`. The requests leave at `--rate` per second (600) from at most `--concurrency`
+ * connections. Storage should level off (ratio ≪ 1) and latency stay flat (ratio ≈ 1).
  * `--minutes` ends a run early (the requests done so far count).
  */
 export const run = async (args: readonly string[]): Promise<void> => {
@@ -88,6 +93,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
     options: {
       requests: { type: 'string', default: '500000' },
       concurrency: { type: 'string', default: '16' },
+      rate: { type: 'string', default: '600' },
       retention: { type: 'string', default: '60' },
       'webhook-retention': { type: 'string', default: '60' },
       'sample-seconds': { type: 'string', default: '5' },
@@ -97,6 +103,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
   });
   const total = Number(values.requests);
   const concurrency = Number(values.concurrency);
+  const rate = Number(values.rate);
   const retention = Number(values.retention);
   const webhookRetention = Number(values['webhook-retention']);
   const sampleMs = Number(values['sample-seconds']) * 1000;
@@ -158,6 +165,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
     }
     const invoice = () => invoices[Math.floor(Math.random() * invoices.length)] as string;
 
+    const started = Date.now();
     const latencies = new Float64Array(total);
     const answers: Record<string, number> = {};
     const recent: Sent[] = [];
@@ -200,15 +208,20 @@ export const run = async (args: readonly string[]): Promise<void> => {
       };
     };
 
+    // Requests leave on a fixed schedule (`rate` per second), so the key logs' steady size does not follow the
+    // machine's momentary speed; with `--rate 0` the workers send as fast as they are answered.
+    const dueAt = (index: number): number => (rate > 0 ? started + (index * 1000) / rate : 0);
     const worker = async (): Promise<void> => {
       while (next < total && Date.now() < stopAt) {
         const index = next++;
+        const wait = dueAt(index) - Date.now();
+        if (wait > 0) await setTimeout(wait);
         const kind = pick();
         const sent = request(kind);
-        const started = performance.now();
+        const sentAt = performance.now();
         const response = await post(sent.path, sent.key, sent.body).catch(() => undefined);
         await response?.arrayBuffer();
-        const elapsed = performance.now() - started;
+        const elapsed = performance.now() - sentAt;
         latencies[index] = elapsed;
         window.push(elapsed);
         done++;
@@ -222,7 +235,6 @@ export const run = async (args: readonly string[]): Promise<void> => {
       }
     };
 
-    const started = Date.now();
     const samples: SoakSample[] = [];
     const sample = async (): Promise<void> => {
       const { rows } = await db.query<{
@@ -280,6 +292,8 @@ export const run = async (args: readonly string[]): Promise<void> => {
       webhook_retention_seconds: webhookRetention,
       webhooks_received: receiver.requests.length,
       concurrency,
+      rate,
+      achieved_rate: Math.round(done / ((Date.now() - started) / 1000)),
       seconds: Math.round((Date.now() - started) / 1000),
       load_average_at_start: loadAtStart,
       postgres: (await db.query<{ version: string }>('SHOW server_version')).rows[0]?.version ?? 'unknown',
@@ -295,6 +309,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
       webhook_storage_growth_ratio: result.webhook_storage_growth_ratio,
       p99_ratio: result.p99_ratio,
       server_errors: serverErrors,
+      achieved_rate: result.achieved_rate,
       seconds: result.seconds,
     });
     console.log(`wrote ${file}`);

@@ -41,11 +41,12 @@ describe('import boundaries (docs/ARCHITECTURE.md "Packages": apps -> libs, doma
     expect(await boundaryViolations('libs/event-store/src/probe.ts', code)).toHaveLength(1);
   });
 
-  it("lets the projector process import the api's completer, and no lib", async () => {
-    const code =
-      "import { startCommandCompleter } from '@once/api/completer';\nexport const x = startCommandCompleter;\n";
-    expect(await boundaryViolations('apps/projector/src/probe.ts', code)).toEqual([]);
-    expect(await boundaryViolations('libs/projections/src/probe.ts', code)).toHaveLength(1);
+  it('fails lint when an app imports another app: the projector shares the write side through @once/cafe', async () => {
+    const fromApi = "import { buildApp } from '@once/api';\nexport const x = buildApp;\n";
+    expect(await boundaryViolations('apps/projector/src/probe.ts', fromApi)).toHaveLength(1);
+    const fromCafe =
+      "import { startBackgroundWork } from '@once/cafe';\nexport const x = startBackgroundWork;\n";
+    expect(await boundaryViolations('apps/projector/src/probe.ts', fromCafe)).toEqual([]);
   });
 
   it('fails lint when the event store imports the idempotency engine (the arrow points the other way)', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paymentNeedingAttentionView as paymentNeedingAttentionBase } from '../invoices/invoice.schemas.js';
+import { paymentNeedingAttentionView as paymentNeedingAttentionBase } from '@once/cafe';
 
 const uuid = z.uuid();
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { asTenantId, menuStream } from '@once/domain';
 import type { IdempotencyEngine, IdempotencyScope } from '@once/idempotency';
-import { setMenuItem, setMenuItemHandler } from '../menu/index.js';
+import { setMenuItem, setMenuItemHandler } from '@once/cafe';
 
 /** What the demo café sells (EUR cents). */
 export const demoMenu = [

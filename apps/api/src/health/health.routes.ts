@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Migration } from '@once/postgres';
-import { HttpProblem } from '../problems/index.js';
+import { HttpProblem } from '@once/cafe';
 
 export interface HealthRoutesOptions {
   /** The schema this api applies at start, by component: ready only while the database has every version. */

@@ -1,16 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getInvoice } from '@once/read-models';
-import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
-import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
-import { HttpProblem } from '../problems/index.js';
+import { commandProblems, idempotencyKeyHeader, problemView } from '../http/commands/command-schemas.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../http/consistency/index.js';
 import {
+  HttpProblem,
   invoiceIdParams,
   invoiceView,
+  issueInvoice,
   issueInvoiceBody,
+  payInvoiceByCard,
+  payInvoiceByCash,
   paymentView,
   recordPaymentBody,
-} from './invoice.schemas.js';
-import { issueInvoice, payInvoiceByCard, payInvoiceByCash } from './invoice.commands.js';
+} from '@once/cafe';
 
 /** Invoices and their payments: `POST /invoices`, `GET /invoices/:id`, `POST /invoices/:id/payments`. */
 export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,16 +1,16 @@
 import { Gauge } from 'prom-client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countPaymentsNeedingAttention, getPayment, listPaymentsNeedingAttention } from '@once/read-models';
-import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
-import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
-import { HttpProblem } from '../problems/index.js';
-import { resolveCardPayment } from './invoice.commands.js';
+import { commandProblems, idempotencyKeyHeader, problemView } from '../http/commands/command-schemas.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../http/consistency/index.js';
 import {
+  HttpProblem,
   paymentIdParams,
   paymentsNeedingAttentionList,
   paymentView,
+  resolveCardPayment,
   resolvePaymentBody,
-} from './invoice.schemas.js';
+} from '@once/cafe';
 
 /**
  * `GET /payments/:id`; card payments that need attention (`GET /payments/needing-attention`, and the gauge

@@ -1,21 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { maxMenuItems } from '@once/domain/menus';
 import { listMenu } from '@once/read-models';
+import { commandProblems, idempotencyKeyHeader, problemView } from '../http/commands/command-schemas.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../http/consistency/index.js';
 import {
-  commandProblems,
   emptyBody,
-  idempotencyKeyHeader,
-  problemView,
-} from '../commands/command-schemas.js';
-import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
-import { setMenuItem, withdrawMenuItem } from './menu.commands.js';
-import {
   menuItemParams,
   menuItemView,
   menuView,
+  setMenuItem,
   setMenuItemBody,
+  withdrawMenuItem,
   withdrawnMenuItemView,
-} from './menu.schemas.js';
+} from '@once/cafe';
 
 /**
  * The tenant's menu: `GET /menu` (what a till shows), and the keyed commands on the tenant's menu aggregate that

@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getOrder } from '@once/read-models';
+import { commandProblems, idempotencyKeyHeader, problemView } from '../http/commands/command-schemas.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../http/consistency/index.js';
 import {
-  commandProblems,
+  approveOrder,
+  completeOrder,
   emptyBody,
-  idempotencyKeyHeader,
-  problemView,
-} from '../commands/command-schemas.js';
-import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
-import { HttpProblem } from '../problems/index.js';
-import { orderIdParams, orderView, placeOrderBody } from './order.schemas.js';
-import { approveOrder, completeOrder, placeOrder, serveOrder } from './order.commands.js';
+  HttpProblem,
+  orderIdParams,
+  orderView,
+  placeOrder,
+  placeOrderBody,
+  serveOrder,
+} from '@once/cafe';
 
 /** Orders: place, approve (held for review), serve, complete (the sale, once), read. */
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,15 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getStockCount } from '@once/read-models';
+import { commandProblems, idempotencyKeyHeader, problemView } from '../http/commands/command-schemas.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../http/consistency/index.js';
 import {
-  commandProblems,
   emptyBody,
-  idempotencyKeyHeader,
-  problemView,
-} from '../commands/command-schemas.js';
-import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
-import { HttpProblem } from '../problems/index.js';
-import { recordCountLineBody, stockCountIdParams, stockCountView } from './stock-count.schemas.js';
-import { openStockCount, postStockCount, recordCountLine } from './stock-count.commands.js';
+  HttpProblem,
+  openStockCount,
+  postStockCount,
+  recordCountLine,
+  recordCountLineBody,
+  stockCountIdParams,
+  stockCountView,
+} from '@once/cafe';
 
 /** Stock counts: open, record counted lines, post (once), read. */
 export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {

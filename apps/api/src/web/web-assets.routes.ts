@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HttpProblem } from '../problems/index.js';
+import { HttpProblem } from '@once/cafe';
 
 const contentTypes: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',

@@ -9,17 +9,16 @@ import {
   redeliverWebhookMessage,
   replayWebhookRange,
 } from '@once/outbox';
-import { problemView } from '../commands/command-schemas.js';
-import { HttpProblem } from '../problems/index.js';
+import { problemView } from '../http/commands/command-schemas.js';
+import { HttpProblem, webhookEndpointIdParams } from '@once/cafe';
 import {
   replayWebhookMessagesBody,
   webhookAttemptView,
   webhookAttemptsQuery,
-  webhookEndpointIdParams,
   webhookMessageParams,
   webhookMessageView,
   webhookMessagesQuery,
-} from './webhook-endpoint.schemas.js';
+} from './webhook-delivery.schemas.js';
 
 const problems = { 400: problemView, 401: problemView, 404: problemView };
 

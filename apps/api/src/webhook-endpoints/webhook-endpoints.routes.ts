@@ -4,27 +4,21 @@ import { webhookEventTypes } from '@once/domain/webhook-endpoints';
 import { getWebhookEndpoint, listWebhookEndpoints } from '@once/outbox';
 import { checkWebhookUrl } from '@once/webhooks';
 import type { SecretsKeyring, WebhookUrlPolicy } from '@once/webhooks';
+import { commandProblems, idempotencyKeyHeader, problemView } from '../http/commands/command-schemas.js';
 import {
-  commandProblems,
+  deleteWebhookEndpoint,
+  disableWebhookEndpoint,
   emptyBody,
-  idempotencyKeyHeader,
-  problemView,
-} from '../commands/command-schemas.js';
-import { HttpProblem } from '../problems/index.js';
-import {
+  enableWebhookEndpoint,
+  HttpProblem,
+  registerWebhookEndpoint,
   registerWebhookEndpointBody,
+  rotateWebhookSecret,
   rotateWebhookSecretBody,
   webhookEndpointIdParams,
   webhookEndpointView,
   webhookEndpointWithSecret,
-} from './webhook-endpoint.schemas.js';
-import {
-  deleteWebhookEndpoint,
-  disableWebhookEndpoint,
-  enableWebhookEndpoint,
-  registerWebhookEndpoint,
-  rotateWebhookSecret,
-} from './webhook-endpoint.commands.js';
+} from '@once/cafe';
 import { revealSealedSecrets } from './reveal-sealed-secrets.js';
 
 const endpointAnswer = webhookEndpointView.omit({ failingSince: true });

@@ -1,7 +1,6 @@
 import { parseJson } from '@once/canonical-json';
-import { HttpProblem } from '../problems/index.js';
-import { gatewayEventSchema } from './webhook.schemas.js';
-import type { GatewayEvent } from './webhook.schemas.js';
+import { gatewayEventSchema, HttpProblem } from '@once/cafe';
+import type { GatewayEvent } from '@once/cafe';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import { verifyWebhook } from '@once/webhooks';
-import { problemView } from '../commands/command-schemas.js';
-import { HttpProblem } from '../problems/index.js';
-import { receiveGatewayEvent } from './gateway-inbox.js';
+import { problemView } from '../http/commands/command-schemas.js';
+import { HttpProblem, receiveGatewayEvent } from '@once/cafe';
 import { readGatewayEvent } from './read-gateway-event.js';
 
 export interface WebhooksRoutesOptions {

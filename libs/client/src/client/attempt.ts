@@ -23,6 +23,13 @@ export interface AttemptContext {
   readonly signal: AbortSignal | undefined;
 }
 
+/**
+ * Why the attempt's fetch was aborted when it ran out of time: an `Error` named `TimeoutError`, as the web platform
+ * names it, built without `DOMException`, which some runtimes (React Native's Hermes) do not have.
+ */
+const attemptTimedOut = (): Error =>
+  Object.assign(new Error('The attempt timed out'), { name: 'TimeoutError' });
+
 /** Read through a function so the compiler does not assume an earlier check still holds after an await. */
 const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
 
@@ -49,7 +56,7 @@ export const sendAttempt = async (intent: Intent, context: AttemptContext): Prom
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new DOMException('The attempt timed out', 'TimeoutError'));
+    controller.abort(attemptTimedOut());
   }, context.timeoutMs);
   const abortFromCaller = () => controller.abort(context.signal?.reason);
   context.signal?.addEventListener('abort', abortFromCaller, { once: true });

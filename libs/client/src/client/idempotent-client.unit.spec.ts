@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { backoffCeiling, DEFAULT_RETRY_POLICY } from '../retry/index.js';
 import { createMemoryIntentStorage } from '../storage/index.js';
 import { createIdempotentClient } from './index.js';
@@ -157,6 +157,31 @@ describe('createIdempotentClient', () => {
     const { client } = setup(['hang', 'hang'], { retry: { attemptTimeoutMs: 20, maxRetries: 1 } });
     const outcome = await client.submit(await client.createIntent(payment));
     expect(outcome).toMatchObject({ kind: 'gave-up', lastFailure: { kind: 'timeout', timeoutMs: 20 } });
+  });
+
+  it('times out where the runtime has no DOMException, as on React Native', async () => {
+    vi.stubGlobal('DOMException', undefined);
+    try {
+      let reason: unknown;
+      const fetch: typeof globalThis.fetch = (_input, init) =>
+        new Promise<Response>((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () => {
+            reason = init.signal?.reason;
+            reject(reason);
+          }),
+        );
+      const client = createIdempotentClient({
+        baseUrl: 'http://api.test',
+        fetch,
+        storage: createMemoryIntentStorage(),
+        retry: { attemptTimeoutMs: 20, maxRetries: 0 },
+      });
+      const outcome = await client.submit(await client.createIntent(payment));
+      expect(outcome).toMatchObject({ kind: 'gave-up', lastFailure: { kind: 'timeout' } });
+      expect(reason).toMatchObject({ name: 'TimeoutError' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('stops when the caller aborts, keeping the intent', async () => {

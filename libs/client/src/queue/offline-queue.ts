@@ -30,12 +30,19 @@ export interface OfflineQueueOptions {
   readonly online?: boolean;
   /** How long to wait before sending an intent again after the client gave up on it (default 30 s). */
   readonly retryIntervalMs?: number;
-  /** Keep below the server's key retention (at least 24 h): older intents are not sent but reported `expired`. */
+  /**
+   * Intents older than this are not sent but reported `expired`. Default {@link DEFAULT_KEY_RETENTION_MS}, the
+   * server's default key retention; set it to your server's `ONCE_KEY_RETENTION_SECONDS` (in milliseconds) or below.
+   * `Infinity` sends intents of any age, for a server that keeps keys for ever.
+   */
   readonly maxAgeMs?: number;
   /** Milliseconds since the epoch, to age intents. */
   readonly now?: () => number;
   readonly sleep?: Sleep;
 }
+
+/** How long a Once server keeps a key by default (`ONCE_KEY_RETENTION_SECONDS`, 24 h), in milliseconds. */
+export const DEFAULT_KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** A durable FIFO of intents, sent one at a time, in order, each until a definitive answer. */
 export interface OfflineQueue {
@@ -82,6 +89,7 @@ export const createOfflineQueue = (options: OfflineQueueOptions): OfflineQueue =
   const retryIntervalMs = options.retryIntervalMs ?? 30_000;
   const sleep = options.sleep ?? platformSleep;
   const now = options.now ?? Date.now;
+  const maxAgeMs = options.maxAgeMs ?? DEFAULT_KEY_RETENTION_MS;
   const listeners = new Set<(event: QueueEvent) => void>();
   let drainedWaiters: Array<() => void> = [];
   let drained = false;
@@ -110,7 +118,7 @@ export const createOfflineQueue = (options: OfflineQueueOptions): OfflineQueue =
   };
 
   const sendHead = async (head: Intent): Promise<void> => {
-    if (options.maxAgeMs !== undefined && now() - head.createdAt > options.maxAgeMs) {
+    if (now() - head.createdAt > maxAgeMs) {
       await client.discard(head.key);
       emit({ type: 'expired', intent: head });
       return;

@@ -3,7 +3,7 @@ import { createIdempotentClient } from '../client/index.js';
 import { createMemoryIntentStorage } from '../storage/index.js';
 import type { IntentStorage } from '../storage/index.js';
 import { createRecordingSleep } from '../testing/recording-sleep.js';
-import { createOfflineQueue } from './index.js';
+import { createOfflineQueue, DEFAULT_KEY_RETENTION_MS } from './index.js';
 import type { QueueEvent } from './index.js';
 
 /** An in-process stand-in for the network: answers from a script, records the body of each request. */
@@ -21,6 +21,7 @@ const setup = (
   statuses: number[],
   storage: IntentStorage = createMemoryIntentStorage(),
   clock = { at: 0 },
+  maxAgeMs?: number,
 ) => {
   const network = scriptedFetch(statuses);
   const queueSleep = createRecordingSleep();
@@ -37,7 +38,7 @@ const setup = (
     retryIntervalMs: 45_000,
     sleep: queueSleep.sleep,
     now: () => clock.at,
-    maxAgeMs: 86_400_000,
+    ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
   });
   const events: QueueEvent[] = [];
   queue.subscribe((event) => events.push(event));
@@ -70,6 +71,26 @@ describe('createOfflineQueue', () => {
     expect(events[0]).toEqual({ type: 'expired', intent: old });
     expect(network.sent).toEqual(['{"n":"fresh"}']);
     await queue.stop();
+  });
+
+  it("ages intents against the server's default key retention unless told otherwise", async () => {
+    const clock = { at: 1_000 };
+    const byDefault = setup([201], createMemoryIntentStorage(), clock);
+    const old = await byDefault.queue.enqueue({ method: 'POST', path: '/orders', body: { n: 'old' } });
+    clock.at += DEFAULT_KEY_RETENTION_MS + 1;
+    byDefault.queue.start();
+    await byDefault.queue.whenDrained();
+    expect(byDefault.events[0]).toEqual({ type: 'expired', intent: old });
+    expect(byDefault.network.sent).toEqual([]);
+    await byDefault.queue.stop();
+
+    const forever = setup([201], createMemoryIntentStorage(), clock, Number.POSITIVE_INFINITY);
+    await forever.queue.enqueue({ method: 'POST', path: '/orders', body: { n: 'kept' } });
+    clock.at += 10 * DEFAULT_KEY_RETENTION_MS;
+    forever.queue.start();
+    await forever.queue.whenDrained();
+    expect(forever.network.sent).toEqual(['{"n":"kept"}']);
+    await forever.queue.stop();
   });
 
   it('reports a storage failure and carries on once storage works again', async () => {

@@ -1,6 +1,6 @@
-import type { Intent } from '../intent/index.js';
 import type { IntentStorage } from './intent-storage.js';
-import { IntentStorageError, toStoredIntents } from './intent-storage.js';
+import { IntentStorageError } from './intent-storage.js';
+import { createKeyValueIntentStorage } from './key-value-intent-storage.js';
 
 /**
  * Creates an {@link IntentStorage} over Web Storage (`localStorage`): every intent of one name under one item,
@@ -11,52 +11,14 @@ import { IntentStorageError, toStoredIntents } from './intent-storage.js';
  * @example
  * const storage = createLocalStorageIntentStorage('payments');
  */
-export const createLocalStorageIntentStorage = (name: string, storage?: Storage): IntentStorage => {
-  const itemName = `once-intents:${name}`;
-  const area = (): Storage => {
-    const found = storage ?? globalThis.localStorage;
-    if (found === undefined)
-      throw new IntentStorageError('storage-unavailable', 'localStorage is not available here');
-    return found;
-  };
-  const read = (): Intent[] => {
-    const text = area().getItem(itemName);
-    if (text === null) return [];
-    try {
-      return toStoredIntents(JSON.parse(text), `localStorage item ${itemName}`);
-    } catch (error) {
-      if (error instanceof IntentStorageError) throw error;
-      throw new IntentStorageError('storage-corrupted', `localStorage item ${itemName} is not JSON`, {
-        cause: error,
-      });
-    }
-  };
-  const write = (intents: Intent[]): void => {
-    try {
-      if (intents.length === 0) area().removeItem(itemName);
-      else area().setItem(itemName, JSON.stringify(intents));
-    } catch (error) {
-      if (error instanceof IntentStorageError) throw error;
-      throw new IntentStorageError('storage-unavailable', `localStorage refused to store ${itemName}`, {
-        cause: error,
-      });
-    }
-  };
-
-  return {
-    save: async (intent) => {
-      const intents = read();
-      const index = intents.findIndex((stored) => stored.key === intent.key);
-      if (index === -1) intents.push(intent);
-      else intents[index] = intent;
-      write(intents);
+export const createLocalStorageIntentStorage = (name: string, storage?: Storage): IntentStorage =>
+  createKeyValueIntentStorage(
+    `once-intents:${name}`,
+    () => {
+      const found = storage ?? (globalThis.localStorage as Storage | undefined);
+      if (found === undefined)
+        throw new IntentStorageError('storage-unavailable', 'localStorage is not available here');
+      return found;
     },
-    load: async (key) => read().find((stored) => stored.key === key),
-    remove: async (key) => {
-      const intents = read();
-      const kept = intents.filter((stored) => stored.key !== key);
-      if (kept.length !== intents.length) write(kept);
-    },
-    list: async () => read(),
-  };
-};
+    'localStorage',
+  );

@@ -1,6 +1,26 @@
 import type { Message } from '../decider/index.js';
 import type { InvoiceId, Money, PaymentId, TenantId, Timestamp } from '../values/index.js';
-import type { ChargedAmount, SettlementOutcome, SettlementRetryPolicy } from './card-settlement.commands.js';
+
+/** How long a card payment keeps asking the gateway before a person must look: capped attempts, exponential backoff. */
+export interface SettlementRetryPolicy {
+  /** Attempts (charge or inquiry) with an unknown outcome before the payment needs attention. */
+  readonly maxAttempts: number;
+  /** The pause after the first failed attempt (ms); it doubles after each one. */
+  readonly baseDelayMs: number;
+  /** The longest pause between attempts (ms). */
+  readonly maxDelayMs: number;
+}
+
+/** The gateway's definitive answer, or the operator's decision. */
+export type SettlementOutcome =
+  | { readonly status: 'approved'; readonly gatewayReference: string }
+  | { readonly status: 'declined'; readonly gatewayReference: string; readonly reason: string };
+
+/** What the gateway says it charged, as it said it: the currency is compared, not trusted to be one we know. */
+export interface ChargedAmount {
+  readonly amount: number;
+  readonly currency: string;
+}
 
 export type CardSettlementStarted = Message<
   'CardSettlementStarted',
@@ -37,7 +57,7 @@ export type CardSettlementNeedsAttention = Message<
   }
 >;
 
-/** The payment has its outcome: the invoice records it (`RecordCardCharge`), which captures or releases the amount. */
+/** The payment has its outcome; the invoice records it in the same append (`RecordCardCharge`: captured or released). */
 export type CardSettlementSettled = Message<
   'CardSettlementSettled',
   {

@@ -1,20 +1,3 @@
-export type {
-  CardSettlementCommand,
-  ChargedAmount,
-  CheckGatewayCharge,
-  RecordUnknownAttempt,
-  ResolveByOperator,
-  SettleFromGateway,
-  SettlementOutcome,
-  SettlementRetryPolicy,
-  StartCardSettlement,
-} from './card-settlement.commands.js';
-export {
-  chargeMismatchReason,
-  decider as cardSettlementDecider,
-  retryDelayMs as settlementRetryDelayMs,
-} from './card-settlement.decider.js';
-export type { CardSettlementState } from './card-settlement.decider.js';
 export {
   CardSettlementAlreadySettled,
   CardSettlementNotAwaitingOperator,
@@ -26,5 +9,8 @@ export type {
   CardSettlementNeedsAttention,
   CardSettlementSettled,
   CardSettlementStarted,
+  ChargedAmount,
   GatewayChargeMismatched,
+  SettlementOutcome,
+  SettlementRetryPolicy,
 } from './card-settlement.events.js';

@@ -82,8 +82,8 @@ const fitsSocketPath = (directory: string): boolean =>
  * Where the server puts its Unix-domain socket, the only way in (it listens on no TCP port): in its data folder, which
  * is the server's own (even when it runs as the `postgres` user) and the same on every start. Where that path is too
  * long for a socket, a private folder in the system's temp folder named after the data folder, so it is the same on
- * every start too. A socket also skips the TCP stack on both sides of every statement, which on a small host where
- * Node and PostgreSQL share the cores was a tenth of the replays a second (docs/PERFORMANCE.md). None on Windows.
+ * every start too. A socket also skips the TCP stack on both sides of every statement (docs/PERFORMANCE.md). None on
+ * Windows.
  */
 const socketDirectoryFor = (dataDirectory: string): string | undefined => {
   if (process.platform === 'win32') return undefined;

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@once/event-store';
 import { formatPosition } from '@once/event-store';
 import { streamPrefixes } from '@once/domain';
-import { chargeMismatchReason } from '@once/domain/card-settlements';
+import { chargeMismatchReason } from '@once/domain/card-payments';
 import type { CardSettlementEvent } from '@once/domain/card-settlements';
 import type { CardPaymentCaptured, CardPaymentDeclined } from '@once/domain/invoices';
 import { defineTable, rowRef } from '@once/projections';

@@ -44,9 +44,35 @@ const roundValues = (results: Record<string, unknown>): Map<string, number[]> =>
 };
 
 /**
+ * The ratios of a sweep (`sweep: [{ connections: 1, a_vs_b: n, … }, …]`) against the number of connections: one
+ * group per ratio, one bar per number of connections.
+ */
+const sweepGroups = (results: Record<string, unknown>): ChartGroup[] => {
+  const sweep = results['sweep'];
+  if (!Array.isArray(sweep)) return [];
+  const groups = new Map<string, ChartBar[]>();
+  for (const point of sweep) {
+    if (!isRecord(point) || typeof point['connections'] !== 'number') continue;
+    for (const [key, value] of Object.entries(point)) {
+      if (typeof value !== 'number' || !key.includes('_vs_')) continue;
+      groups.set(key, [
+        ...(groups.get(key) ?? []),
+        { side: `${String(point['connections'])} connections`, value },
+      ]);
+    }
+  }
+  return [...groups].map(([ratio, bars]) => ({
+    metric: `${ratio} by connections`,
+    higherIsBetter: true,
+    bars,
+  }));
+};
+
+/**
  * Reads a benchmark's results into chart groups: top-level numbers named `<side>_<metric>` where the metric is a
  * throughput (`…per_s`, `…rps`: higher is better) or a latency percentile (`p50_ms`: lower is better); sides that
- * share a metric are compared. Everything shown comes from the file.
+ * share a metric are compared; a `sweep` adds each of its ratios against the number of connections. Everything shown
+ * comes from the file.
  *
  * @example
  * toChartData('http', { keyed_rps: 617, plain_rps: 948, keyed_vs_plain: 0.65 });
@@ -81,7 +107,7 @@ export const toChartData = (name: string, results: unknown): ChartData => {
   const measuredAt = results['measured_at'];
   return {
     name,
-    groups: [...groups].map(([metric, group]) => ({ metric, ...group })),
+    groups: [...[...groups].map(([metric, group]) => ({ metric, ...group })), ...sweepGroups(results)],
     ratios,
     ...(typeof measuredAt === 'string' ? { measuredAt } : {}),
     ...(typeof rounds === 'number' ? { rounds } : Array.isArray(rounds) ? { rounds: rounds.length } : {}),

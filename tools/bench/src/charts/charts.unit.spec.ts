@@ -34,6 +34,25 @@ describe('benchmark charts', () => {
     expect(chart.rounds).toBe(2);
   });
 
+  it('draws a sweep as each ratio against the number of connections', () => {
+    const chart = toChartData('http', {
+      keyed_rps: 900,
+      sweep: [
+        { connections: 1, keyed_vs_article: 0.8, sides: { keyed: { rps: 100 } } },
+        { connections: 64, keyed_vs_article: 1.4, sides: { keyed: { rps: 1200 } } },
+      ],
+    });
+    expect(chart.groups.at(-1)).toEqual({
+      metric: 'keyed_vs_article by connections',
+      higherIsBetter: true,
+      bars: [
+        { side: '1 connections', value: 0.8 },
+        { side: '64 connections', value: 1.4 },
+      ],
+    });
+    expect(renderChartSvg(chart)).toContain('keyed vs article by connections');
+  });
+
   it('draws the bars with their values and the ratio to the first side', () => {
     const svg = renderChartSvg(toChartData('event-store', results));
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);

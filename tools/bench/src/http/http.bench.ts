@@ -74,6 +74,11 @@ export interface HttpBenchResult {
     readonly article: Balances;
   };
   readonly connections: number;
+  /**
+   * With `--sweep`: every side at each number of connections, measured in the same rounds (the fields above are
+   * the 16-connection column).
+   */
+  readonly sweep?: readonly SweepPoint[];
   readonly pool_size: number;
   readonly seconds_per_phase: number;
   readonly rounds: number;
@@ -84,7 +89,24 @@ export interface HttpBenchResult {
   readonly measured_at: string;
 }
 
+/** One number of connections in the sweep: each side's medians there, and Once's ratios to the article's. */
+export interface SweepPoint {
+  readonly connections: number;
+  readonly sides: Readonly<
+    Record<
+      Side['name'],
+      { readonly rps: number; readonly p50_ms: number; readonly p99_ms: number; readonly cpu_us: number }
+    >
+  >;
+  readonly keyed_vs_article: number;
+  readonly keyed_projector_off_vs_article: number;
+  readonly replay_vs_article_replay: number;
+  /** The article's p50 ÷ Once's keyed p50: above 1, Once answers a single request sooner. */
+  readonly keyed_p50_vs_article_p50: number;
+}
+
 const CONNECTIONS = 16;
+const SWEEP_CONNECTIONS = [1, 4, 16, 64] as const;
 const SECONDS_PER_PHASE = 5;
 const DEFAULT_ROUNDS = 3;
 /**
@@ -114,12 +136,16 @@ interface Target {
   readonly database: string;
 }
 
-/** 16 connections for `seconds`: each request a cash payment on a random invoice, with a fresh key or a fixed one. */
-const phase = async (target: Target, fixed?: { key: string; invoiceId: string }): Promise<PhaseResult> => {
+/** `connections` for a phase: each request a cash payment on a random invoice, with a fresh key or a fixed one. */
+const phase = async (
+  target: Target,
+  connections: number,
+  fixed?: { key: string; invoiceId: string },
+): Promise<PhaseResult> => {
   const { invoiceIds } = target;
   const result = await autocannon({
     url: target.service.url,
-    connections: CONNECTIONS,
+    connections,
     duration: SECONDS_PER_PHASE,
     requests: [
       {
@@ -150,13 +176,13 @@ const phase = async (target: Target, fixed?: { key: string; invoiceId: string })
 const databaseOf = (connectionString: string): string =>
   new URL(connectionString).pathname.slice(1) || 'postgres';
 
-/** One measured side: its phases, and whether its payments count towards Once's or the article's balances. */
+/** One measured side: its phases at each number of connections, and the connections it ran with in all. */
 interface Side {
   readonly name: 'plain' | 'keyed' | 'keyed_projector_off' | 'article' | 'replay' | 'article_replay';
   readonly target: Target;
-  readonly run: () => Promise<PhaseResult>;
-  readonly results: PhaseResult[];
-  readonly cpu: PhaseCpu[];
+  readonly run: (connections: number) => Promise<PhaseResult>;
+  readonly results: Map<number, PhaseResult[]>;
+  readonly cpu: Map<number, PhaseCpu[]>;
 }
 
 /** Sides in a different order each round, so no side always runs first, or on the longer streams. */
@@ -186,6 +212,7 @@ const serverVersion = async (connectionString: string): Promise<string> => {
 export const runHttpBench = async (
   log: (line: string) => void = () => undefined,
   rounds: number = DEFAULT_ROUNDS,
+  levels: readonly number[] = [CONNECTIONS],
 ): Promise<HttpBenchResult> => {
   const loadBefore = loadAverages();
   const server = await startEmbeddedPostgres();
@@ -247,13 +274,18 @@ export const runHttpBench = async (
     const onceReplay = await replayOf(keyed);
     const articleReplay = await replayOf(peer);
 
-    const warmups = [await phase(keyed), await phase(plain), await phase(peer), await phase(projectorOff)];
+    const warmups = [
+      await phase(keyed, CONNECTIONS),
+      await phase(plain, CONNECTIONS),
+      await phase(peer, CONNECTIONS),
+      await phase(projectorOff, CONNECTIONS),
+    ];
     const side = (name: Side['name'], target: Target, fixed?: { key: string; invoiceId: string }): Side => ({
       name,
       target,
-      run: () => phase(target, fixed),
-      results: [],
-      cpu: [],
+      run: (connections) => phase(target, connections, fixed),
+      results: new Map(),
+      cpu: new Map(),
     });
     const fresh: Side[] = [
       side('plain', plain),
@@ -262,62 +294,102 @@ export const runHttpBench = async (
       side('article', peer),
     ];
     const replays: Side[] = [side('replay', keyed, onceReplay), side('article_replay', peer, articleReplay)];
+    const sides = [...fresh, ...replays];
     for (let round = 0; round < rounds; round++) {
-      for (const measured of [...rotated(fresh, round), ...rotated(replays, round)]) {
-        const { result, cpu } = await measurePhaseCpu(
-          {
-            serverPid: measured.target.service.child.pid as number,
-            database: measured.target.database,
-            serverUrl: server.connectionString,
-            dataDirectory: server.dataDirectory,
-          },
-          measured.run,
-        );
-        measured.results.push(result);
-        measured.cpu.push(cpu);
-        log(
-          `round ${round + 1}: ${measured.name} ${result.rps.toFixed(0)}/s p99 ${result.p99} ms, ` +
-            `CPU per request ${cpu.machine_busy_us} µs: server ${cpu.server_us}, PostgreSQL ${postgresTotal(cpu)}, ` +
-            `load generator ${cpu.load_generator_us}, other ${cpu.other_us}`,
-        );
+      for (const connections of rotated(levels, round)) {
+        for (const measured of [...rotated(fresh, round), ...rotated(replays, round)]) {
+          const { result, cpu } = await measurePhaseCpu(
+            {
+              serverPid: measured.target.service.child.pid as number,
+              database: measured.target.database,
+              serverUrl: server.connectionString,
+              dataDirectory: server.dataDirectory,
+            },
+            () => measured.run(connections),
+          );
+          measured.results.set(connections, [...(measured.results.get(connections) ?? []), result]);
+          measured.cpu.set(connections, [...(measured.cpu.get(connections) ?? []), cpu]);
+          log(
+            `round ${round + 1}, ${connections} connections: ${measured.name} ${result.rps.toFixed(0)}/s ` +
+              `p50 ${result.p50} ms p99 ${result.p99} ms, CPU per request ${cpu.machine_busy_us} µs: server ` +
+              `${cpu.server_us}, PostgreSQL ${postgresTotal(cpu)}, load generator ${cpu.load_generator_us}, ` +
+              `other ${cpu.other_us}`,
+          );
+        }
       }
     }
-    const resultsOf = (name: Side['name']) =>
-      [...fresh, ...replays].find((side) => side.name === name)?.results ?? [];
+    const sideNamed = (name: Side['name']) => sides.find((each) => each.name === name) as Side;
+    const resultsOf = (name: Side['name'], connections: number = CONNECTIONS) =>
+      sideNamed(name).results.get(connections) ?? [];
+    const allResultsOf = (name: Side['name']) => [...sideNamed(name).results.values()].flat();
+    // Requests a phase's end cut off may still have been recorded: at most one per connection of each phase.
+    const cutOff = (name: Side['name']) =>
+      [...sideNamed(name).results].reduce(
+        (total, [connections, runs]) => total + connections * runs.length,
+        0,
+      );
     const okOf = (results: readonly PhaseResult[]) => results.reduce((total, result) => total + result.ok, 0);
 
     // Payments each side recorded: the setup's replayed one, warm-ups and measured phases (replays record none).
     const onceBalance = await onceBalances(server.connectionString);
     assertBalanced('once', onceBalance, {
       count:
-        1 + okOf([...(warmups.slice(0, 2) as PhaseResult[]), ...resultsOf('keyed'), ...resultsOf('plain')]),
-      inFlight: CONNECTIONS * (2 + resultsOf('keyed').length + resultsOf('plain').length),
+        1 +
+        okOf([...(warmups.slice(0, 2) as PhaseResult[]), ...allResultsOf('keyed'), ...allResultsOf('plain')]),
+      inFlight: CONNECTIONS * 2 + cutOff('keyed') + cutOff('plain'),
     });
     const articleBalance = await articleBalances(article.databaseUrl);
     assertBalanced('article', articleBalance, {
-      count: 1 + okOf([warmups[2] as PhaseResult, ...resultsOf('article')]),
-      inFlight: CONNECTIONS * (1 + resultsOf('article').length),
+      count: 1 + okOf([warmups[2] as PhaseResult, ...allResultsOf('article')]),
+      inFlight: CONNECTIONS + cutOff('article'),
     });
     // The projector-off side's read models are caught up by a projector started now, then checked the same way.
     processes.push({ url: '', child: await startOnceProjector({ databaseUrl: projectorOffUrl }) });
     const projectorOffBalance = await onceBalances(projectorOffUrl);
     assertBalanced('once without projector', projectorOffBalance, {
-      count: okOf([warmups[3] as PhaseResult, ...resultsOf('keyed_projector_off')]),
-      inFlight: CONNECTIONS * (1 + resultsOf('keyed_projector_off').length),
+      count: okOf([warmups[3] as PhaseResult, ...allResultsOf('keyed_projector_off')]),
+      inFlight: CONNECTIONS + cutOff('keyed_projector_off'),
     });
     log(
       `balanced: once paid ${onceBalance.paid} over ${onceBalance.count} payments, ` +
         `article paid ${articleBalance.paid} over ${articleBalance.count} payments`,
     );
 
-    const of = (name: Side['name'], pick: (result: PhaseResult) => number) =>
-      Math.round(median(resultsOf(name).map(pick)));
-    const ratio = (top: Side['name'], bottom: Side['name']) =>
+    const of = (name: Side['name'], pick: (result: PhaseResult) => number, connections = CONNECTIONS) =>
+      Math.round(median(resultsOf(name, connections).map(pick)));
+    const ratioOf = (
+      top: Side['name'],
+      bottom: Side['name'],
+      pick: (result: PhaseResult) => number,
+      connections = CONNECTIONS,
+    ) =>
       Number(
-        (median(resultsOf(top).map((r) => r.rps)) / median(resultsOf(bottom).map((r) => r.rps))).toFixed(2),
+        (
+          median(resultsOf(top, connections).map(pick)) / median(resultsOf(bottom, connections).map(pick))
+        ).toFixed(2),
       );
+    const ratio = (top: Side['name'], bottom: Side['name'], connections = CONNECTIONS) =>
+      ratioOf(top, bottom, (r) => r.rps, connections);
+    const sweep = levels.map((connections): SweepPoint => ({
+      connections,
+      sides: Object.fromEntries(
+        sides.map((measured) => [
+          measured.name,
+          {
+            rps: of(measured.name, (r) => r.rps, connections),
+            p50_ms: of(measured.name, (r) => r.p50, connections),
+            p99_ms: of(measured.name, (r) => r.p99, connections),
+            cpu_us: medianPhaseCpu(measured.cpu.get(connections) ?? [])?.machine_busy_us ?? Number.NaN,
+          },
+        ]),
+      ) as SweepPoint['sides'],
+      keyed_vs_article: ratio('keyed', 'article', connections),
+      keyed_projector_off_vs_article: ratio('keyed_projector_off', 'article', connections),
+      replay_vs_article_replay: ratio('replay', 'article_replay', connections),
+      keyed_p50_vs_article_p50: ratioOf('article', 'keyed', (r) => r.p50, connections),
+    }));
     const non2xx = (name: Side['name']) =>
-      resultsOf(name).reduce((total, result) => total + result.non2xx, 0);
+      allResultsOf(name).reduce((total, result) => total + result.non2xx, 0);
     const result: HttpBenchResult = {
       keyed_rps: of('keyed', (r) => r.rps),
       plain_rps: of('plain', (r) => r.rps),
@@ -347,10 +419,13 @@ export const runHttpBench = async (
         article_replay: non2xx('article_replay'),
       },
       cpu_per_request: Object.fromEntries(
-        [...fresh, ...replays].map((measured) => [measured.name, medianPhaseCpu(measured.cpu)] as const),
+        sides.map(
+          (measured) => [measured.name, medianPhaseCpu(measured.cpu.get(CONNECTIONS) ?? [])] as const,
+        ),
       ),
       balances: { once: onceBalance, once_projector_off: projectorOffBalance, article: articleBalance },
       connections: CONNECTIONS,
+      ...(levels.length > 1 ? { sweep } : {}),
       pool_size: POOL_SIZE,
       seconds_per_phase: SECONDS_PER_PHASE,
       rounds,
@@ -370,14 +445,19 @@ export const runHttpBench = async (
   }
 };
 
-/** The `npm run bench -- http [--rounds N]` entry (3 rounds by default; more where the machine is noisy). */
+/**
+ * The `npm run bench -- http [--rounds N] [--sweep]` entry (3 rounds by default; more where the machine is noisy).
+ * `--sweep` measures every side at 1, 4, 16 and 64 connections in each round instead of at 16 only.
+ */
 export const run = async (args: readonly string[] = []): Promise<void> => {
   const index = args.indexOf('--rounds');
   const rounds = index === -1 ? DEFAULT_ROUNDS : Number(args[index + 1]);
   if (!Number.isInteger(rounds) || rounds < 1)
     throw new Error('--rounds takes a whole number of rounds, 1 or more');
-  const result = await runHttpBench((line) => console.log(line), rounds);
+  const levels = args.includes('--sweep') ? SWEEP_CONNECTIONS : [CONNECTIONS];
+  const result = await runHttpBench((line) => console.log(line), rounds, levels);
   console.log(JSON.stringify(result, null, 2));
+  if (result.sweep) console.table(sweepTable(result.sweep));
   console.log(
     `keyed/plain ${result.keyed_vs_plain} (target >= 0.8), replay/keyed ${result.replay_vs_keyed} (target >= 2), ` +
       `keyed/article ${result.keyed_vs_article} (target >= 0.75), without projector ` +
@@ -385,3 +465,17 @@ export const run = async (args: readonly string[] = []): Promise<void> => {
       `${result.replay_vs_article_replay} (target >= 3)`,
   );
 };
+
+/** The sweep as a table: one row per number of connections, Once's ratios to the article's and each side's req/s. */
+const sweepTable = (sweep: readonly SweepPoint[]) =>
+  sweep.map((point) => ({
+    connections: point.connections,
+    'keyed ÷ article': point.keyed_vs_article,
+    'keyed, no projector ÷ article': point.keyed_projector_off_vs_article,
+    'replay ÷ article replay': point.replay_vs_article_replay,
+    'article p50 ÷ keyed p50': point.keyed_p50_vs_article_p50,
+    'keyed req/s': point.sides.keyed.rps,
+    'article req/s': point.sides.article.rps,
+    'keyed p50 ms': point.sides.keyed.p50_ms,
+    'article p50 ms': point.sides.article.p50_ms,
+  }));

@@ -182,17 +182,20 @@ export const playCompleterOutage = async (input: {
   const stillInFlight = await keysInFlight(input.pool, keys);
   log(`after the outage the key table shows ${String(stillInFlight)} of them in flight`);
 
+  const clientsComeBack = async (payments: readonly Abandoned[]): Promise<void> => {
+    for (const payment of payments)
+      finish(
+        payment.id,
+        'pay-card',
+        payment.intent,
+        payment.target,
+        await untilAnswered(payment.intent),
+        payment.startedAt,
+      );
+  };
+
   // The clients of the uncharged payments come back late, with their keys and card tokens.
-  for (const payment of abandoned.filter((each) => !each.charged)) {
-    finish(
-      payment.id,
-      'pay-card',
-      payment.intent,
-      payment.target,
-      await untilAnswered(payment.intent),
-      payment.startedAt,
-    );
-  }
+  await clientsComeBack(abandoned.filter((each) => !each.charged));
 
   // The completer comes back and finishes the charged ones from the gateway's inquiry, without a client.
   await system.startCompleter();
@@ -208,16 +211,7 @@ export const playCompleterOutage = async (input: {
   )
     await sleep(250);
   log('the completer is back; the clients of the charged payments retry last');
-  for (const payment of charged) {
-    finish(
-      payment.id,
-      'pay-card',
-      payment.intent,
-      payment.target,
-      await untilAnswered(payment.intent),
-      payment.startedAt,
-    );
-  }
+  await clientsComeBack(charged);
 
   // With retention this short, let every key expire and go whole before the key table is compared with a fresh fold.
   log('waiting for every short-lived key to expire and be removed');

@@ -9,17 +9,20 @@ import { workspaceRoot } from '../workspace-root.js';
  */
 const cardPaymentWalk: readonly (readonly [file: string, step: string])[] = [
   ['apps/api/src/invoices/invoices.routes.ts', 'command: [payInvoiceByCash, payInvoiceByCard]'],
-  ['apps/api/src/invoices/invoice.commands.ts', 'export const payInvoiceByCard = routeCommand('],
-  ['libs/idempotency/src/fastify/idempotency-plugin.ts', 'await engine.execute('],
+  ['libs/cafe/src/invoices/invoice.commands.ts', 'export const payInvoiceByCard = routeCommand('],
+  ['libs/idempotency/src/fastify/idempotency-plugin.ts', 'await runKeyedCommand('],
+  ['libs/idempotency/src/http/keyed-command.ts', 'await engine.execute('],
   ['libs/idempotency/src/engine/idempotency-engine.ts', 'runPhased(runtime, execution)'],
   ['libs/idempotency/src/engine/phased-protocol.ts', 'handler.run('],
   ['libs/idempotency/src/engine/engine-runtime.ts', 'keyEvents('],
   ['libs/idempotency/src/key-log/key-log.decider.ts', 'export const decideArrival'],
   ['libs/idempotency/src/engine/key-holding.ts', 'export class KeyHolding'],
-  ['apps/api/src/invoices/card-payment.handler.ts', 'export const cardPaymentHandler'],
-  ['apps/api/src/commands/aggregate-command.ts', 'export const decideOrRefuse'],
+  ['libs/cafe/src/invoices/card-payment.handler.ts', 'export const cardPaymentHandler'],
+  ['libs/cafe/src/invoices/card-payment-workflow.ts', 'export const decideCardPayment'],
+  ['libs/cafe/src/commands/aggregate-command.ts', 'export const foldSnapshot'],
+  ['libs/domain/src/card-payments/card-payment.workflow.ts', "type: 'ChargeCard'"],
   ['libs/domain/src/invoices/invoice.decider.ts', "type: 'CardPaymentReserved'"],
-  ['apps/api/src/gateway/gateway-client.ts', 'inquire'],
+  ['libs/cafe/src/gateway/gateway-client.ts', 'inquire'],
   ['libs/event-store/src/postgres/postgres-event-store.ts', 'const appendToStream'],
 ];
 

@@ -1,0 +1,1 @@
+export { storeFailureProblem } from './store-failure-problems.js';

@@ -5,16 +5,17 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import { idempotencyFastifyPlugin } from '@once/idempotency/fastify';
-import { apiKeyMigrations, createApiKeyStore } from './auth/index.js';
+import { apiKeyMigrations, createApiKeyStore } from './http/auth/index.js';
 import {
   createCommandHandlers,
   defaultSettlementRetryPolicy,
   problemCatalog,
   problemOfError,
 } from '@once/cafe';
-import type { ProcessFaultHook } from '@once/cafe';
-import { apiIdempotencyOptions } from './commands/idempotency-options.js';
-import { consistencyPlugin, defaultReadWaitMs, readWaitsPlugin } from './consistency/index.js';
+import type { BackgroundWorkSettings, ProcessFaultHook } from '@once/cafe';
+import { onceDefaults } from '@once/settings';
+import { apiIdempotencyOptions } from './http/commands/idempotency-options.js';
+import { consistencyPlugin, readWaitsPlugin } from './http/consistency/index.js';
 import { healthRoutes } from './health/health.routes.js';
 import { idempotencyKeysRoutes } from './idempotency-keys/idempotency-keys.routes.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
@@ -22,26 +23,23 @@ import { paymentsRoutes } from './invoices/payments.routes.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { consoleRoutes } from './console/index.js';
 import { menuRoutes } from './menu/index.js';
-import { authPlugin } from './plugins/auth.plugin.js';
-import { completerPlugin } from './plugins/completer.plugin.js';
-import { docsPlugin } from './plugins/docs.plugin.js';
-import { eventStorePlugin } from './plugins/event-store.plugin.js';
-import { gatewayPlugin } from './plugins/gateway.plugin.js';
-import { idempotencyEnginePlugin } from './plugins/idempotency-engine.plugin.js';
-import { observabilityPlugin } from './plugins/observability.plugin.js';
-import { postgresPlugin } from './plugins/postgres.plugin.js';
-import { problemDetailsPlugin } from './plugins/problem-details.plugin.js';
-import { projectorPlugin } from './plugins/projector.plugin.js';
-import { routeRolesPlugin } from './plugins/route-roles.plugin.js';
-import { scavengerPlugin } from './plugins/scavenger.plugin.js';
-import { eventStoreScavengerPlugin } from './plugins/eventstore-scavenger.plugin.js';
-import { corsPlugin, deferredChildLogger, rateLimitsPlugin, withRedaction } from './operations/index.js';
-import type { OperationsDeps } from './operations/index.js';
-import { strictJsonPlugin } from './plugins/strict-json.plugin.js';
+import { authPlugin } from './http/plugins/auth.plugin.js';
+import { docsPlugin } from './http/plugins/docs.plugin.js';
+import { eventStorePlugin } from './http/plugins/event-store.plugin.js';
+import { gatewayPlugin } from './http/plugins/gateway.plugin.js';
+import { idempotencyEnginePlugin } from './http/plugins/idempotency-engine.plugin.js';
+import { observabilityPlugin } from './http/plugins/observability.plugin.js';
+import { postgresPlugin } from './http/plugins/postgres.plugin.js';
+import { problemDetailsPlugin } from './http/plugins/problem-details.plugin.js';
+import { projectorPlugin } from './http/plugins/projector.plugin.js';
+import { routeRolesPlugin } from './http/plugins/route-roles.plugin.js';
+import { corsPlugin, deferredChildLogger, rateLimitsPlugin, withRedaction } from './http/operations/index.js';
+import type { OperationsDeps } from './http/operations/index.js';
+import { strictJsonPlugin } from './http/plugins/strict-json.plugin.js';
 import { stockCountsRoutes } from './stock-counts/stock-counts.routes.js';
 import { webAssetsRoutes } from './web/index.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
-import { outboxPlugin } from './plugins/outbox.plugin.js';
+import { outboxPlugin } from './http/plugins/outbox.plugin.js';
 import { webhookDeliveriesRoutes, webhookEndpointsRoutes } from './webhook-endpoints/index.js';
 import { createSecretsKeyring, parseSecretsKeys, strictWebhookUrlPolicy } from '@once/webhooks';
 import type { WebhookUrlPolicy } from '@once/webhooks';
@@ -79,19 +77,19 @@ export interface AppDeps {
    * apps/projector.
    */
   readonly projector?: 'in-process' | 'external';
-  /** Pause between sweeps of the completer, which finishes keys whose client went quiet (ms); 5 s by default. */
+  /** Pause between sweeps of the completer, which finishes keys whose client went quiet (ms); `ONCE_COMPLETER_INTERVAL_MS`'s default when omitted. */
   readonly completerIntervalMs?: number;
-  /** Connections in the PostgreSQL pool; 20 by default. */
+  /** Connections in the PostgreSQL pool; `ONCE_DATABASE_POOL_SIZE`'s default when omitted. */
   readonly poolSize?: number;
   /** Request body limit in bytes; 64 KiB by default. */
   readonly bodyLimit?: number;
-  /** The longest a read waits for its `Once-Min-Position` before answering with `Once-Stale: true` (ms); 5 s by default. */
+  /** The longest a read waits for its `Once-Min-Position` before answering with `Once-Stale: true` (ms); `ONCE_READ_WAIT_MS`'s default when omitted. */
   readonly readWaitMs?: number;
   /** Which webhook endpoint URLs are accepted and delivered to; https to public addresses only by default. */
   readonly webhookUrlPolicy?: WebhookUrlPolicy;
-  /** How long delivered webhook messages and their attempts are kept (ms); 30 days by default. */
+  /** How long delivered webhook messages and their attempts are kept (ms); `ONCE_WEBHOOK_RETENTION_DAYS`'s default when omitted. */
   readonly webhookRetentionMs?: number;
-  /** The most log events one webhook replay reads; 10,000 by default. */
+  /** The most log events one webhook replay reads; `ONCE_WEBHOOK_REPLAY_MAX_EVENTS`'s default when omitted. */
   readonly webhookReplayMaxEvents?: number;
   /** Operations settings: retention scavenger, limits, timeouts, CORS, the metrics listener (see `OperationsDeps`). */
   readonly operations?: OperationsDeps;
@@ -108,6 +106,44 @@ const trustedProxies = (
   if (trustProxy === undefined) return false;
   if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
   return [...trustProxy];
+};
+
+/**
+ * The settings of the in-process background work, from what the api was built with; a setting it was not given is
+ * the schema's default (`onceDefaults`), as in a process that reads an empty environment.
+ */
+const intervalOf = (part: OperationsDeps['scavenger']): number | undefined =>
+  part ? part.intervalMs : undefined;
+
+const backgroundSettings = (deps: AppDeps): BackgroundWorkSettings => {
+  const operations = deps.operations ?? {};
+  const scavenger = deps.eventStoreUrl ? operations.eventStoreScavenger : operations.scavenger;
+  const retry = deps.cardSettlementRetryPolicy;
+  return {
+    EVENTSTORE_URL: deps.eventStoreUrl,
+    ONCE_PROJECTOR_BATCH_SIZE: onceDefaults.ONCE_PROJECTOR_BATCH_SIZE,
+    ONCE_PROJECTOR_POLL_MS: onceDefaults.ONCE_PROJECTOR_POLL_MS,
+    ONCE_PROJECTOR_LEASE_RETRY_MS: onceDefaults.ONCE_PROJECTOR_LEASE_RETRY_MS,
+    ONCE_WEBHOOK_ALLOW_HTTP: undefined,
+    ONCE_WEBHOOK_ALLOWED_HOSTS: [],
+    ONCE_WEBHOOK_RETENTION_DAYS:
+      deps.webhookRetentionMs === undefined
+        ? onceDefaults.ONCE_WEBHOOK_RETENTION_DAYS
+        : deps.webhookRetentionMs / 86_400_000,
+    ONCE_SCAVENGER: scavenger !== false,
+    ONCE_SCAVENGER_INTERVAL_MS: intervalOf(operations.scavenger) ?? onceDefaults.ONCE_SCAVENGER_INTERVAL_MS,
+    ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS:
+      (intervalOf(operations.eventStoreScavenger) ??
+        onceDefaults.ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS * 1000) / 1000,
+    ONCE_GATEWAY_URL: deps.gatewayUrl,
+    ONCE_GATEWAY_API_TOKEN: deps.gatewayApiToken,
+    ONCE_LEASE_MS: deps.leaseMs,
+    ONCE_KEY_RETENTION_SECONDS: operations.keyRetentionSeconds,
+    ONCE_COMPLETER_INTERVAL_MS: deps.completerIntervalMs ?? onceDefaults.ONCE_COMPLETER_INTERVAL_MS,
+    ONCE_CARD_RETRY_ATTEMPTS: retry?.maxAttempts,
+    ONCE_CARD_RETRY_BASE_MS: retry?.baseDelayMs,
+    ONCE_CARD_RETRY_MAX_MS: retry?.maxDelayMs,
+  };
 };
 
 /** The schema the api applies at start, by component (`/health/ready` checks it is there). */
@@ -127,8 +163,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const app = Fastify({
     logger: withRedaction(deps.logger ?? false),
     bodyLimit,
-    requestTimeout: operations.requestTimeoutMs ?? 30_000,
-    connectionTimeout: operations.connectionTimeoutMs ?? 60_000,
+    requestTimeout: operations.requestTimeoutMs ?? onceDefaults.ONCE_REQUEST_TIMEOUT_MS,
+    connectionTimeout: operations.connectionTimeoutMs ?? onceDefaults.ONCE_CONNECTION_TIMEOUT_MS,
     keepAliveTimeout: operations.keepAliveTimeoutMs ?? 5_000,
     // One log line per request comes from the observability plugin (with the idempotency outcome).
     logController: new LogController({ disableRequestLogging: true }),
@@ -159,19 +195,19 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     await app.register(observabilityPlugin, {
       ...(operations.metricsListener ? { metricsListener: operations.metricsListener } : {}),
     });
-    await app.register(consistencyPlugin, { readWaitMs: deps.readWaitMs ?? defaultReadWaitMs });
+    await app.register(consistencyPlugin, { readWaitMs: deps.readWaitMs ?? onceDefaults.ONCE_READ_WAIT_MS });
     await app.register(docsPlugin, { catalog: problemCatalog, version: '0.1.0' });
     await app.register(postgresPlugin, {
       connectionString: deps.databaseUrl,
-      ...(deps.poolSize === undefined ? {} : { poolSize: deps.poolSize }),
-      connectionTimeoutMs: operations.poolConnectionTimeoutMs ?? 5_000,
-      statementTimeoutMs: operations.statementTimeoutMs ?? 30_000,
+      poolSize: deps.poolSize ?? onceDefaults.ONCE_DATABASE_POOL_SIZE,
+      connectionTimeoutMs: operations.poolConnectionTimeoutMs ?? onceDefaults.ONCE_POOL_CONNECTION_TIMEOUT_MS,
+      statementTimeoutMs: operations.statementTimeoutMs ?? onceDefaults.ONCE_STATEMENT_TIMEOUT_MS,
       migrations: apiMigrations,
     });
     await app.register(healthRoutes, { migrations: apiMigrations });
     await app.register(readWaitsPlugin, {
       checkLogHead: !deps.eventStoreUrl,
-      ...(operations.maxWaitingReads === undefined ? {} : { maxWaiters: operations.maxWaitingReads }),
+      maxWaiters: operations.maxWaitingReads ?? onceDefaults.ONCE_MAX_WAITING_READS,
     });
 
     await app.register(eventStorePlugin, { eventStoreUrl: deps.eventStoreUrl });
@@ -205,28 +241,16 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     });
     const webhookUrlPolicy = deps.webhookUrlPolicy ?? strictWebhookUrlPolicy;
     await app.register(outboxPlugin);
-    // The projections and the webhook relay: here on a thread of their own, or in apps/projector.
+    // The projections, the webhook relay, retention and the completer: here on a thread of their own, or in
+    // apps/projector.
     if (deps.projector !== 'external')
       await app.register(projectorPlugin, {
         databaseUrl: deps.databaseUrl,
-        eventStoreUrl: deps.eventStoreUrl,
-        webhookUrlPolicy,
         secretsKey: deps.secretsKey,
-        ...(deps.webhookRetentionMs === undefined ? {} : { webhookRetentionMs: deps.webhookRetentionMs }),
+        settings: backgroundSettings(deps),
+        webhookUrlPolicy,
+        gatewayTimeoutMs: deps.gatewayTimeoutMs,
       });
-    if (deps.projector !== 'external' && !deps.eventStoreUrl && operations.scavenger !== false) {
-      await app.register(scavengerPlugin, operations.scavenger ?? {});
-    }
-    if (deps.projector !== 'external' && deps.eventStoreUrl && operations.eventStoreScavenger !== false) {
-      await app.register(
-        eventStoreScavengerPlugin,
-        operations.eventStoreScavenger ?? { intervalMs: 86_400_000 },
-      );
-    }
-    // With an external projector the completer runs there (apps/projector), beside the projections.
-    if (deps.projector !== 'external') {
-      await app.register(completerPlugin, { intervalMs: deps.completerIntervalMs ?? 5_000 });
-    }
 
     await app.register(webhooksRoutes, {
       prefix: '/webhooks',
@@ -237,7 +261,9 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
     await app.register(async (authenticated) => {
       await authenticated.register(authPlugin, {
-        apiKeys: createApiKeyStore(app.pg, { cacheTtlMs: operations.apiKeyCacheTtlMs ?? 5_000 }),
+        apiKeys: createApiKeyStore(app.pg, {
+          cacheTtlMs: operations.apiKeyCacheTtlMs ?? onceDefaults.ONCE_API_KEY_CACHE_TTL_MS,
+        }),
       });
       if (operations.rateLimits) authenticated.addHook('onRequest', app.tenantRateLimit);
       await authenticated.register(invoicesRoutes, { prefix: '/invoices' });
@@ -252,9 +278,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       });
       await authenticated.register(webhookDeliveriesRoutes, {
         prefix: '/webhook-endpoints',
-        ...(deps.webhookReplayMaxEvents === undefined
-          ? {}
-          : { maxReplayEvents: deps.webhookReplayMaxEvents }),
+        maxReplayEvents: deps.webhookReplayMaxEvents ?? onceDefaults.ONCE_WEBHOOK_REPLAY_MAX_EVENTS,
       });
       await authenticated.register(menuRoutes, { prefix: '/menu' });
       await authenticated.register(consoleRoutes, { prefix: '/ops' });

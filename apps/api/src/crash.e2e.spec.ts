@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { deriveId } from '@once/idempotency';
-import { createApiKeyStore } from './auth/index.js';
+import { createApiKeyStore } from './http/auth/index.js';
 import { createHttp, useApiProcesses } from './testing/index.js';
 import type { ApiProcess } from './testing/index.js';
 

@@ -7,7 +7,7 @@ import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
 import { startEventStoreDb } from '@once/event-store/testing';
 import type { EventStoreTarget } from '@once/event-store/testing';
 import { generateSecretsKey } from '@once/webhooks';
-import { createApiKeyStore } from './auth/index.js';
+import { createApiKeyStore } from './http/auth/index.js';
 import {
   cardPayment,
   cashPayment,

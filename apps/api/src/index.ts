@@ -1,3 +1,3 @@
 export { buildApp } from './app.js';
 export type { AppDeps } from './app.js';
-export { operationsFromEnv, operationsSettings } from './operations/index.js';
+export { operationsFromEnv, operationsSettings } from './http/operations/index.js';

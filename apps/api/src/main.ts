@@ -19,7 +19,7 @@ import { embeddedSecretsKeyFile, startEmbeddedDefaultPostgres } from './embedded
 import { startGatewaySimProcess } from './embedded/gateway-sim-process.js';
 import type { GatewaySimProcess } from './embedded/gateway-sim-process.js';
 import { shouldSeedDemoKeys } from './embedded/demo-policy.js';
-import { operationsFromEnv, operationsSettings } from './operations/index.js';
+import { operationsFromEnv, operationsSettings } from './http/operations/index.js';
 
 const env = readEnvironment(
   onceEnvironment
@@ -126,7 +126,7 @@ const app = await buildApp({
   cardSettlementRetryPolicy,
   completerIntervalMs: env.ONCE_COMPLETER_INTERVAL_MS,
   poolSize: env.ONCE_DATABASE_POOL_SIZE,
-  ...(env.ONCE_READ_WAIT_MS === undefined ? {} : { readWaitMs: env.ONCE_READ_WAIT_MS }),
+  readWaitMs: env.ONCE_READ_WAIT_MS,
   webhookUrlPolicy: {
     allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? embeddedPostgres !== undefined,
     allowedInternalHosts: env.ONCE_WEBHOOK_ALLOWED_HOSTS,

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { deriveId } from '@once/idempotency';
 import { getIdempotencyKey } from '@once/read-models';
-import { createApiKeyStore } from './auth/index.js';
+import { createApiKeyStore } from './http/auth/index.js';
 import { createHttp, useApiProcesses } from './testing/index.js';
 
 // A deployment with an external projector: the api runs no completer, so a key whose client went away is finished by

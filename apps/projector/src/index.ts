@@ -1,6 +1,5 @@
 export { resolveDatabase } from './database.js';
 export type { ResolvedDatabase } from './database.js';
-export { createEventStoreFromEnv } from './event-store.js';
 export { createJsonLogger } from './json-logger.js';
 export type { LogLevel } from './json-logger.js';
 export { createProgressDisplay } from './progress-display.js';

@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import pg from 'pg';
-import { assertKeyRetentionCoversRetries, cardRetryPolicyFromEnv, startCommandCompleter } from '@once/cafe';
-import { startStreamScavenger } from '@once/event-store/postgres';
-import { startServerScavenger } from '@once/event-store/eventstoredb';
-import { startProjector } from '@once/projections';
-import { allProjections, expiredKeySweeper, removeKeyRowsOfStreams } from '@once/read-models';
-import { startWebhookRelay } from '@once/outbox';
+import {
+  assertKeyRetentionCoversRetries,
+  cardRetryPolicyFromEnv,
+  openEventStore,
+  startBackgroundWork,
+} from '@once/cafe';
+import { allProjections } from '@once/read-models';
 import { onceEnvironment, readEnvironment } from '@once/settings';
 import { createSecretsKeyring, parseSecretsKeys, readOrCreateSecretsKeyFile } from '@once/webhooks';
 import { defaultDataDirectory, resolveDatabase } from './database.js';
-import { createEventStoreFromEnv } from './event-store.js';
 import { createJsonLogger } from './json-logger.js';
 
 const env = readEnvironment(
@@ -39,12 +39,11 @@ const env = readEnvironment(
     ONCE_CARD_RETRY_MAX_MS: true,
   }),
 );
-const cardSettlementRetryPolicy = cardRetryPolicyFromEnv(env);
 // A key must outlive its lease and the card settlement's retries: refuse anything shorter before starting.
 assertKeyRetentionCoversRetries({
   retentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,
   leaseMs: env.ONCE_LEASE_MS,
-  retryPolicy: cardSettlementRetryPolicy,
+  retryPolicy: cardRetryPolicyFromEnv(env),
 });
 
 if (env.DATABASE_URL && env.ONCE_SECRETS_KEY === undefined) {
@@ -67,84 +66,20 @@ const pool = new pg.Pool({
 pool.on('error', (error: Error & { code?: string }) =>
   logger.warn({ code: error.code, reason: error.message }, 'idle database connection failed'),
 );
-const store = createEventStoreFromEnv({ pool, eventStoreUrl: env.EVENTSTORE_URL });
+const store = await openEventStore({ pool, eventStoreUrl: env.EVENTSTORE_URL, migrate: true });
 
-const projector = await startProjector({
-  pool,
-  store,
-  logger,
-  projections: allProjections,
-  batchSize: env.ONCE_PROJECTOR_BATCH_SIZE,
-  pollIntervalMs: env.ONCE_PROJECTOR_POLL_MS,
-  leaseRetryMs: env.ONCE_PROJECTOR_LEASE_RETRY_MS,
-  tasks: [expiredKeySweeper(pool, store)],
-});
-// The outbox beside the projections: one leader among every relay (this process, other projectors, an in-process api).
-const relay = await startWebhookRelay({
-  pool,
-  store,
-  secrets,
-  logger,
-  urlPolicy: {
-    allowHttp: env.ONCE_WEBHOOK_ALLOW_HTTP ?? false,
-    allowedInternalHosts: env.ONCE_WEBHOOK_ALLOWED_HOSTS,
-  },
-  pollIntervalMs: env.ONCE_PROJECTOR_POLL_MS,
-  leaseRetryMs: env.ONCE_PROJECTOR_LEASE_RETRY_MS,
-  retentionMs: env.ONCE_WEBHOOK_RETENTION_DAYS * 86_400_000,
-});
-// The completer: keys whose client went quiet are finished here (one round at a time among every completer).
-const completer = env.ONCE_GATEWAY_URL
-  ? startCommandCompleter({
-      pool,
-      store,
-      gatewayUrl: env.ONCE_GATEWAY_URL,
-      gatewayApiToken: env.ONCE_GATEWAY_API_TOKEN,
-      cardSettlementRetryPolicy,
-      secrets,
-      leaseMs: env.ONCE_LEASE_MS,
-      keyRetentionSeconds: env.ONCE_KEY_RETENTION_SECONDS,
-      intervalMs: env.ONCE_COMPLETER_INTERVAL_MS,
-      logger,
-    })
-  : undefined;
-if (!completer)
-  logger.warn({}, 'no ONCE_GATEWAY_URL: abandoned keys wait for their client or another completer');
+// The projections, the webhook relay, retention and the completer: each one leader among every process (this one,
+// other projectors, an in-process api).
+const work = await startBackgroundWork(env, { pool, store, secrets, logger });
 logger.info(
   {
     database: database.source,
     projections: allProjections.map((projection) => projection.name),
     webhookRelay: 'started',
-    completer: completer === undefined ? 'off' : 'started',
+    completer: work.completer ? 'started' : 'off',
   },
   'projector started',
 );
-// Retention: expired key streams are removed whole, with their key-table rows (one leader among the projectors).
-const scavenger =
-  env.EVENTSTORE_URL === undefined && env.ONCE_SCAVENGER !== false
-    ? startStreamScavenger({
-        pool,
-        intervalMs: env.ONCE_SCAVENGER_INTERVAL_MS,
-        onStreamsRemoved: async (streams) => {
-          await removeKeyRowsOfStreams(pool, streams);
-        },
-        onRound: (round) =>
-          round.removedStreams > 0 && logger.info({ ...round }, 'scavenger removed expired streams'),
-        onError: (error) => logger.warn({ err: error }, 'scavenger round failed'),
-      })
-    : undefined;
-// With EventStoreDB streams the server frees expired events' disk in its scavenges: one leader starts them.
-const serverScavenger =
-  env.EVENTSTORE_URL !== undefined && env.ONCE_SCAVENGER !== false
-    ? startServerScavenger({
-        store,
-        pool,
-        intervalMs: env.ONCE_EVENTSTORE_SCAVENGE_INTERVAL_SECONDS * 1000,
-        onScavenge: (round) =>
-          logger.info({ scavengeId: round.scavengeId }, 'started a scavenge on EventStoreDB'),
-        onError: (error) => logger.warn({ err: error }, 'could not start a scavenge on EventStoreDB'),
-      })
-    : undefined;
 
 let stopping = false;
 const shutdown = async (signal: string): Promise<void> => {
@@ -152,11 +87,7 @@ const shutdown = async (signal: string): Promise<void> => {
   stopping = true;
   logger.info({ signal }, 'stopping: finishing the batches in hand and giving the leases back');
   try {
-    await scavenger?.stop();
-    await serverScavenger?.stop();
-    await completer?.stop();
-    await relay.stop();
-    await projector.stop();
+    await work.stop();
     await store.close();
     await pool.end();
     await database.stop();

@@ -3,8 +3,8 @@ import { rebuildProjections } from '@once/projections';
 import { allProjections } from '@once/read-models';
 import { onceEnvironment, readEnvironment } from '@once/settings';
 import { resolveDatabase } from './database.js';
-import { createEventStoreFromEnv } from './event-store.js';
 import { createProgressDisplay } from './progress-display.js';
+import { openEventStore } from '@once/cafe';
 
 const usage = `usage: npm run replay -- <projection>... | --all
 
@@ -45,7 +45,7 @@ process.on('SIGTERM', () => interrupt.abort());
 
 const database = await resolveDatabase({ databaseUrl: env.DATABASE_URL, dataDirectory: env.ONCE_DATA_DIR });
 const pool = new pg.Pool({ connectionString: database.connectionString, max: 6 });
-const store = createEventStoreFromEnv({ pool, eventStoreUrl: env.EVENTSTORE_URL });
+const store = await openEventStore({ pool, eventStoreUrl: env.EVENTSTORE_URL, migrate: true });
 const display = createProgressDisplay(process.stdout);
 console.log(`replay: ${names.join(', ')} on ${database.source}`);
 

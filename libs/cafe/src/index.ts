@@ -106,9 +106,13 @@ export {
   cardRetryPolicyFromEnv,
   KeyRetentionTooShortError,
   settlementRetryWindowMs,
-  startApiCompleter,
-  startCommandCompleter,
 } from './completer/index.js';
-export type { ApiCompleterOptions, CommandCompleterOptions } from './completer/index.js';
+export { openEventStore, startBackgroundWork } from './background/index.js';
+export type {
+  BackgroundWork,
+  BackgroundWorkDeps,
+  BackgroundWorkSettings,
+  OpenEventStoreOptions,
+} from './background/index.js';
 export { createProcessFaultHook, parseProcessFault, processFaultPoints } from './faults/index.js';
 export type { ProcessFaultHook, ProcessFaultPoint, ProcessFaultSpec } from './faults/index.js';

@@ -1,3 +1,3 @@
-export { onceEnvironment } from './once-environment.js';
+export { onceDefaults, onceEnvironment } from './once-environment.js';
 export type { OnceEnvironment } from './once-environment.js';
 export { readEnvironment } from './read-environment.js';

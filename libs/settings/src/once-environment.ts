@@ -90,7 +90,7 @@ export const onceEnvironment = z.object({
   /** Events per batch of `npm run replay`. */
   ONCE_REPLAY_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
   /** The longest a read waits for its `Once-Min-Position` (ms). */
-  ONCE_READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  ONCE_READ_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
 
   /** Webhook endpoints may use http to loopback hosts (development). On by default for the embedded default only. */
   ONCE_WEBHOOK_ALLOW_HTTP: flag,
@@ -186,3 +186,12 @@ export const onceEnvironment = z.object({
 
 /** Every setting, parsed. */
 export type OnceEnvironment = z.infer<typeof onceEnvironment>;
+
+/**
+ * Every setting as a process reads it from an empty environment: the schema's defaults, the one place they are written.
+ * Wiring that is handed fewer settings than a main reads (tests) falls back to these.
+ *
+ * @example
+ * const intervalMs = options.completerIntervalMs ?? onceDefaults.ONCE_COMPLETER_INTERVAL_MS;
+ */
+export const onceDefaults: OnceEnvironment = onceEnvironment.parse({});

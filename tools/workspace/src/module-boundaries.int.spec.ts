@@ -45,7 +45,7 @@ describe('import boundaries (docs/ARCHITECTURE.md "Packages": apps -> libs, doma
     const fromApi = "import { buildApp } from '@once/api';\nexport const x = buildApp;\n";
     expect(await boundaryViolations('apps/projector/src/probe.ts', fromApi)).toHaveLength(1);
     const fromCafe =
-      "import { startCommandCompleter } from '@once/cafe';\nexport const x = startCommandCompleter;\n";
+      "import { startBackgroundWork } from '@once/cafe';\nexport const x = startBackgroundWork;\n";
     expect(await boundaryViolations('apps/projector/src/probe.ts', fromCafe)).toEqual([]);
   });
 

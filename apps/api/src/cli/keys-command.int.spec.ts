@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '@once/postgres';
 import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
-import { apiKeyId, apiKeyMigrations, createApiKeyStore } from '../auth/index.js';
-import type { ApiKeyRecord, ApiKeyStore } from '../auth/index.js';
+import { apiKeyId, apiKeyMigrations, createApiKeyStore } from '../http/auth/index.js';
+import type { ApiKeyRecord, ApiKeyStore } from '../http/auth/index.js';
 import { runKeysCommand } from './keys-command.js';
 
 describe('once-keys', () => {

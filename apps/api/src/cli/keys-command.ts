@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { apiKeyId, apiKeyRoles } from '../auth/index.js';
-import type { ApiKeyStore } from '../auth/index.js';
+import { apiKeyId, apiKeyRoles } from '../http/auth/index.js';
+import type { ApiKeyStore } from '../http/auth/index.js';
 
 export const keysUsage = `Manages API keys. Only each key's SHA-256 is stored: a key is shown once, when it is made.
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { migrate } from '@once/postgres';
-import { apiKeyMigrations, createApiKeyStore } from '../auth/index.js';
+import { apiKeyMigrations, createApiKeyStore } from '../http/auth/index.js';
 import { connectToEmbeddedDefaultPostgres } from '../embedded/embedded-runtime.js';
 import { keysUsage, runKeysCommand } from './keys-command.js';
 

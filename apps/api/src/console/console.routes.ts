@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { problemView } from '../commands/command-schemas.js';
+import { problemView } from '../http/commands/command-schemas.js';
 import {
   keyLookupQuery,
   keyLookupView,

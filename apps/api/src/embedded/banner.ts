@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ApiKeyRole } from '../auth/index.js';
+import type { ApiKeyRole } from '../http/auth/index.js';
 import type { demoTenant } from './demo-tenant.js';
 
 const demoKeyUse: Readonly<Record<ApiKeyRole, string>> = {

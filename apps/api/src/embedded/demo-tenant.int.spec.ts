@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '@once/postgres';
 import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
-import { apiKeyMigrations, createApiKeyStore } from '../auth/index.js';
+import { apiKeyMigrations, createApiKeyStore } from '../http/auth/index.js';
 import { demoTenant, revokeDemoKeys, seedDemoTenant } from './demo-tenant.js';
 
 describe('the demo tenant', () => {

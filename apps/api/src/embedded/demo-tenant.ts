@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import { apiKeyId, createApiKeyStore } from '../auth/index.js';
-import type { ApiKeyRole } from '../auth/index.js';
+import { apiKeyId, createApiKeyStore } from '../http/auth/index.js';
+import type { ApiKeyRole } from '../http/auth/index.js';
 
 /**
  * The demo tenant the embedded default seeds: one café with fixed keys, two at the till (staff), one for the console

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getIdempotencyKey } from '@once/read-models';
 import type { IdempotencyKeyRow } from '@once/read-models';
-import { problemView } from '../commands/command-schemas.js';
-import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
+import { problemView } from '../http/commands/command-schemas.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../http/consistency/index.js';
 import { HttpProblem } from '@once/cafe';
 import { idempotencyKeyParams, idempotencyKeyView } from './idempotency-key.schemas.js';
 import type { IdempotencyKeyView } from './idempotency-key.schemas.js';

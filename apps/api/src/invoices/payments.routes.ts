@@ -1,8 +1,8 @@
 import { Gauge } from 'prom-client';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countPaymentsNeedingAttention, getPayment, listPaymentsNeedingAttention } from '@once/read-models';
-import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
-import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../consistency/index.js';
+import { commandProblems, idempotencyKeyHeader, problemView } from '../http/commands/command-schemas.js';
+import { readConsistencyHeaders, readModelDescription, readYourWrites } from '../http/consistency/index.js';
 import {
   HttpProblem,
   paymentIdParams,

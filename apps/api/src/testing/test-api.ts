@@ -4,8 +4,8 @@ import { allProjections } from '@once/read-models';
 import { generateSecretsKey } from '@once/webhooks';
 import { buildApp } from '../app.js';
 import type { AppDeps } from '../app.js';
-import { createApiKeyStore } from '../auth/index.js';
-import type {} from '../plugins/postgres.plugin.js';
+import { createApiKeyStore } from '../http/auth/index.js';
+import type {} from '../http/plugins/postgres.plugin.js';
 
 /** An api listening on a loopback port for one test file. */
 export interface TestApi {

@@ -18,7 +18,7 @@ import type { TestApi } from './test-api.js';
 export const webAssetsDirectory = fileURLToPath(new URL('../../../till/dist/web', import.meta.url));
 
 const bundleScript = fileURLToPath(new URL('../../../till/scripts/bundle.ts', import.meta.url));
-const screenshotDirectory = fileURLToPath(new URL('../../../../docs/images/', import.meta.url));
+const screenshotDirectory = fileURLToPath(new URL('../../../../docs/images', import.meta.url));
 
 /**
  * Bundles the till and the console as `npm start` does (a process, not an import: apps never import apps), into

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '@once/postgres';
 import { chromiumPresent, chromiumSkipNote, launchChromium } from '@once/testing';
 import type { ChromiumSession } from '@once/testing';
-import { createApiKeyStore } from '../auth/index.js';
+import { createApiKeyStore } from '../http/auth/index.js';
 import { bundleWebApps, putDemoMenu, signIn, useApiProcesses, webAssetsDirectory } from '../testing/index.js';
 
 // The api is a child process that kills itself (SIGKILL) right after the gateway charged the card; the till keeps

@@ -9,7 +9,7 @@ import {
   redeliverWebhookMessage,
   replayWebhookRange,
 } from '@once/outbox';
-import { problemView } from '../commands/command-schemas.js';
+import { problemView } from '../http/commands/command-schemas.js';
 import { HttpProblem, webhookEndpointIdParams } from '@once/cafe';
 import {
   replayWebhookMessagesBody,

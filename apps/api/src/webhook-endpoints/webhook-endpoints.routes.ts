@@ -4,7 +4,7 @@ import { webhookEventTypes } from '@once/domain/webhook-endpoints';
 import { getWebhookEndpoint, listWebhookEndpoints } from '@once/outbox';
 import { checkWebhookUrl } from '@once/webhooks';
 import type { SecretsKeyring, WebhookUrlPolicy } from '@once/webhooks';
-import { commandProblems, idempotencyKeyHeader, problemView } from '../commands/command-schemas.js';
+import { commandProblems, idempotencyKeyHeader, problemView } from '../http/commands/command-schemas.js';
 import {
   deleteWebhookEndpoint,
   disableWebhookEndpoint,

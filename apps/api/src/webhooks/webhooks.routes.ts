@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SettlementRetryPolicy } from '@once/domain/card-settlements';
 import { verifyWebhook } from '@once/webhooks';
-import { problemView } from '../commands/command-schemas.js';
+import { problemView } from '../http/commands/command-schemas.js';
 import { HttpProblem, receiveGatewayEvent } from '@once/cafe';
 import { readGatewayEvent } from './read-gateway-event.js';
 

@@ -1,5 +1,5 @@
-export { startApiCompleter, startCommandCompleter } from './api-completer.js';
-export type { ApiCompleterOptions, CommandCompleterOptions } from './api-completer.js';
+export { commandCompleter } from './command-completer.js';
+export type { CommandCompleterDeps, CommandCompleterSettings } from './command-completer.js';
 export {
   assertKeyRetentionCoversRetries,
   cardRetryPolicyFromEnv,

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { EventStore } from '../port/index.js';
+import { scheduleRounds } from '../retention/scheduled-rounds.js';
 
 /** What one tick of the scavenge schedule did. */
 export type ServerScavengeRound =
@@ -41,7 +42,6 @@ export const serverScavengerLockKey = 0x0_5ca7_e5db;
 export const startServerScavenger = (options: ServerScavengerOptions): ServerScavenger => {
   const now = options.now ?? (() => new Date());
   let leading: { readonly client: PoolClient; readonly onError: () => void } | undefined;
-  let inProgress: Promise<ServerScavengeRound> | undefined;
   let stopped = false;
 
   const giveUp = (broken: boolean): void => {
@@ -92,24 +92,13 @@ export const startServerScavenger = (options: ServerScavengerOptions): ServerSca
     return round;
   };
 
-  const runRound = (): Promise<ServerScavengeRound> => {
-    inProgress ??= tick().finally(() => {
-      inProgress = undefined;
-    });
-    return inProgress;
-  };
-
-  const timer = setInterval(() => {
-    runRound().catch((error: unknown) => options.onError?.(error));
-  }, options.intervalMs);
-  timer.unref();
+  const rounds = scheduleRounds({ intervalMs: options.intervalMs, round: tick, onError: options.onError });
 
   return {
-    runRound,
+    runRound: rounds.runRound,
     stop: async () => {
       stopped = true;
-      clearInterval(timer);
-      await inProgress?.catch(() => undefined);
+      await rounds.stop();
       if (leading === undefined) return;
       try {
         await leading.client.query('SELECT pg_advisory_unlock($1)', [serverScavengerLockKey]);

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { removeExpiredStreams } from './expired-streams.js';
+import { scheduleRounds } from '../retention/scheduled-rounds.js';
 
 /** What one round of the scavenger did (a round walks batches until the end of the streams or its batch budget). */
 export interface ScavengerRound {
@@ -51,7 +52,6 @@ export const startStreamScavenger = (options: StreamScavengerOptions): StreamSca
   const batchSize = options.batchSize ?? 500;
   const batchesPerRound = options.batchesPerRound ?? 20;
   let cursor: string | undefined;
-  let inProgress: Promise<ScavengerRound> | undefined;
   let stopped = false;
 
   const lead = async (): Promise<ScavengerRound> => {
@@ -87,29 +87,21 @@ export const startStreamScavenger = (options: StreamScavengerOptions): StreamSca
     }
   };
 
-  const runRound = (): Promise<ScavengerRound> => {
-    inProgress ??= lead()
-      .then((round) => {
-        if (round.led) options.onRound?.(round);
-        return round;
-      })
-      .finally(() => {
-        inProgress = undefined;
-      });
-    return inProgress;
-  };
-
-  const timer = setInterval(() => {
-    runRound().catch((error: unknown) => options.onError?.(error));
-  }, intervalMs);
-  timer.unref();
+  const rounds = scheduleRounds({
+    intervalMs,
+    round: async () => {
+      const round = await lead();
+      if (round.led) options.onRound?.(round);
+      return round;
+    },
+    onError: options.onError,
+  });
 
   return {
-    runRound,
+    runRound: rounds.runRound,
     stop: async () => {
       stopped = true;
-      clearInterval(timer);
-      await inProgress?.catch(() => undefined);
+      await rounds.stop();
     },
   };
 };

@@ -1,9 +1,9 @@
-export { commandFromInput, commandRoute, idempotencyFastifyPlugin } from './idempotency-plugin.js';
+export { commandRoute, idempotencyFastifyPlugin } from './idempotency-plugin.js';
 export type {
   CommandRouteOptions,
-  CommandRouteSettings,
   IdempotencyDecorator,
   IdempotencyPluginOptions,
-  IdempotencyProblemCatalog,
 } from './idempotency-plugin.js';
+export { commandFromInput } from '../http/index.js';
+export type { CommandRouteSettings, IdempotencyProblemCatalog } from '../http/index.js';
 export * from '../problems/index.js';

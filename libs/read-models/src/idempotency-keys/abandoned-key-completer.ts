@@ -1,8 +1,7 @@
 import type { Pool } from 'pg';
 import { completeAbandonedKeys } from '@once/idempotency';
 import type { AbandonedKeyResult, CompleteAbandonedKeysOptions } from '@once/idempotency';
-import { startTask } from '@once/projections';
-import type { ProjectionLogger, ProjectorTask, RunningTask } from '@once/projections';
+import type { ProjectionLogger, ProjectorTask } from '@once/projections';
 import { abandonedKeyCursor, listAbandonedKeys } from './idempotency-keys.queries.js';
 import type { AbandonedKeyCursor } from './idempotency-keys.queries.js';
 
@@ -166,18 +165,3 @@ export const abandonedKeyCompleter = (pool: Pool, options: CompleterOptions): Pr
     },
   };
 };
-
-/**
- * The completer on its own, for a process that runs no projector (the api in-process for `npm start`, beside its own
- * projector plugin, or the projector process): any number may run against one database, one round at a time under
- * the advisory lock, so no key is completed twice.
- *
- * @example
- * const completer = startCompleter(pool, { engine, handlers }, logger);
- * await completer.stop();
- */
-export const startCompleter = (
-  pool: Pool,
-  options: CompleterOptions,
-  logger: ProjectionLogger,
-): RunningTask => startTask(abandonedKeyCompleter(pool, options), logger);

@@ -10,7 +10,6 @@ export {
   abandonedKeyCompleter,
   completeAbandonedKeysOnce,
   newCompleterWalk,
-  startCompleter,
 } from './abandoned-key-completer.js';
 export type {
   CompleterOptions,

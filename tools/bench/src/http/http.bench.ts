@@ -379,7 +379,7 @@ export const runHttpBench = async (
             rps: of(measured.name, (r) => r.rps, connections),
             p50_ms: of(measured.name, (r) => r.p50, connections),
             p99_ms: of(measured.name, (r) => r.p99, connections),
-            cpu_us: medianPhaseCpu(measured.cpu.get(connections) ?? []).machine_busy_us,
+            cpu_us: medianPhaseCpu(measured.cpu.get(connections) ?? [])?.machine_busy_us ?? Number.NaN,
           },
         ]),
       ) as SweepPoint['sides'],

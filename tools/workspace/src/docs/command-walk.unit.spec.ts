@@ -10,7 +10,8 @@ import { workspaceRoot } from '../workspace-root.js';
 const cardPaymentWalk: readonly (readonly [file: string, step: string])[] = [
   ['apps/api/src/invoices/invoices.routes.ts', 'command: [payInvoiceByCash, payInvoiceByCard]'],
   ['libs/cafe/src/invoices/invoice.commands.ts', 'export const payInvoiceByCard = routeCommand('],
-  ['libs/idempotency/src/fastify/idempotency-plugin.ts', 'await engine.execute('],
+  ['libs/idempotency/src/fastify/idempotency-plugin.ts', 'await runKeyedCommand('],
+  ['libs/idempotency/src/http/keyed-command.ts', 'await engine.execute('],
   ['libs/idempotency/src/engine/idempotency-engine.ts', 'runPhased(runtime, execution)'],
   ['libs/idempotency/src/engine/phased-protocol.ts', 'handler.run('],
   ['libs/idempotency/src/engine/engine-runtime.ts', 'keyEvents('],

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
-import { createPostgresEventStore, migrateEventStore } from '@once/event-store/postgres';
-import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
+import { openEventStore } from '@once/cafe';
 import type { EventStore } from '@once/event-store';
 
 declare module 'fastify' {
@@ -31,13 +30,7 @@ const answersWithin = async (store: EventStore, ms: number): Promise<void> => {
  */
 export const eventStorePlugin = fp<{ eventStoreUrl?: string | undefined }>(
   async (app, { eventStoreUrl }) => {
-    let store: EventStore;
-    if (eventStoreUrl) {
-      store = createEventStoreDbEventStore(eventStoreUrl);
-    } else {
-      await migrateEventStore(app.pg);
-      store = createPostgresEventStore(app.pg, { migrate: false });
-    }
+    const store = await openEventStore({ pool: app.pg, eventStoreUrl, migrate: true });
     app.decorate('eventStore', store);
     app.decorate(
       'eventStoreHealth',

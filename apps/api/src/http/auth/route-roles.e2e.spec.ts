@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTestApi } from '../testing/index.js';
+import { useTestApi } from '../../testing/index.js';
 import { apiKeyRoles, keyRoleAllows, routeRoles } from './index.js';
 import type { ApiKeyRole, RouteRole } from './index.js';
 
@@ -13,7 +13,7 @@ const env = useTestApi({
   operations: { corsOrigins: ['https://till.example'] },
 });
 
-const operationsMd = new URL('../../OPERATIONS.md', import.meta.url);
+const operationsMd = new URL('../../../OPERATIONS.md', import.meta.url);
 
 /** `| \`POST /payments/:id/resolve\` | operator |` rows of the role table in OPERATIONS.md. */
 const documentedRoles = async (): Promise<Map<string, string>> => {

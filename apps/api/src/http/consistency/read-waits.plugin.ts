@@ -12,7 +12,7 @@ declare module 'fastify' {
 }
 
 export interface ReadWaitsOptions {
-  /** Reads that may wait at once. Default 1,000. */
+  /** Reads that may wait at once (`ONCE_MAX_WAITING_READS`). */
   readonly maxWaiters?: number;
   /** Whether positions can be checked against the PostgreSQL log's head (not with EventStoreDB streams). */
   readonly checkLogHead: boolean;

@@ -2,6 +2,7 @@ import { hash as digest, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Pool, PoolClient } from 'pg';
 import type { Migration } from '@once/postgres';
+import { onceDefaults } from '@once/settings';
 
 /**
  * What a key may do, each role all the one before it may: `staff` (the till: orders, payments, stock counts, reads of
@@ -98,7 +99,7 @@ export interface ApiKeyStore {
 }
 
 export interface ApiKeyStoreOptions {
-  /** How long a lookup is trusted (ms): a revoked key stops working within it. Default 5,000. */
+  /** How long a lookup is trusted (ms): a revoked key stops working within it. `ONCE_API_KEY_CACHE_TTL_MS`'s default when omitted. */
   readonly cacheTtlMs?: number;
   /** Live keys kept in the cache, least recently used first out. Default 10,000. */
   readonly cacheSize?: number;
@@ -142,7 +143,7 @@ const toRecord = (row: KeyRow): ApiKeyRecord => ({
  * const apiKey = await keys.create({ tenantId, actorId, label: 'till 1' });
  */
 export const createApiKeyStore = (pool: Pool, options: ApiKeyStoreOptions = {}): ApiKeyStore => {
-  const ttl = options.cacheTtlMs ?? 5_000;
+  const ttl = options.cacheTtlMs ?? onceDefaults.ONCE_API_KEY_CACHE_TTL_MS;
   const perf = options.now ? { now: options.now } : performance;
   const live = new LRUCache<string, Principal>({
     max: options.cacheSize ?? 10_000,

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { serveMetrics } from './metrics-server.js';
-import type { MetricsListener } from './metrics-server.js';
+import { serveMetrics } from '../operations/metrics-server.js';
+import type { MetricsListener } from '../operations/metrics-server.js';
 
 /**
  * How the idempotency layer answered a keyed command (a Prometheus label and a log field); `unavailable` is a

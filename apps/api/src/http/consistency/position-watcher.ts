@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { onceDefaults } from '@once/settings';
 
 /** How a wait for a projection's position ended. */
 export type PositionWait = 'reached' | 'timed-out' | 'abandoned';
@@ -8,7 +9,7 @@ export interface PositionWatcherOptions {
   readonly readCheckpoints: () => Promise<ReadonlyMap<string, string>>;
   /** Pause between reads while someone waits (ms). Default 10. */
   readonly pollMs?: number;
-  /** Reads that may wait at once; `waitFor` refuses the next one. Default 1,000. */
+  /** Reads that may wait at once; `waitFor` refuses the next one. `ONCE_MAX_WAITING_READS`'s default when omitted. */
   readonly maxWaiters?: number;
 }
 
@@ -46,7 +47,7 @@ interface Waiter {
  */
 export const createPositionWatcher = (options: PositionWatcherOptions): PositionWatcher => {
   const pollMs = options.pollMs ?? 10;
-  const maxWaiters = options.maxWaiters ?? 1_000;
+  const maxWaiters = options.maxWaiters ?? onceDefaults.ONCE_MAX_WAITING_READS;
   const waiters = new Set<Waiter>();
   let polling = false;
   let closed = false;

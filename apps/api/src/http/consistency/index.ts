@@ -1,6 +1,5 @@
 export { consistencyPlugin } from './consistency.plugin.js';
 export {
-  defaultReadWaitMs,
   minPositionHeader,
   positionHeader,
   positionToken,

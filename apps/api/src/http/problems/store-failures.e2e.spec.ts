@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { putDemoMenu, useTestApi } from '../testing/index.js';
+import { putDemoMenu, useTestApi } from '../../testing/index.js';
 
 const env = useTestApi();
 

@@ -1,7 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
+import type { BackgroundWorkSettings } from '@once/cafe';
+import type { ScavengerRound } from '@once/event-store/postgres';
 import type { WebhookUrlPolicy } from '@once/webhooks';
 import type { ProjectorThreadData, ProjectorThreadMessage } from './projector.thread.js';
 import { superviseThread } from './thread-supervisor.js';
@@ -16,14 +18,49 @@ declare module 'fastify' {
 
 export interface ProjectorPluginOptions {
   readonly databaseUrl: string;
-  readonly eventStoreUrl?: string | undefined;
+  /** `ONCE_SECRETS_KEY`'s value, for the relay to unseal the endpoints' secrets and the completer to seal. */
+  readonly secretsKey: string;
+  /** The settings of the background work (`startBackgroundWork`). */
+  readonly settings: BackgroundWorkSettings;
   /** Which endpoint URLs the webhook relay delivers to. */
   readonly webhookUrlPolicy: WebhookUrlPolicy;
-  /** How long the relay keeps delivered webhook messages (ms); its default (30 days) when omitted. */
-  readonly webhookRetentionMs?: number;
-  /** `ONCE_SECRETS_KEY`'s value, for the relay to unseal the endpoints' secrets. */
-  readonly secretsKey: string;
+  /** How long the completer waits for the gateway before a charge counts as unknown (ms). */
+  readonly gatewayTimeoutMs?: number | undefined;
 }
+
+/** The retention scavenger's metrics in `/metrics`: the rounds the thread leads are reported here. */
+const scavengerMetrics = (app: FastifyInstance) => {
+  const streams = new Counter({
+    name: 'once_scavenger_removed_streams_total',
+    help: 'Expired streams the scavenger removed whole',
+    registers: [app.metricsRegistry],
+  });
+  const events = new Counter({
+    name: 'once_scavenger_removed_events_total',
+    help: 'Events of expired streams the scavenger removed',
+    registers: [app.metricsRegistry],
+  });
+  const lag = new Gauge({
+    name: 'once_scavenger_lag_seconds',
+    help: 'In the last round, the longest time between a removed stream expiring and its removal',
+    registers: [app.metricsRegistry],
+  });
+  const lastServerScavenge = new Gauge({
+    name: 'once_eventstore_last_scavenge_timestamp_seconds',
+    help: 'When this process last started a scavenge on the EventStoreDB server (Unix time)',
+    registers: [app.metricsRegistry],
+  });
+  return {
+    round: (round: ScavengerRound): void => {
+      streams.inc(round.removedStreams);
+      events.inc(round.removedEvents);
+      lag.set(round.maxLagSeconds);
+    },
+    serverScavenge: (startedAt: Date): void => lastServerScavenge.set(startedAt.getTime() / 1000),
+  };
+};
+
+type ScavengerMetrics = ReturnType<typeof scavengerMetrics>;
 
 /**
  * The worker that runs `projector.thread`: its compiled module, or from sources (`npm start`, the tests) a module
@@ -43,6 +80,7 @@ const projectorWorker = (workerData: ProjectorThreadData): Worker => {
 const startProjectorThread = async (
   app: FastifyInstance,
   workerData: ProjectorThreadData,
+  metrics: ScavengerMetrics,
 ): Promise<SupervisedThread> => {
   const worker = projectorWorker(workerData);
   let stopping = false;
@@ -55,6 +93,8 @@ const startProjectorThread = async (
       if (message.kind === 'started') resolve();
       else if (message.kind === 'failed')
         reject(new Error(`the projector did not start: ${message.message}`));
+      else if (message.kind === 'scavenger-round') metrics.round(message.round);
+      else if (message.kind === 'server-scavenge') metrics.serverScavenge(message.startedAt);
       else app.log[message.level](message.data, message.message);
     });
     worker.once('error', reject);
@@ -75,10 +115,10 @@ const startProjectorThread = async (
 };
 
 /**
- * Runs the read-model projections and the webhook relay inside the api process (the embedded default and tests) on a
- * thread of their own, with their own connections, so a batch never holds up a request on the api's event loop. In
- * production they run as their own service (apps/projector); several runners are safe, one leads per projection
- * and one relay delivers. A thread that dies is restarted after an exponential backoff (1 s doubling to 60 s), counted
+ * Runs the background work (`startBackgroundWork`: the read-model projections, the webhook relay, retention and the
+ * completer) inside the api process (the embedded default and tests) on a thread of its own, with its own
+ * connections, so a batch never holds up a request on the api's event loop. In production it runs as its own service
+ * (apps/projector); several runners are safe, one leads per part. A thread that dies is restarted after an exponential backoff (1 s doubling to 60 s), counted
  * in `once_projector_thread_restarts_total`; `/health/ready` answers 503 while it is down.
  */
 export const projectorPlugin = fp<ProjectorPluginOptions>(
@@ -88,16 +128,20 @@ export const projectorPlugin = fp<ProjectorPluginOptions>(
       help: 'Restarts of the in-process projector thread after it died',
       registers: [app.metricsRegistry],
     });
+    const metrics = scavengerMetrics(app);
     const supervisor = await superviseThread({
       start: () =>
-        startProjectorThread(app, {
-          databaseUrl: options.databaseUrl,
-          eventStoreUrl: options.eventStoreUrl,
-          webhookUrlPolicy: options.webhookUrlPolicy,
-          webhookRetentionMs: options.webhookRetentionMs,
-          secretsKey: options.secretsKey,
-          pollIntervalMs: 50,
-        }),
+        startProjectorThread(
+          app,
+          {
+            databaseUrl: options.databaseUrl,
+            secretsKey: options.secretsKey,
+            settings: options.settings,
+            urlPolicy: options.webhookUrlPolicy,
+            gatewayTimeoutMs: options.gatewayTimeoutMs,
+          },
+          metrics,
+        ),
       onRestart: () => restarts.inc(),
       log: {
         warn: (details, message) => app.log.warn(details, `projector: ${message}`),

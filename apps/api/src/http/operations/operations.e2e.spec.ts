@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyId, createApiKeyStore } from '../auth/index.js';
-import { startTestApi, useTestApi } from '../testing/index.js';
-import type { TestApi } from '../testing/index.js';
+import { startTestApi, useTestApi } from '../../testing/index.js';
+import type { TestApi } from '../../testing/index.js';
 import type {} from '../plugins/observability.plugin.js';
 
 const allowedOrigin = 'https://till.example';

@@ -1,24 +1,21 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import type { EventStore } from '@once/event-store';
-import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
-import { createPostgresEventStore } from '@once/event-store/postgres';
-import { startWebhookRelay } from '@once/outbox';
-import { startProjector } from '@once/projections';
+import { openEventStore, startBackgroundWork } from '@once/cafe';
+import type { BackgroundWork, BackgroundWorkSettings } from '@once/cafe';
+import type { ScavengerRound } from '@once/event-store/postgres';
 import type { ProjectionLogger } from '@once/projections';
-import { allProjections, expiredKeySweeper } from '@once/read-models';
+import { allProjections } from '@once/read-models';
 import { createSecretsKeyring, parseSecretsKeys } from '@once/webhooks';
 import type { WebhookUrlPolicy } from '@once/webhooks';
 
-/** What the api gives its projector thread (see `projector.plugin.ts`). */
+/** What the api gives its background thread (see `projector.plugin.ts`). */
 export interface ProjectorThreadData {
   readonly databaseUrl: string;
-  readonly eventStoreUrl: string | undefined;
-  readonly webhookUrlPolicy: WebhookUrlPolicy;
-  readonly webhookRetentionMs: number | undefined;
-  readonly pollIntervalMs: number;
-  /** `ONCE_SECRETS_KEY`'s value: the relay unseals the endpoints' secrets with it. */
+  /** `ONCE_SECRETS_KEY`'s value: the relay unseals the endpoints' secrets with it, the completer seals with it. */
   readonly secretsKey: string;
+  readonly settings: BackgroundWorkSettings;
+  readonly urlPolicy: WebhookUrlPolicy;
+  readonly gatewayTimeoutMs: number | undefined;
 }
 
 /** What the thread tells the api: it runs, or it could not start, and what it logs (the api's logger writes it). */
@@ -30,7 +27,9 @@ export type ProjectorThreadMessage =
       readonly level: keyof ProjectionLogger;
       readonly data: object;
       readonly message: string | undefined;
-    };
+    }
+  | { readonly kind: 'scavenger-round'; readonly round: ScavengerRound }
+  | { readonly kind: 'server-scavenge'; readonly startedAt: Date };
 
 /** A log line's data as it crosses to the api's thread: errors and plain values as they are, anything else as text. */
 const cloneable = (logged: object): object => {
@@ -65,43 +64,29 @@ pool.on('error', (error: Error & { code?: string }) =>
   logger.warn({ code: error.code, reason: error.message }, 'idle database connection failed'),
 );
 // The api migrated the stores before it started this thread.
-const store: EventStore = data.eventStoreUrl
-  ? createEventStoreDbEventStore(data.eventStoreUrl)
-  : createPostgresEventStore(pool, { migrate: false });
+const store = await openEventStore({ pool, eventStoreUrl: data.settings.EVENTSTORE_URL, migrate: false });
 
-const running: { stop(): Promise<void> }[] = [];
+let work: BackgroundWork | undefined;
 
-/** Stops what runs, newest first, then lets go of the store and the pool. */
+/** Stops what runs, then lets go of the store and the pool. */
 const stopAll = async (): Promise<void> => {
-  for (const part of running.reverse()) await part.stop().catch(() => undefined);
+  await work?.stop().catch(() => undefined);
   await store.close().catch(() => undefined);
   await pool.end().catch(() => undefined);
   port.close();
 };
 
 try {
-  running.push(
-    await startProjector({
-      pool,
-      store,
-      projections: allProjections,
-      logger,
-      pollIntervalMs: data.pollIntervalMs,
-      tasks: [expiredKeySweeper(pool, store)],
-    }),
-  );
-  // One leader among every relay (this thread, other api processes, apps/projector).
-  running.push(
-    await startWebhookRelay({
-      pool,
-      store,
-      secrets: createSecretsKeyring(parseSecretsKeys(data.secretsKey)),
-      urlPolicy: data.webhookUrlPolicy,
-      ...(data.webhookRetentionMs === undefined ? {} : { retentionMs: data.webhookRetentionMs }),
-      logger,
-      pollIntervalMs: data.pollIntervalMs,
-    }),
-  );
+  work = await startBackgroundWork(data.settings, {
+    pool,
+    store,
+    secrets: createSecretsKeyring(parseSecretsKeys(data.secretsKey)),
+    logger,
+    urlPolicy: data.urlPolicy,
+    ...(data.gatewayTimeoutMs === undefined ? {} : { gatewayTimeoutMs: data.gatewayTimeoutMs }),
+    onScavengerRound: (round) => tell({ kind: 'scavenger-round', round }),
+    onServerScavenge: (round) => tell({ kind: 'server-scavenge', startedAt: round.startedAt }),
+  });
   port.once('message', () => void stopAll());
   tell({ kind: 'started' });
 } catch (error) {

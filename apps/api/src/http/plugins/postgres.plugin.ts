@@ -12,7 +12,8 @@ declare module 'fastify' {
 
 export interface PostgresPluginOptions {
   readonly connectionString: string;
-  readonly poolSize?: number;
+  /** Connections in the pool (`ONCE_DATABASE_POOL_SIZE`). */
+  readonly poolSize: number;
   /** The longest a query waits for a free connection before it fails (ms); unbounded when omitted. */
   readonly connectionTimeoutMs?: number;
   /** The server cancels any statement running longer (ms); unbounded when omitted. */
@@ -26,7 +27,7 @@ export const postgresPlugin = fp<PostgresPluginOptions>(
   async (app, { connectionString, poolSize, migrations, connectionTimeoutMs, statementTimeoutMs }) => {
     const pool = new pg.Pool({
       connectionString,
-      max: poolSize ?? 20,
+      max: poolSize,
       // What pg_stat_activity shows for these connections (a connection string's own application_name wins).
       application_name: 'once-api',
       ...(connectionTimeoutMs === undefined ? {} : { connectionTimeoutMillis: connectionTimeoutMs }),

@@ -11,9 +11,6 @@ export const minPositionHeader = 'once-min-position';
 /** Response header of a read whose wait ran out: the answer may not show the write yet. */
 export const staleHeader = 'once-stale';
 
-/** How long a read waits for `Once-Min-Position` by default (ms). */
-export const defaultReadWaitMs = 5_000;
-
 /** The read models the GET routes serve, by projection name. */
 export type ReadModelProjection =
   'invoices' | 'orders' | 'stock_counts' | 'idempotency_keys' | 'card_settlements' | 'menu_entries';

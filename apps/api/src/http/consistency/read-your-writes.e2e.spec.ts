@@ -5,8 +5,8 @@ import { silentLogger, startProjector } from '@once/projections';
 import type { Projector } from '@once/projections';
 import { allProjections } from '@once/read-models';
 import { createTestDatabase } from '@once/testing';
-import { createHttp, putDemoMenu, startTestApi, useTestApi } from '../testing/index.js';
-import type { TestTenant } from '../testing/index.js';
+import { createHttp, putDemoMenu, startTestApi, useTestApi } from '../../testing/index.js';
+import type { TestTenant } from '../../testing/index.js';
 import type {} from '../plugins/event-store.plugin.js';
 
 // The projector runs here, under the test's control, so it can be stopped to make the read models lag for certain.

@@ -32,6 +32,7 @@ import {
 import { createSubscriptionRegistry } from '../subscription/index.js';
 import { subscribeToEventStoreDb } from './eventstoredb-subscription.js';
 import { startServerScavenge } from './eventstoredb-operations.js';
+import { readStreamTailsOf } from './eventstoredb-tail-reads.js';
 
 export interface EventStoreDbEventStoreOptions {
   /** Events scanned per global read when the caller gives no `maxCount`. Default 1,000. */
@@ -237,6 +238,7 @@ export const createEventStoreDbEventStore = (
     appendToStream,
     appendMulti,
     readStream,
+    readStreamTails: readStreamTailsOf(client, readStream),
     readAll,
     subscribeToAll,
     setStreamRetention,

@@ -9,6 +9,8 @@ import type {
   ReadStreamOptions,
   RecordedEvent,
   StreamAppend,
+  StreamTail,
+  StreamTailRead,
   StreamRetention,
   StreamRevision,
   SubscribeOptions,
@@ -144,7 +146,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
       recent.remember(event.id, { stream, revision, position });
     }
     state.current = revision;
-    return { nextExpectedRevision: revision, position };
+    return { nextExpectedRevision: revision, position, recordedAt: new Date(recordedAt.getTime()) };
   };
 
   const settle = (
@@ -156,8 +158,15 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     switch (decision.kind) {
       case 'write':
         return write(stream, events, decision.current);
-      case 'idempotent':
-        return { nextExpectedRevision: decision.lastRevision, position: decision.position };
+      case 'idempotent': {
+        const state = streams.get(stream);
+        const last = state === undefined ? undefined : eventAt(state, decision.lastRevision);
+        return {
+          nextExpectedRevision: decision.lastRevision,
+          position: decision.position,
+          ...(last === undefined ? {} : { recordedAt: new Date(last.recordedAt.getTime()) }),
+        };
+      }
       case 'wrong-expected-revision':
         throw new WrongExpectedRevisionError(stream, expected, decision.actual);
       default: {
@@ -276,6 +285,27 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     return selected.slice(0, Math.max(0, maxCount)).map(copyEvent);
   };
 
+  const headOf = (stream: string): StreamRevision | undefined => {
+    const current = streams.get(stream)?.current ?? -1n;
+    return current < 0n ? undefined : current;
+  };
+
+  const readStreamTails = async (reads: readonly StreamTailRead[]): Promise<readonly StreamTail[]> => {
+    assertOpen();
+    const at = now();
+    return reads.map((read): StreamTail => {
+      if (read.unlessExists !== undefined && headOf(read.unlessExists) !== undefined) {
+        return { events: [], head: undefined, retained: false, skipped: true };
+      }
+      const state = streams.get(read.stream);
+      if (state === undefined) return { events: [], head: undefined, retained: false };
+      const events = state.events
+        .filter((event) => event.revision >= read.fromRevision && !isExpired(event, state.retention, at))
+        .map(copyEvent);
+      return { events, head: headOf(read.stream), retained: state.retention !== undefined };
+    });
+  };
+
   const readAll = async (readOptions: ReadAllOptions = {}): Promise<ReadAllBatch> => {
     assertOpen();
     const maxCount = readOptions.maxCount ?? defaultReadAllMaxCount;
@@ -345,6 +375,7 @@ export const createInMemoryEventStore = (options: InMemoryEventStoreOptions = {}
     appendToStream,
     appendMulti,
     readStream,
+    readStreamTails,
     readAll,
     subscribeToAll,
     setStreamRetention,

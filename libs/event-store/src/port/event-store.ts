@@ -41,7 +41,7 @@ export interface AppendResult {
   readonly position: GlobalPosition;
   /**
    * The `recordedAt` this write's events read with, where the store reports it (PostgreSQL, for a multi-stream write
-   * made by its one common statement). With it, and one event per stream, a writer knows the event as a read would
+   * made by its one common statement; in-memory, for every write it makes). With it, and one event per stream, a writer knows the event as a read would
    * return it.
    */
   readonly recordedAt?: Date;
@@ -154,7 +154,8 @@ export interface StreamTailRead {
  * A stream's events from the revision asked for (only those retention lets through), with its head: the last
  * revision ever written (undefined when the stream has no head, or only a retention before its first event), and
  * whether a retention is set on it. A stream with no retention never loses an event, so its events are exactly the
- * revisions 0 to `head`.
+ * revisions 0 to `head`. EventStoreDB, whose clients see no trace of events its retention removed, answers for a
+ * stream with a retention the last revision still read (a caller trusts no kept events of such a stream anyway).
  */
 export interface StreamTail {
   readonly events: readonly RecordedEvent[];
@@ -211,18 +212,13 @@ export interface EventStore {
   readStream(stream: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]>;
 
   /**
-   * Reads several whole streams forwards in one round trip (optional: stores without it leave it out and callers read
-   * stream by stream). Answers one array per stream given, in the order given; an absent or expired stream reads as
-   * empty, exactly as `readStream` would. PostgreSQL: one statement.
+   * Reads several streams forwards, each from a revision of its own, in one call: what a caller reads a command's
+   * streams with (its key stream and its aggregates), and what a caller that kept the events below `fromRevision`
+   * needs to read next, with what it needs to know whether those kept events still stand (see `StreamTail`).
+   * Answers one tail per read, in the order given. PostgreSQL: one statement; EventStoreDB: the reads whose
+   * `unlessExists` stream has a head are left out, the others read in parallel; in-memory: one turn.
    */
-  readStreams?(streams: readonly string[]): Promise<readonly (readonly RecordedEvent[])[]>;
-
-  /**
-   * Reads several streams forwards, each from a revision of its own, in one round trip (optional, like
-   * `readStreams`): what a caller that kept the events below `fromRevision` needs to read next, with what it needs to
-   * know whether those kept events still stand (see `StreamTail`). PostgreSQL: one statement.
-   */
-  readStreamTails?(reads: readonly StreamTailRead[]): Promise<readonly StreamTail[]>;
+  readStreamTails(reads: readonly StreamTailRead[]): Promise<readonly StreamTail[]>;
 
   /**
    * Reads the global order after a checkpoint, never skipping an event that commits late, and never ending a page

@@ -47,12 +47,12 @@ const writeTailStreams = async (store: EventStore) => {
  * What `readStreamTails` answers for `reads`, in short; the array form, past the prepared lists, must answer the same.
  */
 const readTails = async (store: EventStore, reads: readonly StreamTailRead[]) => {
-  const tails = await store.readStreamTails?.(reads);
+  const tails = await store.readStreamTails(reads);
   const wide = [...reads, ...Array.from({ length: 8 }, () => ({ stream: tailStream(), fromRevision: 0n }))];
-  expect((await store.readStreamTails?.(wide))?.slice(0, reads.length)).toEqual(tails);
+  expect((await store.readStreamTails(wide)).slice(0, reads.length)).toEqual(tails);
   return {
     tails,
-    summary: tails?.map((tail) => ({
+    summary: tails.map((tail) => ({
       revisions: tail.events.map((event) => event.revision),
       head: tail.head,
       retained: tail.retained,
@@ -236,42 +236,6 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     }
   });
 
-  it('readStreams answers each stream as readStream does, in the order asked, in one statement', async () => {
-    const store = createPostgresEventStore(db.pool);
-    const [first, second, truncated, absent] = [
-      freshStream('rs'),
-      freshStream('rs'),
-      freshStream('rs'),
-      freshStream('rs'),
-    ];
-    await store.appendMulti([
-      { stream: first, events: someEvents(3), expectedRevision: 'no_stream' },
-      { stream: second, events: someEvents(1), expectedRevision: 'no_stream' },
-      {
-        stream: truncated,
-        events: someEvents(2),
-        expectedRevision: 'no_stream',
-        retention: { truncateBefore: 1n },
-      },
-    ]);
-    const asked = [second, absent, truncated, first, second];
-    const many = await store.readStreams?.(asked);
-    expect(many).toEqual(await Promise.all(asked.map((stream) => store.readStream(stream))));
-    expect(many?.map((events) => events.map((event) => event.revision))).toEqual([
-      [0n],
-      [],
-      [1n],
-      [0n, 1n, 2n],
-      [0n],
-    ]);
-    expect(await store.readStreams?.([])).toEqual([]);
-    // More streams than one prepared union covers: the same answers through the array form.
-    const wide = [first, ...Array.from({ length: 8 }, () => freshStream('rs')), truncated];
-    const wideRead = await store.readStreams?.(wide);
-    expect(wideRead).toEqual(await Promise.all(wide.map((stream) => store.readStream(stream))));
-    expect(wideRead?.map((events) => events.length)).toEqual([3, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
-  });
-
   it('readStreamTails reads each stream from its own revision, with its head and whether it has a retention', async () => {
     const store = createPostgresEventStore(db.pool);
     const [plain, kept, early, absent] = [tailStream(), tailStream(), tailStream(), tailStream()];
@@ -292,14 +256,14 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       { stream: early, fromRevision: 0n },
       { stream: absent, fromRevision: 0n },
     ]);
-    expect(summary?.map(({ revisions, head, retained }) => ({ revisions, head, retained }))).toEqual([
+    expect(summary.map(({ revisions, head, retained }) => ({ revisions, head, retained }))).toEqual([
       { revisions: [2n, 3n], head: 3n, retained: false },
       { revisions: [1n, 2n], head: 2n, retained: true },
       { revisions: [], head: 3n, retained: false },
       { revisions: [], head: undefined, retained: true },
       { revisions: [], head: undefined, retained: false },
     ]);
-    expect(tails?.[0]?.events).toEqual((await store.readStream(plain)).slice(2));
+    expect(tails[0]?.events).toEqual((await store.readStream(plain)).slice(2));
   });
 
   it('tail reads asked for in one turn go out as one statement, each answered as it would be alone', async () => {
@@ -316,7 +280,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       [{ stream: tailStream(), fromRevision: 0n }],
     ];
     statements.length = 0;
-    const together = await Promise.all(asks.map((reads) => store.readStreamTails?.(reads)));
+    const together = await Promise.all(asks.map((reads) => store.readStreamTails(reads)));
     expect(statements).toEqual([readTailsStatements[4]?.name]);
 
     const aloneStatements: string[] = [];
@@ -324,24 +288,19 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       migrate: false,
       coalesceReads: false,
     });
-    expect(together).toEqual(await Promise.all(asks.map((reads) => alone.readStreamTails?.(reads))));
+    expect(together).toEqual(await Promise.all(asks.map((reads) => alone.readStreamTails(reads))));
     expect(aloneStatements).toEqual(asks.map((reads) => readTailsStatements[reads.length - 1]?.name));
-    expect(together.map((tails) => tails?.map((tail) => tail.events.length))).toEqual([
-      [1],
-      [3, 0],
-      [0],
-      [0],
-    ]);
+    expect(together.map((tails) => tails.map((tail) => tail.events.length))).toEqual([[1], [3, 0], [0], [0]]);
   });
 
   it('a tail read PostgreSQL refuses fails alone, and the reads asked for with it are answered', async () => {
     const store = createPostgresEventStore(db.pool);
     const { two, three } = await writeTailStreams(store);
     const [before, refused, after] = await Promise.allSettled([
-      store.readStreamTails?.([{ stream: two, fromRevision: 0n }]),
+      store.readStreamTails([{ stream: two, fromRevision: 0n }]),
       // A text value cannot hold a NUL character: the statement that lists it fails.
-      store.readStreamTails?.([{ stream: `${tailStream()}\u0000`, fromRevision: 0n }]),
-      store.readStreamTails?.([{ stream: three, fromRevision: 2n }]),
+      store.readStreamTails([{ stream: `${tailStream()}\u0000`, fromRevision: 0n }]),
+      store.readStreamTails([{ stream: three, fromRevision: 2n }]),
     ]);
     expect(refused?.status).toBe('rejected');
     expect(before?.status === 'fulfilled' && before.value?.map((tail) => tail.events.length)).toEqual([2]);
@@ -528,7 +487,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       { stream: three, fromRevision: 1n, unlessExists: never },
       { stream: never, fromRevision: 0n, unlessExists: two },
     ]);
-    expect(summary?.map(({ revisions, head, skipped }) => ({ revisions, head, skipped }))).toEqual([
+    expect(summary.map(({ revisions, head, skipped }) => ({ revisions, head, skipped }))).toEqual([
       { revisions: [], head: undefined, skipped: true },
       { revisions: [1n], head: 1n, skipped: false },
       { revisions: [0n, 1n], head: 1n, skipped: false },

@@ -21,7 +21,7 @@ import { keepingConnections } from './keeping-connections.js';
 import type { AppendOutcome } from './postgres-append.js';
 import { appendMultiOnPool, appendOnClient } from './postgres-append.js';
 import { coalescingReads } from './coalesced-reads.js';
-import { readAllRows, readStreamRows, readStreamsRows, readStreamTailsRows } from './postgres-read.js';
+import { readAllRows, readStreamRows, readStreamTailsRows } from './postgres-read.js';
 
 export interface PostgresEventStoreOptions {
   /** Apply the schema migrations before the first operation. Default true. */
@@ -109,11 +109,6 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     return readStreamRows(pool, stream, readOptions, now());
   };
 
-  const readStreams = async (streams: readonly string[]): Promise<readonly (readonly RecordedEvent[])[]> => {
-    await whenReady();
-    return readStreamsRows(pool, streams, now());
-  };
-
   const sendTailReads = (reads: readonly StreamTailRead[], at: Date | null): Promise<readonly StreamTail[]> =>
     readStreamTailsRows(pool, reads, at);
   const tailReads =
@@ -175,7 +170,6 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     appendToStream,
     appendMulti,
     readStream,
-    readStreams,
     readStreamTails,
     readAll,
     subscribeToAll,

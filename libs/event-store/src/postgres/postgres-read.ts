@@ -101,53 +101,8 @@ export const readStreamRows = async (
 // statement per stream count. The array form below plans the same ranges, but PostgreSQL re-plans it on every call
 // (its generic plan, costed for an array of unknown length, never wins) and that planning cost more than the read.
 // A VALUES list has a known length, so its generic plan is cached; and unlike a UNION ALL of single-stream reads it
-// gives the planner no Parallel Append to start workers for (seen costing milliseconds per read). Above
-// `maxListedStreams` the array form is used.
+// gives the planner no Parallel Append to start workers for. Above `maxListedStreams` the array form is used.
 const maxListedStreams = 8;
-// One index range per stream (the lateral join), never one scan filtered by the whole list. `streams` is a FROM
-// item naming its columns (ord, stream).
-const readManyText = (streams: string, now: string): string =>
-  `SELECT ${eventColumns}
-     FROM ${streams}
-     CROSS JOIN LATERAL (
-       SELECT e.* FROM events e ${streamWithRetention('s.stream')}
-        WHERE e.stream = s.stream AND ${visibleInStream(now)}
-        ORDER BY e.revision ASC) e
-    ORDER BY s.ord, e.revision ASC`;
-const readManyStatements = Array.from({ length: maxListedStreams }, (_, index) => {
-  const count = index + 1;
-  const list = Array.from({ length: count }, (_, item) => `(${item + 1}, $${item + 1}::text)`).join(', ');
-  return {
-    name: `once_event_store_read_many_${count}`,
-    types: eventRowTypes,
-    text: readManyText(`(VALUES ${list}) AS s(ord, stream)`, `$${count + 1}::timestamptz`),
-  };
-});
-const readManyByArray = {
-  name: 'once_event_store_read_many',
-  types: eventRowTypes,
-  text: readManyText('unnest($1::text[]) WITH ORDINALITY AS s(stream, ord)', '$2::timestamptz'),
-};
-
-/** Reads several whole streams in one statement; one array per stream given, in that order. */
-export const readStreamsRows = async (
-  pool: Pool,
-  streams: readonly string[],
-  now: Date | null,
-): Promise<readonly (readonly RecordedEvent[])[]> => {
-  const byStream = new Map<string, RecordedEvent[]>();
-  for (const stream of streams) byStream.set(stream, []);
-  if (byStream.size === 0) return [];
-  const names = [...byStream.keys()];
-  const statement = readManyStatements[names.length - 1];
-  const { rows } = await pool.query<EventRow>(
-    statement === undefined
-      ? { ...readManyByArray, values: [names, now] }
-      : { ...statement, values: [...names, now] },
-  );
-  for (const row of rows) byStream.get(row.stream)?.push(toRecordedEvent(row, row.stream));
-  return streams.map((stream) => byStream.get(stream) ?? []);
-};
 
 // Each stream's events from a revision of its own, and its head row (revision and retention) found through the
 // primary key: one row per stream at least (event columns NULL when nothing is new), so the caller learns the head of
@@ -155,7 +110,7 @@ export const readStreamsRows = async (
 // the primary key) has a head: it is filtered out right after that lookup, before its own head and events, and sends
 // no row at all (a replay's read of its key log is one row, not one per stream listed). A stream's row moves with
 // every append, in the same transaction, so no event lies beyond its head: a stream that has no row, or nothing past
-// `from_revision`, costs no probe of the events. Listed as a VALUES list for the same reason as readManyText.
+// `from_revision`, costs no probe of the events.
 const readTailsText = (reads: string, now: string): string =>
   `SELECT r.ord, h.revision AS head,
           coalesce(h.max_age_seconds IS NOT NULL OR h.truncate_before IS NOT NULL, false) AS retained,

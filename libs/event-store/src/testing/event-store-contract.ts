@@ -18,6 +18,7 @@ import {
 } from './contract-fixtures.js';
 import type { ContractFactory, ContractOptions, ContractSubject } from './contract-subject.js';
 import { assertLateCommitProperty } from './late-commit-property.js';
+import { describeReadStreamTails } from './read-stream-tails-contract.js';
 
 const ids = (events: readonly { id: string }[]): string[] => events.map((event) => event.id);
 
@@ -78,6 +79,7 @@ export const describeEventStoreContract = (
     describeConcurrentAny(() => store);
     describeMultiStreamAppend(() => store);
     describeReadStream(() => store);
+    describeReadStreamTails(() => store);
     describeGlobalOrder(() => subject, options);
     describeSubscription(() => store);
     describeRetention(() => store, clock, options);

@@ -1,6 +1,7 @@
 import type { CommandHandler } from '../engine/command-handler.js';
 import { upcastCommand } from './command-upcasters.js';
 import type { CommandUpcasters } from './command-upcasters.js';
+import type { TypedCommand } from './typed-command.js';
 
 /** A route's validated input: what a command is built from, and what the request fingerprint covers. */
 export interface CommandInput {
@@ -35,15 +36,6 @@ export interface CommandDefinition<Data> {
 
 /** The typed command of a definition (`CommandOf<typeof payInvoiceByCard>`). */
 export type CommandOf<Definition> = Definition extends CommandDefinition<infer Data> ? Data : never;
-
-/** A command as the engine runs it and the key log stores it. */
-export interface TypedCommand<Data = unknown> {
-  readonly type: string;
-  readonly version: number;
-  readonly data: Data;
-  /** Fields of `data` the key log stores as references (see `CommandDefinition.secretFields`). */
-  readonly secretFields?: readonly string[];
-}
 
 /**
  * Declares a command type.

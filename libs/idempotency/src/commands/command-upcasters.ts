@@ -1,4 +1,4 @@
-import type { TypedCommand } from './command-definition.js';
+import type { TypedCommand } from './typed-command.js';
 
 /** Turns a command's data at one version into its data at the next version. */
 export type CommandUpcaster = (data: unknown) => unknown;

@@ -6,7 +6,7 @@ import type { ExecuteInput } from '../engine/index.js';
 import { keyStreamName } from '../key-log/index.js';
 import { createFaultInjector, createManualClock, InjectedCrash } from '../testing/index.js';
 import { bindCommand, commandHandlers, defineCommand } from './command-definition.js';
-import type { TypedCommand } from './command-definition.js';
+import type { TypedCommand } from './typed-command.js';
 import { upcastCommand } from './command-upcasters.js';
 
 // A tally command as its first release recorded it (an amount in cents), and as the next one does (an amount with

@@ -5,8 +5,8 @@ export type {
   CommandHandlers,
   CommandInput,
   CommandOf,
-  TypedCommand,
 } from './command-definition.js';
+export type { TypedCommand } from './typed-command.js';
 export { isSecretReference, secretReference } from './secret-reference.js';
 export { upcastCommand } from './command-upcasters.js';
 export type { CommandUpcaster, CommandUpcasters, CurrentCommandVersion } from './command-upcasters.js';

@@ -1,25 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { withSecretsReferenced } from '../commands/secret-reference.js';
-import { decideArrival, decideKeyLog } from '../key-log/index.js';
+import type { ExpectedRevision } from '@once/event-store';
+import { decideKeyLog } from '../key-log/index.js';
+import type { KeyState, PlannedWrite, StoredResponse } from '../key-log/index.js';
 import type { DecideCommandHandler } from './command-handler.js';
-import { isConflict, KeyConflicts, toExpected } from './engine-runtime.js';
-import type { EngineRuntime, Execution } from './engine-runtime.js';
+import type { EngineRuntime } from './engine-runtime.js';
+import { backoff, faultAt } from './engine-settings.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
+import type { Execution } from './execution.js';
+import { isConflict, KeyConflicts, toExpected } from './key-conflicts.js';
+import { newKeyLog } from './key-log-reads.js';
+import { claimRetention } from './key-retention.js';
+import { decideAndPlan } from './planning.js';
+import { claimOf, openExecution } from './protocol-opening.js';
 
 /**
  * The atomic protocol (docs/ARCHITECTURE.md "The atomic protocol"), for a decide handler on a store that appends to
  * several streams in one commit: read the key and the aggregates, decide, and append the key's completion with the
  * domain events in one commit. A crash anywhere leaves either nothing or everything. The key is read before the
  * aggregates' events are used: a replay costs one read, only a claim pays for the decision. A key some other holder
- * left in flight is taken over by the phased protocol (`takeOver`).
- *
- * A first attempt on aggregates whose events this process keeps up to their heads, or that it knows nothing of
- * (taken as new), skips the read: it decides as if the key were new, and only a decision that writes to every
- * aggregate it was made on can be appended so. The append is guarded (the key stream new under both its names, each
- * aggregate still at its kept head, or new, and without retention), so it commits exactly when the read would have
- * found the same; when it is refused, or the decision was anything else, the request is read and decided again. A
- * retry of a key this process did not complete pays one refused statement for it; where most attempts are refused
- * (other writers, retries), `KeptDecisions` has the engine read first.
+ * left in flight is taken over by the phased protocol (`takeOver`). A first request may be decided with no read at
+ * all by the read shortcuts (`ReadShortcuts.decideWithoutRead`); otherwise, or when its guarded append is refused,
+ * the protocol runs as written.
  */
 export const runAtomic = async (
   runtime: EngineRuntime,
@@ -27,80 +28,34 @@ export const runAtomic = async (
   handler: DecideCommandHandler,
   takeOver: (execution: Execution) => Promise<ExecuteOutcome>,
 ): Promise<ExecuteOutcome> => {
-  const { settings, store } = runtime;
-  const { input, request } = execution;
+  const withoutRead = await decidedWithoutRead(runtime, execution, handler);
+  if (withoutRead !== undefined) return withoutRead;
+  const { settings } = runtime;
+  const { keyStream } = execution;
   let aggregateConflicts = 0;
   const keyConflicts = new KeyConflicts(settings.maxConflictRetries);
-  let firstAttempt = true;
   for (;;) {
-    const now = settings.clock();
-    const context = execution.context(now);
-    // The key and the aggregates in one statement where the store can (readKeyAndSnapshots): on PostgreSQL it is
-    // the number of statements that costs, not the wait (docs/PERFORMANCE.md).
-    // A handler whose `streams` throws is only told so once the key turns out to be a claim.
-    let streams: readonly string[] | undefined;
-    let streamsError: unknown;
-    try {
-      streams = handler.streams(context);
-    } catch (error) {
-      streamsError = error;
-    }
-    const unread = firstAttempt && streams !== undefined ? runtime.unreadSnapshots(streams) : undefined;
-    firstAttempt = false;
-    const { key, snapshots: read } =
-      unread === undefined
-        ? await runtime.readKeyAndSnapshots(execution, streams)
-        : { key: runtime.newKey, snapshots: unread.snapshots };
-    const { keyStream } = execution;
-    const arrival = decideArrival(key.state, request, now, execution.alsoHashes);
-    if (arrival.kind === 'take-over') return takeOver(execution);
-    if (arrival.kind !== 'claim') return runtime.arrivalOutcome(execution, arrival, key);
-    if (streams === undefined) return { kind: 'released', reason: 'handler-error', error: streamsError };
-    const snapshots = read ?? (await runtime.readSnapshots(streams));
-
-    const decided = runtime.decide(execution, handler, context, snapshots);
-    if (unread !== undefined && !(decided.kind === 'accept' && writesEvery(decided.writes, snapshots)))
-      continue;
+    const opening = await openExecution(runtime, execution);
+    if (opening.kind === 'answered') return opening.outcome;
+    if (opening.kind === 'take-over') return takeOver(execution);
+    const { now, context, key, streams } = opening;
+    if (streams === undefined)
+      return { kind: 'released', reason: 'handler-error', error: opening.streamsError };
+    const snapshots = opening.snapshots ?? (await runtime.reads.aggregates(streams));
+    const decided = decideAndPlan(settings.allowList, execution, handler, context, snapshots);
     if (decided.kind === 'released') return decided.outcome;
-    const holder = randomUUID();
-    const expected = keyConflicts.expected(key.revision);
-    // Claimed and completed in this one commit: a single event is the key's whole log (no lease to record, no
-    // resume point).
-    const keyLog = decideKeyLog(key.state, {
-      type: 'Claim',
-      request,
-      claim: claimOf(execution, runtime.settings.referenceKeys, holder, now, runtime.leaseExpiresAt(now)),
-      then: { type: 'Complete', response: decided.response },
-      atomic: true,
-    });
-    if (keyLog.kind !== 'append') throw new Error('a claim always appends');
     const writes = decided.kind === 'accept' ? decided.writes : [];
-    await runtime.fault('before-complete', keyStream, 'atomic');
+    const expected = keyConflicts.expected(key.revision);
     try {
-      const [completion, ...effects] = await store.appendMulti([
-        {
-          stream: keyStream,
-          events: execution.keyEvents(keyLog.events, holder, expected),
-          expectedRevision: expected,
-          ...runtime.claimRetention(input, expected),
-        },
-        ...writes.map((write) => ({
-          stream: write.stream,
-          events: write.events,
-          expectedRevision: toExpected(write.expectedRevision),
-          ...(unread === undefined ? {} : { expectNoRetention: true }),
-        })),
-      ]);
-      if (completion !== undefined) execution.wroteKeyLog(completion);
-      execution.wrote(effects);
-      runtime.keepWritten(writes, effects);
-      unread?.odds.record(false);
+      await completeWithWrites(
+        runtime,
+        execution,
+        { key: key.state, expected, now },
+        writes,
+        decided.response,
+      );
     } catch (error) {
       if (!isConflict(error)) throw error;
-      if (unread !== undefined) {
-        unread.odds.record(true);
-        continue;
-      }
       if (error.stream === keyStream) {
         if (!keyConflicts.retry(error, key.revision)) {
           return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
@@ -111,39 +66,86 @@ export const runAtomic = async (
       if (aggregateConflicts > settings.maxConflictRetries) {
         return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
       }
-      await runtime.backoff(aggregateConflicts);
+      await backoff(settings, aggregateConflicts);
       continue;
     }
-    await runtime.fault('after-complete', keyStream, 'atomic');
+    await faultAt(settings, 'after-complete', keyStream, 'atomic');
     return { kind: 'first', response: decided.response, protocol: 'atomic', resumed: false };
   }
 };
 
-/** True when a decision writes to every aggregate it was made on (so its append checks each one's head). */
-const writesEvery = (
-  writes: readonly { readonly stream: string }[],
-  snapshots: ReadonlyMap<string, unknown>,
-): boolean => [...snapshots.keys()].every((stream) => writes.some((write) => write.stream === stream));
-
-/** The claim's own fields: who holds the key, for what command (its secrets as references), until when. */
-export const claimOf = (
+/** A first request the read shortcuts decided with no read and committed, or undefined to run the protocol. */
+const decidedWithoutRead = async (
+  runtime: EngineRuntime,
   execution: Execution,
-  referenceKeys: readonly Uint8Array[],
-  holder: string,
-  now: number,
-  leaseExpiresAt: string,
-) => ({
-  tenantId: execution.input.scope.tenantId,
-  actorId: execution.input.scope.actorId,
-  key: execution.input.key,
-  commandType: execution.input.command.type,
-  commandVersion: execution.input.command.version,
-  command: withSecretsReferenced(
-    execution.input.command.data,
-    execution.input.command.secretFields ?? [],
-    referenceKeys[0] as Uint8Array,
-  ),
-  holder,
-  claimedAt: new Date(now).toISOString(),
-  leaseExpiresAt,
-});
+  handler: DecideCommandHandler,
+): Promise<ExecuteOutcome | undefined> => {
+  if (runtime.shortcuts === undefined) return undefined;
+  const now = runtime.settings.clock();
+  const context = execution.context(now);
+  let streams: readonly string[];
+  try {
+    streams = handler.streams(context);
+  } catch {
+    return undefined;
+  }
+  const response = await runtime.shortcuts.decideWithoutRead(streams, {
+    decide: (snapshots) => decideAndPlan(runtime.settings.allowList, execution, handler, context, snapshots),
+    appendGuarded: async (writes, stored) => {
+      const onNewKey = { key: newKeyLog.state, expected: 'no_stream' as const, now };
+      try {
+        await completeWithWrites(runtime, execution, onNewKey, writes, stored, { guarded: true });
+        return true;
+      } catch (error) {
+        if (isConflict(error)) return false;
+        throw error;
+      }
+    },
+  });
+  if (response === undefined) return undefined;
+  await faultAt(runtime.settings, 'after-complete', execution.keyStream, 'atomic');
+  return { kind: 'first', response, protocol: 'atomic', resumed: false };
+};
+
+/**
+ * Claims and completes the key in one commit with the decision's writes: a single event is the key's whole log (no
+ * lease to record, no resume point). Guarded, every write also expects its stream without retention (see
+ * `StreamAppend.expectNoRetention`). Throws the store's conflict when an expectation fails.
+ */
+const completeWithWrites = async (
+  runtime: EngineRuntime,
+  execution: Execution,
+  at: { readonly key: KeyState; readonly expected: ExpectedRevision; readonly now: number },
+  writes: readonly PlannedWrite[],
+  response: StoredResponse,
+  { guarded = false } = {},
+): Promise<void> => {
+  const { settings, store } = runtime;
+  const holder = randomUUID();
+  const keyLog = decideKeyLog(at.key, {
+    type: 'Claim',
+    request: execution.request,
+    claim: claimOf(runtime, execution, holder, at.now),
+    then: { type: 'Complete', response },
+    atomic: true,
+  });
+  if (keyLog.kind !== 'append') throw new Error('a claim always appends');
+  await faultAt(settings, 'before-complete', execution.keyStream, 'atomic');
+  const [completion, ...effects] = await store.appendMulti([
+    {
+      stream: execution.keyStream,
+      events: execution.keyEvents(keyLog.events, holder, at.expected),
+      expectedRevision: at.expected,
+      ...claimRetention(settings, execution.input, at.expected),
+    },
+    ...writes.map((write) => ({
+      stream: write.stream,
+      events: write.events,
+      expectedRevision: toExpected(write.expectedRevision),
+      ...(guarded ? { expectNoRetention: true } : {}),
+    })),
+  ]);
+  if (completion !== undefined) execution.wroteKeyLog(completion);
+  execution.wrote(effects);
+  runtime.shortcuts?.keepWritten(writes, effects);
+};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CompletedKeys } from './engine-runtime.js';
-import type { CompletedKey } from './engine-runtime.js';
+import { CompletedKeys } from './completed-keys.js';
+import type { CompletedKey } from './completed-keys.js';
 
 const completed = (body: string): CompletedKey => ({
   fingerprint: { method: 'POST', route: '/counters/:id/increments', requestHash: 'ab' },

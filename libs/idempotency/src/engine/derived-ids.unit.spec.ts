@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { deriveId } from '../ids/index.js';
 import { incrementInput } from '../testing/index.js';
 import type { CommandHandler } from './command-handler.js';
-import { Execution } from './engine-runtime.js';
+import { Execution } from './execution.js';
 
 describe("a command context's IDs", () => {
   it('are the IDs derived from the key for each purpose and index, the same however often a handler asks', () => {

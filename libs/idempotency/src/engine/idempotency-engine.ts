@@ -3,15 +3,19 @@ import type { EventStore } from '@once/event-store';
 import { keyStreamName } from '../key-log/index.js';
 import type { KeyState } from '../key-log/index.js';
 import { runAtomic } from './atomic-protocol.js';
-import { KeptDecisions, NEW_AGGREGATE_PROBE_EVERY } from './kept-decisions.js';
-import { CompletedKeys, createEngineRuntime, CrashSignal, Execution } from './engine-runtime.js';
-import type { ExecuteInput } from './engine-runtime.js';
+import { CompletedKeys, completedKeyMemory } from './completed-keys.js';
+import type { EngineRuntime } from './engine-runtime.js';
+import { CrashSignal } from './engine-settings.js';
+import type { EngineSettings, ExecuteInput } from './engine-settings.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
+import { Execution } from './execution.js';
 import type { FaultHook } from './fault-points.js';
+import { createKeyLogReads } from './key-log-reads.js';
 import { runPhased } from './phased-protocol.js';
+import { createReadShortcuts } from './read-shortcuts/index.js';
 import { defaultResponseHeaderAllowList } from './stored-response.js';
 
-export type { ExecuteInput } from './engine-runtime.js';
+export type { ExecuteInput } from './engine-settings.js';
 
 export interface IdempotencyEngineOptions {
   readonly store: EventStore;
@@ -94,7 +98,7 @@ const DAY_SECONDS = 24 * 60 * 60;
  * if (outcome.kind === 'first' || outcome.kind === 'replay') reply.code(outcome.response.status).send(outcome.response.body);
  */
 export const createIdempotencyEngine = (options: IdempotencyEngineOptions): IdempotencyEngine => {
-  const runtime = createEngineRuntime({
+  const settings: EngineSettings = {
     store: options.store,
     clock: options.clock ?? Date.now,
     random: options.random ?? Math.random,
@@ -106,10 +110,18 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     faults: options.faults,
     allowList: options.responseHeaderAllowList ?? defaultResponseHeaderAllowList,
     referenceKeys: options.secretReferenceKeys?.length ? options.secretReferenceKeys : [randomBytes(32)],
-    completedKeys: new CompletedKeys(options.completedKeys?.capacity, options.completedKeys?.ttlMs),
-    keptDecisions: new KeptDecisions(options.decideOnKeptEvents ?? true),
-    newAggregates: new KeptDecisions(options.decideOnKeptEvents ?? true, NEW_AGGREGATE_PROBE_EVERY),
-  });
+  };
+  const shortcuts = createReadShortcuts({ decideWithoutRead: options.decideOnKeptEvents ?? true });
+  const runtime: EngineRuntime = {
+    settings,
+    store: options.store,
+    reads: createKeyLogReads(options.store, shortcuts),
+    shortcuts,
+    completedKeys: completedKeyMemory(
+      new CompletedKeys(options.completedKeys?.capacity, options.completedKeys?.ttlMs),
+      settings,
+    ),
+  };
   const forcePhased = options.protocol === 'phased';
   const takeOver = (execution: Execution) => runPhased(runtime, execution);
 
@@ -119,7 +131,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       keyStreamName(input.scope, input.key),
       runtime.settings.referenceKeys,
     );
-    const remembered = runtime.rememberedOutcome(execution);
+    const remembered = runtime.completedKeys.answer(execution);
     if (remembered !== undefined) return remembered;
     let outcome: ExecuteOutcome;
     try {
@@ -138,7 +150,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
         ? execution.withPosition(outcome)
         : outcome;
     if (answered.kind === 'first') {
-      runtime.rememberCompleted(
+      runtime.completedKeys.remember(
         execution,
         answered.response,
         execution.keyLogPosition,
@@ -151,7 +163,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
   return {
     store: options.store,
     now: () => runtime.settings.clock(),
-    readKeyState: async (keyStream) => (await runtime.readKeyLog(keyStream)).state,
+    readKeyState: async (keyStream) => (await runtime.reads.key(keyStream)).state,
     execute: async (typed) => {
       // The handler and the command were typed together by the caller; past this point the engine only passes the
       // command from one to the other.

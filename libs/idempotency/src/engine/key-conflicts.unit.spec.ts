@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WrongExpectedRevisionError } from '@once/event-store';
-import { KeyConflicts } from './engine-runtime.js';
+import { KeyConflicts } from './key-conflicts.js';
 
 const conflict = (actual: bigint | 'no_stream') =>
   new WrongExpectedRevisionError('idempotency-key-probe', 'no_stream', actual);

@@ -6,9 +6,12 @@ import type {
   KeyLogInput,
   PlannedWrite,
 } from '../key-log/index.js';
-import { isConflict, toExpected } from './engine-runtime.js';
-import type { EngineRuntime, Execution } from './engine-runtime.js';
 import type { StreamRevision } from '@once/event-store';
+import type { EngineRuntime } from './engine-runtime.js';
+import { leaseExpiresAt } from './engine-settings.js';
+import type { Execution } from './execution.js';
+import { isConflict, toExpected } from './key-conflicts.js';
+import { endOfLifeRetention } from './key-retention.js';
 
 /** A fenced append to the key stream failed: someone else holds the key now. */
 export class LeaseLost extends Error {}
@@ -52,7 +55,8 @@ export class KeyHolding {
           // The key's retention starts here: while in flight it had none.
           ...(endsLife
             ? {
-                retention: this.runtime.endOfLifeRetention(
+                retention: endOfLifeRetention(
+                  settings,
                   this.execution.input,
                   this.state.claim.claimedAt,
                   settings.clock(),
@@ -73,7 +77,7 @@ export class KeyHolding {
   }
 
   lease(): string {
-    return this.runtime.leaseExpiresAt(this.runtime.settings.clock());
+    return leaseExpiresAt(this.runtime.settings, this.runtime.settings.clock());
   }
 
   /** Appends a plan's events at the stored revisions: true when they are in the streams, false when stale. */

@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { StreamRevision } from '@once/event-store';
-import { decideArrival, decideKeyLog, evolveKeyState, retryAfterSeconds } from '../key-log/index.js';
+import { decideKeyLog, evolveKeyState, retryAfterSeconds } from '../key-log/index.js';
 import type { KeyInFlight, KeyLogInput, StoredResponse } from '../key-log/index.js';
-import { claimOf } from './atomic-protocol.js';
+import { follow } from './arrival-answers.js';
 import type { EffectOutcome, EffectSpec, PhasedCommandContext } from './command-handler.js';
-import { CrashSignal, isConflict, KeyConflicts } from './engine-runtime.js';
-import type { EngineRuntime, Execution } from './engine-runtime.js';
+import type { EngineRuntime } from './engine-runtime.js';
+import { backoff, CrashSignal, faultAt, leaseExpiresAt } from './engine-settings.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
+import type { Execution } from './execution.js';
+import { isConflict, KeyConflicts } from './key-conflicts.js';
 import { Contention, KeyHolding, LeaseLost } from './key-holding.js';
+import { claimRetention, inFlightClaimRetention } from './key-retention.js';
+import { decideAndPlan, planWrites } from './planning.js';
+import { claimOf, openExecution } from './protocol-opening.js';
 import { toStoredResponse } from './stored-response.js';
 
 const MAIN_EFFECT = 'effect';
@@ -20,39 +25,26 @@ const MAIN_EFFECT = 'effect';
  */
 export const runPhased = async (runtime: EngineRuntime, execution: Execution): Promise<ExecuteOutcome> => {
   const { settings, store } = runtime;
-  const { input, request } = execution;
+  const { input, request, keyStream } = execution;
   const { handler } = input;
   const keyConflicts = new KeyConflicts(settings.maxConflictRetries);
   for (;;) {
-    const now = settings.clock();
-    const context = execution.context(now);
-    let streams: readonly string[] | undefined;
-    try {
-      streams = handler.kind === 'decide' ? handler.streams(context) : undefined;
-    } catch (error) {
-      return { kind: 'released', reason: 'handler-error', error };
-    }
-    // The key and a decide handler's aggregates in one statement where the store can, as the atomic protocol reads.
-    const { key, snapshots: read } = await runtime.readKeyAndSnapshots(execution, streams);
-    const { keyStream } = execution;
-    const arrival = decideArrival(key.state, request, now, execution.alsoHashes);
-    if (arrival.kind !== 'claim' && arrival.kind !== 'take-over') {
-      return runtime.arrivalOutcome(execution, arrival, key);
+    const opening = await openExecution(runtime, execution);
+    if (opening.kind === 'answered') return opening.outcome;
+    const { now, context, key, streams } = opening;
+    if (handler.kind === 'decide' && streams === undefined) {
+      return { kind: 'released', reason: 'handler-error', error: opening.streamsError };
     }
     const holder = randomUUID();
     let keyLog: KeyLogInput;
-    if (arrival.kind === 'take-over') {
-      keyLog = { type: 'TakeOver', holder, now, leaseExpiresAt: runtime.leaseExpiresAt(now) };
+    if (opening.kind === 'take-over') {
+      keyLog = { type: 'TakeOver', holder, now, leaseExpiresAt: leaseExpiresAt(settings, now) };
     } else {
-      keyLog = {
-        type: 'Claim',
-        request,
-        claim: claimOf(execution, runtime.settings.referenceKeys, holder, now, runtime.leaseExpiresAt(now)),
-      };
+      keyLog = { type: 'Claim', request, claim: claimOf(runtime, execution, holder, now) };
       if (handler.kind === 'decide' && streams !== undefined) {
         // No external call comes first: the claim and the plan (or the rejection) travel in one append.
-        const snapshots = read ?? (await runtime.readSnapshots(streams));
-        const decided = runtime.decide(execution, handler, context, snapshots);
+        const snapshots = opening.snapshots ?? (await runtime.reads.aggregates(streams));
+        const decided = decideAndPlan(settings.allowList, execution, handler, context, snapshots);
         if (decided.kind === 'released') return decided.outcome;
         keyLog = {
           ...keyLog,
@@ -66,7 +58,7 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
                     writes: decided.writes,
                     response: decided.response,
                     holder,
-                    leaseExpiresAt: runtime.leaseExpiresAt(now),
+                    leaseExpiresAt: leaseExpiresAt(settings, now),
                   },
                 },
         };
@@ -77,35 +69,35 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
     const { events } = decision;
     const expected = keyConflicts.expected(key.revision);
     const completesAtOnce = events.at(-1)?.type === 'IdempotencyKeyCompleted';
-    if (completesAtOnce) await runtime.fault('before-complete', keyStream, 'phased');
+    if (completesAtOnce) await faultAt(settings, 'before-complete', keyStream, 'phased');
     let revision: StreamRevision;
     try {
       const result = await store.appendToStream(keyStream, execution.keyEvents(events, holder, expected), {
         expectedRevision: expected,
-        ...(arrival.kind !== 'claim'
+        ...(opening.kind !== 'claim'
           ? {}
           : completesAtOnce
-            ? runtime.claimRetention(input, expected)
-            : runtime.inFlightClaimRetention(expected)),
+            ? claimRetention(settings, input, expected)
+            : inFlightClaimRetention(expected)),
       });
       execution.wroteKeyLog(result);
       revision = result.nextExpectedRevision;
     } catch (error) {
       if (!isConflict(error)) throw error;
       // Another request claimed or took the lease first: re-read and follow it (normally in flight now).
-      if (!keyConflicts.retry(error, key.revision)) return runtime.follow(execution);
+      if (!keyConflicts.retry(error, key.revision)) return follow(runtime, execution);
       continue;
     }
     const state = events.reduce(evolveKeyState, key.state);
     if (state.status === 'completed') {
-      await runtime.fault('after-complete', keyStream, 'phased');
+      await faultAt(settings, 'after-complete', keyStream, 'phased');
       return { kind: 'first', response: state.response, protocol: 'phased', resumed: false };
     }
-    if (arrival.kind === 'claim') {
-      await runtime.fault('after-claim', keyStream, 'phased');
-      if (events.length > 1) await runtime.fault('after-plan', keyStream, 'phased');
+    if (opening.kind === 'claim') {
+      await faultAt(settings, 'after-claim', keyStream, 'phased');
+      if (events.length > 1) await faultAt(settings, 'after-plan', keyStream, 'phased');
     }
-    const resumed = arrival.kind === 'take-over';
+    const resumed = opening.kind === 'take-over';
     return drive(
       runtime,
       new KeyHolding(runtime, execution, holder, revision, state as KeyInFlight, resumed),
@@ -124,13 +116,13 @@ const runEffect = async <Result>(
   let plan = holding.state.plans[name];
   for (let attempt = 0; ; attempt++) {
     if (plan === undefined) {
-      const snapshots = await runtime.readSnapshots(spec.streams);
+      const snapshots = await runtime.reads.aggregates(spec.streams);
       const decision = spec.decide(snapshots);
       if (decision.kind === 'reject') return { kind: 'rejected', response: decision.response };
       const prefix = name === MAIN_EFFECT ? '' : `${name}:`;
       const base = {
         point: name,
-        writes: runtime.planWrites(holding.execution, prefix, decision.writes, snapshots),
+        writes: planWrites(holding.execution, prefix, decision.writes, snapshots),
         holder: holding.holder,
         leaseExpiresAt: holding.lease(),
       };
@@ -139,18 +131,18 @@ const runEffect = async <Result>(
           ? { ...base, response: decision.result as StoredResponse }
           : { ...base, result: decision.result };
       await holding.append({ type: 'Plan', plan });
-      await runtime.fault('after-plan', keyStream, 'phased');
+      await faultAt(runtime.settings, 'after-plan', keyStream, 'phased');
     }
     holding.maybeApplied.add(`effect:${name}`);
     if (await holding.applyPlan(plan)) {
-      await runtime.fault('after-effect', keyStream, 'phased');
+      await faultAt(runtime.settings, 'after-effect', keyStream, 'phased');
       return { kind: 'applied', result: (storeAs === 'response' ? plan.response : plan.result) as Result };
     }
     // Stale: the stream moved past the planned revision and our events are not there, so they never will be.
     holding.maybeApplied.delete(`effect:${name}`);
     if (attempt >= runtime.settings.maxConflictRetries)
       throw new Contention(`effect ${name} kept conflicting`);
-    await runtime.backoff(attempt + 1);
+    await backoff(runtime.settings, attempt + 1);
     plan = undefined;
   }
 };
@@ -195,7 +187,7 @@ const releaseOrKeep = async (
       maybeApplied: holding.maybeApplied.size > 0,
     });
   } catch (releaseError) {
-    if (releaseError instanceof LeaseLost) return runtime.follow(holding.execution);
+    if (releaseError instanceof LeaseLost) return follow(runtime, holding.execution);
     const retryAfter = leaseSecondsLeft(runtime, holding);
     return { kind: 'unavailable', reason: 'store-error', retryAfterSeconds: retryAfter, error: releaseError };
   }
@@ -262,13 +254,13 @@ const drive = async (runtime: EngineRuntime, holding: KeyHolding): Promise<Execu
     if (response.status >= 500) {
       return await releaseOrKeep(runtime, holding, { reason: 'server-error-response', response });
     }
-    await runtime.fault('before-complete', execution.keyStream, 'phased');
+    await faultAt(runtime.settings, 'before-complete', execution.keyStream, 'phased');
     await holding.append({ type: 'Complete', holder: holding.holder, request: execution.request, response });
-    await runtime.fault('after-complete', execution.keyStream, 'phased');
+    await faultAt(runtime.settings, 'after-complete', execution.keyStream, 'phased');
     return { kind: 'first', response, protocol: 'phased', resumed: holding.resumed };
   } catch (error) {
     if (error instanceof CrashSignal) throw error;
-    if (error instanceof LeaseLost) return runtime.follow(execution);
+    if (error instanceof LeaseLost) return follow(runtime, execution);
     if (error instanceof Contention) return releaseOrKeep(runtime, holding, { reason: 'contention', error });
     return releaseOrKeep(runtime, holding, { reason: 'handler-error', error });
   }

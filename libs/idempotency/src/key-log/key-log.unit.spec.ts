@@ -270,5 +270,4 @@ describe('keyStreamName', () => {
       'idem-U8Rz6T9GgqtJs8fI5GVoKg',
     );
   });
-
 });

@@ -51,24 +51,14 @@ const watchingReads = (base: EventStore) => {
       return base.readStream(stream, options);
     },
   };
-  const { readStreams, readStreamTails } = base;
-  if (readStreams) {
-    store.readStreams = async (streams) => {
-      reads.count += 1;
-      reads.fetched.push(...streams);
-      return readStreams(streams);
-    };
-  }
-  if (readStreamTails) {
-    store.readStreamTails = async (tailReads) => {
-      reads.count += 1;
-      const tails = await readStreamTails(tailReads);
-      reads.fetched.push(
-        ...tailReads.filter((_, index) => tails[index]?.skipped !== true).map((read) => read.stream),
-      );
-      return tails;
-    };
-  }
+  store.readStreamTails = async (tailReads) => {
+    reads.count += 1;
+    const tails = await base.readStreamTails(tailReads);
+    reads.fetched.push(
+      ...tailReads.filter((_, index) => tails[index]?.skipped !== true).map((read) => read.stream),
+    );
+    return tails;
+  };
   return { store, reads };
 };
 
@@ -187,7 +177,7 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
     describe('first requests decided on the events this engine keeps', () => {
       // Where the store reads tails and appends atomically, an engine keeps the counters it read or wrote and decides
       // the next first request on them with no read; elsewhere every request reads, and these hold all the same.
-      const keeps = () => setup.expectedProtocol === 'atomic' && store.readStreamTails !== undefined;
+      const keeps = () => setup.expectedProtocol === 'atomic';
       const increment = (
         engine: IdempotencyEngine,
         scope: { tenantId: string; actorId: string },
@@ -446,14 +436,9 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
       const replayed = await engineWith({ completedKeys: { capacity: 0 } }).execute(
         input(1, { handler: broken }),
       );
-      if (setup.expectedProtocol === 'atomic') {
-        // The atomic protocol reads the key before it needs streams: a stored answer replays.
-        expect(replayed).toMatchObject({ kind: 'replay' });
-        expect(body(replayed)).toBe(body(first));
-      } else {
-        // The phased protocol asks for streams before it reads the key; nothing is written either way.
-        expect(replayed).toMatchObject({ kind: 'released', reason: 'handler-error' });
-      }
+      // Both protocols read the key before they need streams (their shared opening): a stored answer replays.
+      expect(replayed).toMatchObject({ kind: 'replay' });
+      expect(body(replayed)).toBe(body(first));
       expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
     });
 

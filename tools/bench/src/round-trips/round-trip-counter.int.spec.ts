@@ -38,8 +38,8 @@ describe('round trips counted from outside the PostgreSQL adapter', () => {
     ]);
     // Tail reads asked for in one turn go out as one statement.
     await Promise.all([
-      store.readStreamTails?.([{ stream: first, fromRevision: 0n }]),
-      store.readStreamTails?.([{ stream: second, fromRevision: 0n }]),
+      store.readStreamTails([{ stream: first, fromRevision: 0n }]),
+      store.readStreamTails([{ stream: second, fromRevision: 0n }]),
     ]);
     await raw.readStream(second);
 

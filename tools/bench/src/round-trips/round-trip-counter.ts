@@ -26,7 +26,6 @@ const operations: readonly RoundTripOperation[] = [
   'appendToStream',
   'appendMulti',
   'readStream',
-  'readStreams',
   'readStreamTails',
   'readAll',
   'subscribeToAll',

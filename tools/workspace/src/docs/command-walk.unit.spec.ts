@@ -14,7 +14,7 @@ const cardPaymentWalk: readonly (readonly [file: string, step: string])[] = [
   ['libs/idempotency/src/http/keyed-command.ts', 'await engine.execute('],
   ['libs/idempotency/src/engine/idempotency-engine.ts', 'runPhased(runtime, execution)'],
   ['libs/idempotency/src/engine/phased-protocol.ts', 'handler.run('],
-  ['libs/idempotency/src/engine/engine-runtime.ts', 'keyEvents('],
+  ['libs/idempotency/src/engine/execution.ts', 'keyEvents('],
   ['libs/idempotency/src/key-log/key-log.decider.ts', 'export const decideArrival'],
   ['libs/idempotency/src/engine/key-holding.ts', 'export class KeyHolding'],
   ['libs/cafe/src/invoices/card-payment.handler.ts', 'export const cardPaymentHandler'],

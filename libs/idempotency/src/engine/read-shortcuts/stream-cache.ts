@@ -1,5 +1,5 @@
 import type { RecordedEvent, StreamTail, StreamTailRead } from '@once/event-store';
-import { dropOldestBeyond } from './drop-oldest.js';
+import { dropOldestBeyond } from '../drop-oldest.js';
 
 /** How many aggregate streams an engine keeps the events of, least recently read dropped first (a few at once). */
 export const STREAM_CACHE_SIZE = 4096;

@@ -1,0 +1,113 @@
+import type { GlobalPosition } from '@once/event-store';
+import { decideArrival } from '../key-log/index.js';
+import type { RequestFingerprint, StoredResponse } from '../key-log/index.js';
+import { dropOldestBeyond } from './drop-oldest.js';
+import type { EngineSettings } from './engine-settings.js';
+import type { ExecuteOutcome } from './execute-outcome.js';
+import type { Execution } from './execution.js';
+import { retentionOf } from './key-retention.js';
+
+/** How many completed keys an engine remembers by default, the longest remembered dropped first. */
+export const COMPLETED_KEYS_SIZE = 10_000;
+/** How long an engine answers a completed key from memory before it reads the key log again. Default 5 minutes. */
+export const COMPLETED_KEYS_TTL_MS = 5 * 60_000;
+/** How long before its retention ends a completed key stops being answered from memory (clocks may differ). */
+const EXPIRY_MARGIN_MS = 60_000;
+
+/** A completed key as its log answers it: the request it belongs to, its stored response, where it was completed. */
+export interface CompletedKey {
+  readonly fingerprint: RequestFingerprint;
+  readonly response: StoredResponse;
+  readonly position: GlobalPosition | undefined;
+}
+
+interface Remembered extends CompletedKey {
+  /** Engine-clock milliseconds after which the key log is read again. */
+  readonly until: number;
+}
+
+/**
+ * The keys this process saw completed, answered without a read. A completed key log is final: no event may follow
+ * `IdempotencyKeyCompleted` (the fold refuses one), so its answer (a replay of the stored response, or a reuse for a
+ * different request) cannot change while its events stand. The only change is expiry, when the key's retention
+ * ends and it may be claimed again: an entry is kept for at most `ttlMs` and never past the key's own expiry, so a
+ * key is read from its log again before it expires.
+ */
+export class CompletedKeys {
+  private readonly remembered = new Map<string, Remembered>();
+
+  constructor(
+    private readonly capacity: number = COMPLETED_KEYS_SIZE,
+    private readonly ttlMs: number = COMPLETED_KEYS_TTL_MS,
+  ) {}
+
+  /** The completed key under `keyStream`, if remembered and still in time at `now`. */
+  get(keyStream: string, now: number): CompletedKey | undefined {
+    const entry = this.remembered.get(keyStream);
+    if (entry === undefined) return undefined;
+    if (now < entry.until) return entry;
+    this.remembered.delete(keyStream);
+    return undefined;
+  }
+
+  /**
+   * Remembers a completed key at `now`, until the earlier of `now + ttlMs` and `expiresAt` (engine-clock ms). Beyond
+   * the capacity the keys remembered longest are dropped (`dropOldestBeyond`): an answer does not move a key up,
+   * since moving an entry of a large map on every replay (delete, then set) costs more than the occasional read of a
+   * key dropped early.
+   */
+  remember(keyStream: string, key: CompletedKey, now: number, expiresAt: number): void {
+    if (this.capacity <= 0) return;
+    const until = Math.min(now + this.ttlMs, expiresAt);
+    if (until <= now) return;
+    this.remembered.delete(keyStream);
+    // A fingerprint of its own: what a request allocates stays short-lived, and V8 allocates every object from a site
+    // whose objects all survive (the request's fingerprint, were it kept) straight into its old generation.
+    const { fingerprint, response, position } = key;
+    this.remembered.set(keyStream, { fingerprint: { ...fingerprint }, response, position, until });
+    dropOldestBeyond(this.remembered, this.capacity);
+  }
+}
+
+/** What the engine does with the keys it saw completed: remember them, and answer arrivals from them. */
+export interface CompletedKeyMemory {
+  /** Remembers a key this execution saw completed, until shortly before it may expire. */
+  remember(
+    execution: Execution,
+    response: StoredResponse,
+    position: GlobalPosition | undefined,
+    completedAtMs: number,
+  ): void;
+  /** A key this process remembers completed, answered without a read: a replay, or a reuse for another request. */
+  answer(execution: Execution): ExecuteOutcome | undefined;
+}
+
+/** The engine's memory of completed keys, over `keys`, on the engine's clock and retention. */
+export const completedKeyMemory = (keys: CompletedKeys, settings: EngineSettings): CompletedKeyMemory => ({
+  remember: (execution, response, position, completedAtMs) => {
+    const expiresAt = completedAtMs + retentionOf(settings, execution.input) * 1000 - EXPIRY_MARGIN_MS;
+    keys.remember(
+      execution.keyStream,
+      { fingerprint: execution.request, response, position },
+      settings.clock(),
+      expiresAt,
+    );
+  },
+  answer: (execution) => {
+    const completed = keys.get(execution.keyStream, settings.clock());
+    if (completed === undefined) return undefined;
+    const arrival = decideArrival(
+      { status: 'completed', fingerprint: completed.fingerprint, response: completed.response },
+      execution.request,
+      settings.clock(),
+      execution.alsoHashes,
+    );
+    if (arrival.kind === 'reused') return { kind: 'reused', original: arrival.original };
+    if (arrival.kind !== 'replay') return undefined;
+    return {
+      kind: 'replay',
+      response: arrival.response,
+      ...(completed.position === undefined ? {} : { position: completed.position }),
+    };
+  },
+});

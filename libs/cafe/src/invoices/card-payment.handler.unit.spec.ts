@@ -36,7 +36,8 @@ const scriptedGateway = (outcomes: ('unknown' | 'succeeded')[]) => {
 
 /**
  * The card payment on the engine over the in-memory store (the phased protocol, as on every store), with every
- * stream read recorded, and a store that can fail the append of one key-log plan once.
+ * stream read recorded (one at a time or several in one read), and a store that can fail the append of one key-log
+ * plan once.
  */
 const setup = (outcomes: ('unknown' | 'succeeded')[]) => {
   let now = Date.parse('2026-12-01T09:00:00.000Z');
@@ -49,6 +50,10 @@ const setup = (outcomes: ('unknown' | 'succeeded')[]) => {
     readStream: async (stream, options) => {
       reads.push(stream);
       return base.readStream(stream, options);
+    },
+    readStreamTails: async (tailReads) => {
+      reads.push(...tailReads.map(({ stream }) => stream));
+      return base.readStreamTails(tailReads);
     },
     appendToStream: async (stream, events, options) => {
       const plan = events.find((event) => event.type === 'IdempotencyEffectPlanned');

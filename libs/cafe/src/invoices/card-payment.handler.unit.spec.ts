@@ -36,8 +36,7 @@ const scriptedGateway = (outcomes: ('unknown' | 'succeeded')[]) => {
 
 /**
  * The card payment on the engine over the in-memory store (the phased protocol, as on every store), with every
- * stream read recorded (one at a time or several in one read), and a store that can fail the append of one key-log
- * plan once.
+ * stream read recorded, and a store that can fail the append of one key-log plan once.
  */
 const setup = (outcomes: ('unknown' | 'succeeded')[]) => {
   let now = Date.parse('2026-12-01T09:00:00.000Z');
@@ -51,9 +50,9 @@ const setup = (outcomes: ('unknown' | 'succeeded')[]) => {
       reads.push(stream);
       return base.readStream(stream, options);
     },
-    readStreamTails: async (tailReads) => {
-      reads.push(...tailReads.map(({ stream }) => stream));
-      return base.readStreamTails(tailReads);
+    readStreamTails: async (tails) => {
+      reads.push(...tails.map((tail) => tail.stream));
+      return base.readStreamTails(tails);
     },
     appendToStream: async (stream, events, options) => {
       const plan = events.find((event) => event.type === 'IdempotencyEffectPlanned');

@@ -1,6 +1,6 @@
 import { domainErrorCatalog } from '@once/domain';
 import type { DomainErrorCode } from '@once/domain';
-import type { ProblemType } from '@once/idempotency/fastify';
+import type { ProblemType } from '@once/idempotency';
 
 /**
  * The status each domain refusal is answered with. 404: the aggregate does not exist; 409: the aggregate is in a

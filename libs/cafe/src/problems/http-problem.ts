@@ -1,5 +1,5 @@
 import { DomainError } from '@once/domain';
-import { Problem } from '@once/idempotency/fastify';
+import { Problem } from '@once/idempotency';
 import type { HandlerResponse } from '@once/idempotency';
 import { problemCatalog } from './problem-catalog.js';
 import type { ApiProblemType } from './problem-catalog.js';

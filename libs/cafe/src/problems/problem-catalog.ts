@@ -1,5 +1,5 @@
-import { idempotencyProblems } from '@once/idempotency/fastify';
-import type { ProblemTypeOf } from '@once/idempotency/fastify';
+import { idempotencyProblems } from '@once/idempotency';
+import type { ProblemTypeOf } from '@once/idempotency';
 import { domainProblems } from './domain-problems.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { RouteOptions } from 'fastify';
 import type { RouteRole } from './route-roles.js';
+import { problemContent } from '../problems/index.js';
 
 const roleExtension = 'x-once-role';
 
@@ -12,21 +13,7 @@ interface Operation {
 const forbidden = {
   description:
     'The API key’s role is below the one this operation needs (problem `forbidden`). Nothing was done.',
-  content: {
-    'application/problem+json': {
-      schema: {
-        type: 'object',
-        required: ['type', 'title', 'status'],
-        properties: {
-          type: { type: 'string', example: '/problems/forbidden' },
-          title: { type: 'string' },
-          status: { type: 'integer', example: 403 },
-          detail: { type: 'string' },
-          instance: { type: 'string' },
-        },
-      },
-    },
-  },
+  content: problemContent('/problems/forbidden', 403),
 };
 
 const roleSentence = (role: RouteRole): string =>

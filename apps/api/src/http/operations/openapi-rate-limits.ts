@@ -1,3 +1,5 @@
+import { problemContent } from '../problems/index.js';
+
 interface Operation {
   responses?: Record<string, unknown>;
 }
@@ -12,21 +14,7 @@ const tooManyRequests = {
       schema: { type: 'integer', minimum: 0 },
     },
   },
-  content: {
-    'application/problem+json': {
-      schema: {
-        type: 'object',
-        required: ['type', 'title', 'status'],
-        properties: {
-          type: { type: 'string', example: '/problems/rate-limited' },
-          title: { type: 'string' },
-          status: { type: 'integer', example: 429 },
-          detail: { type: 'string' },
-          instance: { type: 'string' },
-        },
-      },
-    },
-  },
+  content: problemContent('/problems/rate-limited', 429),
 };
 
 /**

@@ -1,1 +1,2 @@
 export { storeFailureProblem } from './store-failure-problems.js';
+export { problemContent } from './openapi-problem.js';

@@ -2,20 +2,29 @@ import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { processFaultKinds } from './faults/index.js';
+import { defaultClusterDirectory } from '@once/cluster';
+import { clusterFaultKinds, processFaultKinds } from './faults/index.js';
 import { rewriteReport } from './report/index.js';
-import { runChaos } from './run-chaos.js';
-import { repositoryRoot } from './spawn/index.js';
+import { fileNames, runChaos } from './run-chaos.js';
+import { killRunningChildren, repositoryRoot } from './spawn/index.js';
 
 const usage = `Runs a workload through injected faults, then checks the whole history for exactly-once.
 
   npm run chaos -- --spawn [--replicas 3] [--intents 1000] [options]
+  npm run chaos -- --cluster [--replicas 2] [--intents 1000] [options]   (after npm run cluster -- up)
   npm run chaos -- --target <url> --api-key <key> [--intents 1000] [options]
 
 --spawn                 start PostgreSQL, the api replicas behind a balancer, 2 projectors and the gateway here,
                         and kill them on a schedule
+--cluster               the same, on the HA cluster of npm run cluster (its DATABASE_URL through HAProxy) instead
+                        of the embedded PostgreSQL, killing its leader's PostgreSQL or its whole leader node;
+                        writes cluster-sync.* or cluster-async.* after the cluster's replication
+--cluster-dir DIR       the cluster's data folder (default that of npm run cluster)
+--recovery-timeout-seconds N  (cluster) how long a killed leader's cluster may take to serve and replicate again
+                        before the run gives up, stops everything it started and exits 1 (default 180)
 --target, --api-key     a running deployment, seen only over HTTP (proxy faults only); an admin key
 --replicas N            api processes (spawn; default 3)
+--projectors N          projector processes (spawn; default 2, the leader and a standby)
 --intents N             intents to create (default 1000)
 --concurrency N         clients at once (default 24)
 --seed N                replays the run's random choices (default: random, printed)
@@ -26,7 +35,9 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 --drop-after R          share of answers dropped after the api handled the request (default 0.04)
 --delay R               share of answers held past the client's timeout (default 0.01)
 --fault-interval-ms N   mean pause between process faults (spawn; default 4000)
---faults a,b,…          process faults to inject (spawn; default all): ${processFaultKinds.join(', ')}
+--max-faults N          no process fault after the Nth (default: faults until the workload is over)
+--faults a,b,…          process faults to inject (spawn; default all): ${processFaultKinds.join(', ')};
+                        with --cluster (default both): ${clusterFaultKinds.join(', ')}
 --completer-outage      (spawn) after the workload, leave card payments in flight at charge_requested (half
                         uncharged, half charged with the answer lost) while the completer is down for three key
                         retentions, then bring it back and retry late: no reservation left, no second charge
@@ -35,14 +46,19 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 --out DIR               where history.jsonl, summary.json and report.html go (default tools/chaos/results)
 --rewrite-report DIR    write a finished run's summary.json and report.html again from its history, and stop
 
-Exit status 0 only when every invariant holds.`;
+Exit status 0 only when every invariant holds. A run that gives up (a killed process or cluster not back in time)
+or is interrupted (Ctrl-C, SIGTERM, SIGHUP) stops every process it started and exits 1.`;
 
 const { values } = parseArgs({
   options: {
     spawn: { type: 'boolean' },
+    cluster: { type: 'boolean' },
+    'cluster-dir': { type: 'string' },
+    'recovery-timeout-seconds': { type: 'string' },
     target: { type: 'string' },
     'api-key': { type: 'string' },
     replicas: { type: 'string' },
+    projectors: { type: 'string' },
     intents: { type: 'string' },
     concurrency: { type: 'string' },
     seed: { type: 'string' },
@@ -53,6 +69,7 @@ const { values } = parseArgs({
     'drop-after': { type: 'string' },
     delay: { type: 'string' },
     'fault-interval-ms': { type: 'string' },
+    'max-faults': { type: 'string' },
     faults: { type: 'string' },
     'completer-outage': { type: 'boolean' },
     'outage-payments': { type: 'string' },
@@ -78,9 +95,13 @@ const share = z.coerce.number().min(0).max(1);
 const parsed = z
   .object({
     spawn: z.boolean().default(false),
+    cluster: z.boolean().default(false),
+    'cluster-dir': z.string().min(1).default(defaultClusterDirectory()),
+    'recovery-timeout-seconds': z.coerce.number().int().min(1).max(3_600).default(180),
     target: z.url().optional(),
     'api-key': z.string().min(1).optional(),
     replicas: z.coerce.number().int().min(1).max(16).default(3),
+    projectors: z.coerce.number().int().min(1).max(8).default(2),
     intents: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     concurrency: z.coerce.number().int().min(1).max(1000).default(24),
     seed: z.coerce
@@ -96,11 +117,12 @@ const parsed = z
     'drop-after': share.default(0.04),
     delay: share.default(0.01),
     'fault-interval-ms': z.coerce.number().int().min(100).max(600_000).default(4_000),
+    'max-faults': z.coerce.number().int().min(0).max(1_000_000).optional(),
     faults: z
       .string()
-      .default(processFaultKinds.join(','))
+      .default(values.cluster === true ? clusterFaultKinds.join(',') : processFaultKinds.join(','))
       .transform((text) => text.split(',').filter((kind) => kind !== ''))
-      .pipe(z.array(z.enum(processFaultKinds))),
+      .pipe(z.array(z.enum([...processFaultKinds, ...clusterFaultKinds]))),
     'completer-outage': z.boolean().default(false),
     'outage-payments': z.coerce.number().int().min(1).max(1_000).default(6),
     'key-retention-seconds': z.coerce.number().int().min(3).max(3_600).default(3),
@@ -109,7 +131,10 @@ const parsed = z
       .min(1)
       .default(join(repositoryRoot, 'tools', 'chaos', 'results')),
   })
-  .refine((input) => input.spawn !== (input.target !== undefined), 'give either --spawn or --target')
+  .refine(
+    (input) => [input.spawn, input.cluster, input.target !== undefined].filter(Boolean).length === 1,
+    'give one of --spawn, --cluster or --target',
+  )
   .refine((input) => input.target === undefined || input['api-key'] !== undefined, '--target needs --api-key')
   .refine((input) => input.spawn || !input['completer-outage'], '--completer-outage needs --spawn')
   .safeParse(values);
@@ -123,12 +148,29 @@ const started = Date.now();
 const log = (line: string) =>
   console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
 log(`seed ${String(input.seed)} (rerun with --seed ${String(input.seed)})`);
+// Ctrl-C, SIGTERM or a closed terminal ends the run and stops what it started, in order. Whatever an exit still
+// finds running (a process.exit anywhere, before that stop reached it) gets SIGKILL on the way out.
+process.on('exit', killRunningChildren);
+const interruption = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    log(
+      interruption.signal.aborted
+        ? `${signal}: already stopping everything the run started`
+        : `${signal}: stopping everything the run started`,
+    );
+    interruption.abort();
+  });
+}
 const summary = await runChaos({
   system:
-    input.target === undefined
-      ? { kind: 'spawn', replicas: input.replicas }
-      : { kind: 'target', url: input.target, apiKey: input['api-key'] as string },
+    input.target !== undefined
+      ? { kind: 'target', url: input.target, apiKey: input['api-key'] as string }
+      : input.cluster
+        ? { kind: 'cluster', replicas: input.replicas, directory: input['cluster-dir'] }
+        : { kind: 'spawn', replicas: input.replicas },
   intents: input.intents,
+  projectors: input.projectors,
   concurrency: input.concurrency,
   seed: input.seed,
   duplicateRate: input['duplicate-rate'],
@@ -137,6 +179,7 @@ const summary = await runChaos({
   proxy: { resetBefore: input['reset-before'], dropAfter: input['drop-after'], delay: input.delay },
   faultKinds: input.faults,
   faultIntervalMs: input['fault-interval-ms'],
+  ...(input['max-faults'] === undefined ? {} : { maxFaults: input['max-faults'] }),
   ...(input['completer-outage']
     ? {
         completerOutage: {
@@ -147,6 +190,12 @@ const summary = await runChaos({
     : {}),
   outDirectory: input.out,
   log,
+  recoveryTimeoutMs: input['recovery-timeout-seconds'] * 1_000,
+  signal: interruption.signal,
+}).catch((error: unknown) => {
+  console.error(`\nGAVE UP: ${error instanceof Error ? error.message : String(error)}`);
+  console.error('every process the run started was stopped; no verdict');
+  process.exit(1);
 });
 
 console.log('');
@@ -160,6 +209,24 @@ console.log(
   `\n${String(summary.intents)} intents, ${String(summary.attempts)} attempts in ${String(summary.durationSeconds)} s; ` +
     `faults: ${JSON.stringify({ ...summary.processFaults, ...summary.proxyFaults })}`,
 );
-console.log(`report: ${join(input.out, 'report.html')}  summary: ${join(input.out, 'summary.json')}`);
+if (summary.effects) {
+  console.log(
+    `effects: ${String(summary.effects.lost)} acknowledged lost, ${String(summary.effects.doubled)} doubled, ${String(summary.effects.orphaned)} without an intent`,
+  );
+}
+for (const kill of summary.leaderKills ?? []) {
+  console.log(
+    `${kill.fault} at ${String(kill.at)} s: ${kill.killed} → ${kill.leaderAfter}${kill.failover ? ' (failover)' : ' (recovered in place)'}, ` +
+      `serving again after ${String(kill.servingAfterSeconds)} s, ${String(kill.secondsWithout2xx)} s without a 2xx`,
+  );
+}
+if (summary.failovers) {
+  console.log(
+    `failovers: ${String(summary.failovers.count)}, seconds without a 2xx per failover: ${summary.failovers.secondsWithout2xx.join(', ')} ` +
+      `(median ${String(summary.failovers.medianSecondsWithout2xx)}, max ${String(summary.failovers.maxSecondsWithout2xx)})`,
+  );
+}
+const files = fileNames(summary.replication && { synchronous: summary.replication === 'synchronous' });
+console.log(`report: ${join(input.out, files.report)}  summary: ${join(input.out, files.summary)}`);
 console.log(summary.passed ? 'PASSED: every invariant holds' : 'FAILED');
 process.exit(summary.passed ? 0 : 1);

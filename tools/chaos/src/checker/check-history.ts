@@ -21,14 +21,24 @@ const text = (value: unknown): string =>
 
 const label = (intent: IntentRecord): string => `${intent.intent} (${intent.kind}, key ${intent.key})`;
 
-/** 0 or 1 effect per intent, 1 whenever an attempt got a 2xx, and no effect in the log that no intent asked for. */
-const effectsPerIntent = (
+/** How the log's effects compare with the intents: lost (a 2xx without an effect), doubled, and orphaned effects. */
+export interface EffectTally {
+  /** Intents answered 2xx whose effect is not in the log: an acknowledged effect lost. */
+  readonly lost: readonly string[];
+  /** Intents whose effect the log holds more than once. */
+  readonly doubled: readonly string[];
+  /** Effects in the log that no intent asked for. */
+  readonly orphaned: readonly string[];
+}
+
+const tallyIntentEffects = (
   intents: readonly IntentRecord[],
   succeededKeys: ReadonlySet<string>,
-  events: readonly LoggedEvent[] | undefined,
-): Verdict => {
-  if (events === undefined) return skipped('effects-per-intent');
-  const violations: string[] = [];
+  events: readonly LoggedEvent[],
+): EffectTally => {
+  const lost: string[] = [];
+  const doubled: string[] = [];
+  const orphaned: string[] = [];
   const eventCounts = new Map<string, Map<string, number>>();
   const countsOf = (type: string, eventKey: (data: LoggedEvent['data']) => string) => {
     let counts = eventCounts.get(type);
@@ -50,17 +60,49 @@ const effectsPerIntent = (
     }
     const effects = counts.get(key) ?? 0;
     attributed.set(rule.eventType, (attributed.get(rule.eventType) ?? 0) + Math.min(effects, 1));
-    if (effects > 1) violations.push(`${label(intent)} took effect ${String(effects)} times`);
+    if (effects > 1) doubled.push(`${label(intent)} took effect ${String(effects)} times`);
     if (effects === 0 && succeededKeys.has(intent.key)) {
-      violations.push(`${label(intent)} was answered 2xx but has no effect in the log`);
+      lost.push(`${label(intent)} was answered 2xx but has no effect in the log`);
     }
   }
   for (const [type, counts] of eventCounts) {
     const total = [...counts.values()].reduce((sum, count) => sum + Math.min(count, 1), 0);
     const orphans = total - (attributed.get(type) ?? 0) - (unnameable.get(type) ?? 0);
-    if (orphans > 0) violations.push(`${String(orphans)} ${type} event(s) belong to no intent`);
+    if (orphans > 0) orphaned.push(`${String(orphans)} ${type} event(s) belong to no intent`);
   }
-  return verdictOf('effects-per-intent', intents.length, violations);
+  return { lost, doubled, orphaned };
+};
+
+const succeededKeysOf = (attempts: readonly AttemptRecord[]): Set<string> =>
+  new Set(attempts.filter((attempt) => isSuccess(attempt.status)).map((attempt) => attempt.key));
+
+/**
+ * The effects of a run's intents in the log, sorted into lost, doubled and orphaned; undefined when the log was
+ * not observed (a black-box run).
+ *
+ * @example
+ * const tally = tallyEffects(history.records, facts);
+ * console.log(`${tally?.lost.length} lost, ${tally?.doubled.length} doubled`);
+ */
+export const tallyEffects = (
+  records: readonly HistoryRecord[],
+  facts: SystemFacts,
+): EffectTally | undefined => {
+  if (facts.events === undefined) return undefined;
+  const attempts = records.filter((record): record is AttemptRecord => record.type === 'attempt');
+  const intents = records.filter((record): record is IntentRecord => record.type === 'intent');
+  return tallyIntentEffects(intents, succeededKeysOf(attempts), facts.events);
+};
+
+/** 0 or 1 effect per intent, 1 whenever an attempt got a 2xx, and no effect in the log that no intent asked for. */
+const effectsPerIntent = (
+  intents: readonly IntentRecord[],
+  succeededKeys: ReadonlySet<string>,
+  events: readonly LoggedEvent[] | undefined,
+): Verdict => {
+  if (events === undefined) return skipped('effects-per-intent');
+  const { lost, doubled, orphaned } = tallyIntentEffects(intents, succeededKeys, events);
+  return verdictOf('effects-per-intent', intents.length, [...doubled, ...lost, ...orphaned]);
 };
 
 /** Every 2xx answer of one key carries the same body, byte for byte. */
@@ -251,9 +293,7 @@ const noKeyInFlight = (intents: readonly IntentRecord[], facts: SystemFacts): Ve
 export const checkHistory = (records: readonly HistoryRecord[], facts: SystemFacts): Verdict[] => {
   const attempts = records.filter((record): record is AttemptRecord => record.type === 'attempt');
   const intents = records.filter((record): record is IntentRecord => record.type === 'intent');
-  const succeededKeys = new Set(
-    attempts.filter((attempt) => isSuccess(attempt.status)).map((attempt) => attempt.key),
-  );
+  const succeededKeys = succeededKeysOf(attempts);
   return [
     effectsPerIntent(intents, succeededKeys, facts.events),
     identicalBodies(attempts),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptRecord, HistoryRecord, IntentRecord } from '../history/index.js';
-import { checkHistory } from './check-history.js';
+import { checkHistory, tallyEffects } from './check-history.js';
 import type { LoggedEvent, SystemFacts } from './system-facts.js';
 import type { InvariantName } from './verdict.js';
 
@@ -199,5 +199,34 @@ describe('checkHistory', () => {
       'read-models-equal-fold': 'skipped',
       'no-key-in-flight': 'pass',
     });
+  });
+});
+
+describe('tallyEffects', () => {
+  it('counts nothing on a clean history', () => {
+    const { records, facts } = cleanRun();
+    expect(tallyEffects(records, facts)).toEqual({ lost: [], doubled: [], orphaned: [] });
+  });
+
+  it('sorts a lost acknowledged effect and a doubled one apart', () => {
+    const { records, facts } = cleanRun();
+    const events = [
+      ...(facts.events ?? []).filter((event) => event.type !== 'OrderServed'),
+      {
+        stream: 'invoice-1',
+        type: 'PaymentRecorded',
+        data: { invoiceId, paymentId: 'p3', amount: eur(200) },
+      },
+    ];
+    expect(tallyEffects(records, { ...facts, events })).toEqual({
+      lost: ['i5 (serve-order, key k5) was answered 2xx but has no effect in the log'],
+      doubled: ['i3 (pay-cash, key k3) took effect 2 times'],
+      orphaned: [],
+    });
+  });
+
+  it('tallies nothing when the log was not observed', () => {
+    const { records } = cleanRun();
+    expect(tallyEffects(records, {})).toBeUndefined();
   });
 });

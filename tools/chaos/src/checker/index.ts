@@ -1,4 +1,5 @@
-export { checkHistory } from './check-history.js';
+export { checkHistory, tallyEffects } from './check-history.js';
+export type { EffectTally } from './check-history.js';
 export { effectRules } from './effect-rules.js';
 export { invariantNames } from './verdict.js';
 export type { InvariantName, Verdict } from './verdict.js';

@@ -14,11 +14,21 @@ export const processFaultKinds = [
   'gateway-error',
   'gateway-lost-response',
 ] as const;
-export type ProcessFaultKind = (typeof processFaultKinds)[number];
+/** The faults of a run against the HA cluster (`--cluster`): its leader killed, one way or the other. */
+export const clusterFaultKinds = ['kill-leader-postgres', 'kill-leader-node'] as const;
+export type ProcessFaultKind = (typeof processFaultKinds)[number] | (typeof clusterFaultKinds)[number];
 
 export interface ProcessFaultSchedule {
-  /** Stops injecting and waits for the fault in progress (a PostgreSQL restart) to finish. */
+  /**
+   * Stops injecting and waits for the fault in progress (a PostgreSQL restart) to finish; rejects, as `failed` did,
+   * when a fault's victim never came back.
+   */
   stop(): Promise<void>;
+  /**
+   * Rejects as soon as a fault's victim does not come back in time (a restarted process never ready, a cluster
+   * without a leader): the schedule has stopped and the run cannot go on. Never resolves.
+   */
+  readonly failed: Promise<never>;
 }
 
 export interface ProcessFaultOptions {
@@ -26,6 +36,8 @@ export interface ProcessFaultOptions {
   readonly kinds: readonly ProcessFaultKind[];
   /** The mean pause between two faults; each pause is drawn uniformly from half to one and a half of it. */
   readonly intervalMs: number;
+  /** Stops injecting after this many faults (default: none stops it but `stop`). */
+  readonly maxFaults?: number;
   readonly random: Random;
   readonly record: (fault: FaultRecord) => void;
 }
@@ -74,7 +86,8 @@ const inject = async (
   kind: ProcessFaultKind,
   system: SpawnedSystem,
   random: Random,
-  record: (target: string) => void,
+  signal: AbortSignal,
+  record: (target: string, failover?: Pick<FaultRecord, 'at' | 'leaderAfter' | 'servingAfterMs'>) => void,
 ): Promise<void> => {
   const kill = async (victim: ManagedProcess | undefined) => {
     if (victim === undefined) return;
@@ -99,6 +112,23 @@ const inject = async (
       record('postgres');
       await system.postgres.crashAndRestart(500);
       return;
+    case 'kill-leader-postgres':
+    case 'kill-leader-node': {
+      if (system.cluster === undefined) return;
+      // Recorded once the cluster is whole again, with the moment of the kill; none once the run has stopped the
+      // faults (its workload is over: a kill then would cost no client anything, and measure nothing).
+      const outcome =
+        kind === 'kill-leader-node'
+          ? await system.cluster.killLeaderNode(signal)
+          : await system.cluster.killLeaderPostgres(signal);
+      if (outcome === undefined) return;
+      record(outcome.killed, {
+        at: outcome.killedAt,
+        leaderAfter: outcome.leaderAfter,
+        servingAfterMs: outcome.servingAt - outcome.killedAt,
+      });
+      return;
+    }
     case 'gateway-hang':
       record('gateway charges');
       await armGatewayFault(system.gatewayUrl, { kind: 'hang' }, 2);
@@ -120,7 +150,8 @@ const inject = async (
 
 /**
  * Injects process and gateway faults at random moments until stopped: kill -9 of an api replica, of the projector
- * leader, of the gateway simulator, of PostgreSQL (restarted on its data), and the gateway's own faults.
+ * leader, of the gateway simulator, of PostgreSQL (restarted on its data), the gateway's own faults, and with a
+ * cluster kill -9 of its leader's PostgreSQL or of its whole leader node.
  *
  * @example
  * const faults = startProcessFaults({ system, kinds: processFaultKinds, intervalMs: 3_000, random, record });
@@ -128,22 +159,36 @@ const inject = async (
  */
 export const startProcessFaults = (options: ProcessFaultOptions): ProcessFaultSchedule => {
   const controller = new AbortController();
+  let injected = 0;
   const loop = async () => {
-    while (!controller.signal.aborted) {
+    while (!controller.signal.aborted && injected < (options.maxFaults ?? Number.POSITIVE_INFINITY)) {
       const pause = options.intervalMs * (0.5 + options.random());
       const slept = await sleep(pause, true, { signal: controller.signal }).catch(() => false);
       if (!slept || options.kinds.length === 0) return;
       const kind = pick(options.random, options.kinds);
-      await inject(kind, options.system, options.random, (target) =>
-        options.record({ type: 'fault', at: Date.now(), fault: kind, target }),
-      );
+      await inject(kind, options.system, options.random, controller.signal, (target, failover) => {
+        injected += 1;
+        options.record({ type: 'fault', at: Date.now(), fault: kind, target, ...failover });
+      });
     }
   };
-  const running = loop();
+  let failure: { readonly error: unknown } | undefined;
+  let fail: (error: unknown) => void = () => undefined;
+  const failed = new Promise<never>((_resolve, reject) => {
+    fail = reject;
+  });
+  // Whoever races `failed` sees its rejection; nobody racing it is no unhandled rejection.
+  failed.catch(() => undefined);
+  const running = loop().catch((error: unknown) => {
+    failure = { error };
+    fail(error);
+  });
   return {
     stop: async () => {
       controller.abort();
       await running;
+      if (failure !== undefined) throw failure.error;
     },
+    failed,
   };
 };

@@ -5,6 +5,7 @@ import type { HistoryRecord } from './history-records.js';
 
 /** Appends history records to a JSONL file as they happen; keeps them in memory for the checker too. */
 export interface HistoryWriter {
+  /** Appends one record; once the history is closed, records are dropped. */
   record(entry: HistoryRecord): void;
   readonly records: readonly HistoryRecord[];
   close(): Promise<void>;
@@ -20,13 +21,18 @@ export interface HistoryWriter {
 export const openHistory = (path: string): HistoryWriter => {
   const stream = createWriteStream(path, { flags: 'w' });
   const records: HistoryRecord[] = [];
+  let closed = false;
   return {
     records,
     record: (entry) => {
+      // A run that gave up may still hear from clients it cut short: their records belong to no verdict.
+      if (closed) return;
       records.push(entry);
       stream.write(`${JSON.stringify(entry)}\n`);
     },
     close: async () => {
+      if (closed) return;
+      closed = true;
       stream.end();
       await once(stream, 'finish');
     },

@@ -66,6 +66,10 @@ export interface FaultRecord {
   readonly at: number;
   readonly fault: string;
   readonly target: string;
+  /** A cluster's leader after its leader was killed (the same node when it recovered in place). */
+  readonly leaderAfter?: string;
+  /** How long after the kill a leader served through HAProxy again (ms). */
+  readonly servingAfterMs?: number;
 }
 
 export type HistoryRecord = AttemptRecord | IntentRecord | FaultRecord;

@@ -1,10 +1,27 @@
 import { loadavg } from 'node:os';
-import type { Verdict } from '../checker/index.js';
+import type { EffectTally, Verdict } from '../checker/index.js';
 import type { AttemptRecord, FaultRecord, HistoryRecord, IntentRecord } from '../history/index.js';
 
 /** The JSON summary of a run (also what the HTML report draws). */
+/** One kill of the HA cluster's leader, and what it cost. */
+export interface LeaderKillSummary {
+  /** Seconds since the run's start. */
+  readonly at: number;
+  readonly fault: string;
+  readonly killed: string;
+  readonly leaderAfter: string;
+  /** True when another node leads afterwards (Patroni may instead restart a killed PostgreSQL in place). */
+  readonly failover: boolean;
+  /** Until a leader served through HAProxy again. */
+  readonly servingAfterSeconds: number;
+  /** The longest stretch without any 2xx answer after the kill. */
+  readonly secondsWithout2xx: number;
+}
+
 export interface RunSummary {
-  readonly mode: 'spawn' | 'target';
+  readonly mode: 'spawn' | 'target' | 'cluster';
+  /** The HA cluster's replication (`--cluster` runs). */
+  readonly replication?: 'synchronous' | 'asynchronous';
   readonly seed: number;
   readonly replicas: number | undefined;
   readonly passed: boolean;
@@ -44,6 +61,17 @@ export interface RunSummary {
     readonly answers: number;
     readonly successes: number;
   }[];
+  /** Every kill of the cluster's leader (`--cluster` runs), in order. */
+  readonly leaderKills?: readonly LeaderKillSummary[];
+  /** The kills after which another node led: how many, and the seconds without a 2xx each cost. */
+  readonly failovers?: {
+    readonly count: number;
+    readonly secondsWithout2xx: readonly number[];
+    readonly medianSecondsWithout2xx: number;
+    readonly maxSecondsWithout2xx: number;
+  };
+  /** Acknowledged effects missing from the log, effects taken twice, effects no intent asked for (counts). */
+  readonly effects?: { readonly lost: number; readonly doubled: number; readonly orphaned: number };
   readonly verdicts: readonly Verdict[];
   readonly machine: { readonly loadAverage: readonly number[] };
 }
@@ -55,6 +83,26 @@ const percentile = (sorted: readonly number[], share: number): number =>
 
 const impactWindowMs = 60_000;
 
+/** The longest stretch without a 2xx answer after a fault: until the next fault, a minute later or the run's end. */
+const longestGapAfter = (
+  at: number,
+  faultStarts: readonly number[],
+  successTimes: readonly number[],
+  endedAt: number,
+): number => {
+  // Until the next fault at the latest, so one fault's cost is never another's.
+  const next = faultStarts.find((start) => start > at) ?? Number.POSITIVE_INFINITY;
+  const end = Math.min(at + impactWindowMs, next, endedAt);
+  const points = [at, ...successTimes.filter((time) => time > at && time < end), end];
+  let longest = 0;
+  for (let index = 1; index < points.length; index += 1) {
+    longest = Math.max(longest, (points[index] as number) - (points[index - 1] as number));
+  }
+  return longest;
+};
+
+const tenths = (milliseconds: number): number => Math.round(milliseconds / 100) / 10;
+
 /** The longest stretch without a 2xx answer in the minute after each fault, by kind of fault. */
 const faultImpact = (
   faults: readonly FaultRecord[],
@@ -64,14 +112,7 @@ const faultImpact = (
   const gaps = new Map<string, number[]>();
   const starts = faults.map((fault) => fault.at).sort((a, b) => a - b);
   for (const fault of faults) {
-    // Until the next fault at the latest, so one fault's cost is never another's.
-    const next = starts.find((at) => at > fault.at) ?? Number.POSITIVE_INFINITY;
-    const end = Math.min(fault.at + impactWindowMs, next, endedAt);
-    const points = [fault.at, ...successTimes.filter((time) => time > fault.at && time < end), end];
-    let longest = 0;
-    for (let index = 1; index < points.length; index += 1) {
-      longest = Math.max(longest, (points[index] as number) - (points[index - 1] as number));
-    }
+    const longest = longestGapAfter(fault.at, starts, successTimes, endedAt);
     gaps.set(fault.fault, [...(gaps.get(fault.fault) ?? []), longest / 1000]);
   }
   return Object.fromEntries(
@@ -87,6 +128,40 @@ const faultImpact = (
       ];
     }),
   );
+};
+
+/** The cluster's leader kills (faults that name the leader after them) and the failovers among them. */
+const leaderKillsOf = (
+  faults: readonly FaultRecord[],
+  successTimes: readonly number[],
+  startedAt: number,
+  endedAt: number,
+): Pick<RunSummary, 'leaderKills' | 'failovers'> => {
+  const starts = faults.map((fault) => fault.at).sort((a, b) => a - b);
+  const leaderKills = faults
+    .filter((fault) => fault.leaderAfter !== undefined)
+    .sort((a, b) => a.at - b.at)
+    .map((fault) => ({
+      at: tenths(fault.at - startedAt),
+      fault: fault.fault,
+      killed: fault.target,
+      leaderAfter: fault.leaderAfter as string,
+      failover: fault.leaderAfter !== fault.target,
+      servingAfterSeconds: tenths(fault.servingAfterMs ?? 0),
+      secondsWithout2xx: tenths(longestGapAfter(fault.at, starts, successTimes, endedAt)),
+    }));
+  if (leaderKills.length === 0) return {};
+  const gaps = leaderKills.filter((kill) => kill.failover).map((kill) => kill.secondsWithout2xx);
+  const sorted = [...gaps].sort((a, b) => a - b);
+  return {
+    leaderKills,
+    failovers: {
+      count: gaps.length,
+      secondsWithout2xx: gaps,
+      medianSecondsWithout2xx: percentile(sorted, 0.5),
+      maxSecondsWithout2xx: sorted.at(-1) ?? 0,
+    },
+  };
 };
 
 const statusClass = (status: AttemptRecord['status']): string =>
@@ -113,6 +188,8 @@ export const summariseRun = (input: {
   readonly startedAt: number;
   readonly endedAt: number;
   readonly proxyFaults: Readonly<Record<string, number>>;
+  readonly replication?: RunSummary['replication'];
+  readonly effects?: EffectTally;
 }): RunSummary => {
   const attempts = input.records.filter((record): record is AttemptRecord => record.type === 'attempt');
   const intents = input.records.filter((record): record is IntentRecord => record.type === 'intent');
@@ -135,8 +212,13 @@ export const summariseRun = (input: {
     if (attempt.status >= 200 && attempt.status < 300) bucket.successes += 1;
   }
   const outcomes = tally(intents.map((intent) => intent.outcome));
+  const successTimes = attempts
+    .filter((attempt) => typeof attempt.status === 'number' && attempt.status >= 200 && attempt.status < 300)
+    .map((attempt) => attempt.receivedAt)
+    .sort((a, b) => a - b);
   return {
     mode: input.mode,
+    ...(input.replication ? { replication: input.replication } : {}),
     seed: input.seed,
     replicas: input.replicas,
     passed: input.verdicts.every((verdict) => verdict.status !== 'fail'),
@@ -162,17 +244,18 @@ export const summariseRun = (input: {
     proxyFaults: input.proxyFaults,
     processFaults: tally(faults.map((fault) => fault.fault)),
     faults: faults.map((fault) => ({ ...fault, at: fault.at - input.startedAt })),
-    faultImpact: faultImpact(
-      faults,
-      attempts
-        .filter(
-          (attempt) => typeof attempt.status === 'number' && attempt.status >= 200 && attempt.status < 300,
-        )
-        .map((attempt) => attempt.receivedAt)
-        .sort((a, b) => a - b),
-      input.endedAt,
-    ),
+    faultImpact: faultImpact(faults, successTimes, input.endedAt),
     throughput,
+    ...leaderKillsOf(faults, successTimes, input.startedAt, input.endedAt),
+    ...(input.effects
+      ? {
+          effects: {
+            lost: input.effects.lost.length,
+            doubled: input.effects.doubled.length,
+            orphaned: input.effects.orphaned.length,
+          },
+        }
+      : {}),
     verdicts: input.verdicts,
     machine: { loadAverage: loadavg().map((load) => Math.round(load * 100) / 100) },
   };

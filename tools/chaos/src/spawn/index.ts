@@ -1,6 +1,11 @@
 export { childEnvironment } from './child-environment.js';
 export type { ChildRole, ChildSettings } from './child-environment.js';
-export { readyWhenHealthy, readyWhenPrinted, startManagedProcess } from './managed-process.js';
+export {
+  killRunningChildren,
+  readyWhenHealthy,
+  readyWhenPrinted,
+  startManagedProcess,
+} from './managed-process.js';
 export type { ManagedProcess, ManagedProcessOptions } from './managed-process.js';
 export { createApiKey, nodeScript, repositoryRoot } from './once-scripts.js';
 export type { IssuedApiKey } from './once-scripts.js';
@@ -10,3 +15,5 @@ export { startBalancer } from './round-robin-balancer.js';
 export type { Balancer } from './round-robin-balancer.js';
 export { spawnSystem } from './spawned-system.js';
 export type { SpawnedSystem, SpawnOptions } from './spawned-system.js';
+export { defaultRecoveryTimeoutMs, openClusterDatabase } from './cluster-database.js';
+export type { ClusterDatabase, LeaderKill } from './cluster-database.js';

@@ -10,7 +10,7 @@ export interface ManagedProcess {
   pid(): number | undefined;
   /**
    * Kills the child with SIGKILL; the supervisor restarts it after `restartDelayMs`. Resolves when the new child is
-   * ready (or the process is stopping).
+   * ready (or the process is stopping); rejects when the new child cannot become ready in time.
    */
   kill9(): Promise<void>;
   /** True while a child runs that became ready. */
@@ -38,6 +38,20 @@ export interface ManagedProcessOptions {
 
 const keptLines = 400;
 
+/** Every child of a supervisor in this process that still runs. */
+const runningChildren = new Set<ChildProcess>();
+
+/**
+ * SIGKILL to every supervised child still running: for the process's `exit` event, so that a run ended by a
+ * library's signal handler, or by `process.exit` anywhere, leaves no child behind (an orderly stop uses `stop`).
+ *
+ * @example
+ * process.on('exit', killRunningChildren);
+ */
+export const killRunningChildren = (): void => {
+  for (const child of runningChildren) child.kill('SIGKILL');
+};
+
 /**
  * Starts a supervised child and waits until it is ready.
  *
@@ -51,11 +65,15 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
   let ready: Promise<void> = Promise.resolve();
   let lines: string[] = [];
   let readyChild: ChildProcess | undefined;
-  let waiters: (() => void)[] = [];
-  const wake = () => {
+  // Those waiting in `kill9` for the child that replaces the one they killed.
+  let waiters: { readonly resolve: () => void; readonly reject: (error: unknown) => void }[] = [];
+  const wake = (error?: unknown) => {
     const woken = waiters;
     waiters = [];
-    for (const waiter of woken) waiter();
+    for (const waiter of woken) {
+      if (error === undefined) waiter.resolve();
+      else waiter.reject(error);
+    }
   };
   let recent: string[] = [];
 
@@ -76,6 +94,7 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
+    runningChildren.add(started);
     started.stdout.on('data', collect);
     started.stderr.on('data', collect);
     ready = options.ready(started, () => lines);
@@ -84,9 +103,17 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
         readyChild = started;
         wake();
       },
-      () => undefined,
+      (error: unknown) => {
+        // A replacement that exited is restarted again and may yet come up; one still running that never became
+        // ready in time fails whoever waits for it, instead of leaving them waiting for ever.
+        const exited = started.exitCode !== null || started.signalCode !== null;
+        if (!exited && child === started && !stopping) {
+          wake(new Error(`${options.name} did not become ready again: ${String(error)}`));
+        }
+      },
     );
     started.once('exit', () => {
+      runningChildren.delete(started);
       if (child === started) child = undefined;
       if (readyChild === started) readyChild = undefined;
       if (stopping) {
@@ -103,7 +130,14 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
   };
 
   launch();
-  await ready;
+  try {
+    await ready;
+  } catch (error) {
+    // A child that never became ready is not left running behind a failed start.
+    stopping = true;
+    child?.kill('SIGKILL');
+    throw error;
+  }
 
   return {
     name: options.name,
@@ -111,7 +145,7 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
     kill9: async () => {
       const victim = child;
       if (victim === undefined) return;
-      const restarted = new Promise<void>((resolve) => waiters.push(resolve));
+      const restarted = new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
       victim.kill('SIGKILL');
       await restarted;
     },
@@ -134,7 +168,7 @@ export const startManagedProcess = async (options: ManagedProcessOptions): Promi
 
 /** Ready when `url` answers 2xx; gives up after `timeoutMs` or when the child exits. */
 export const readyWhenHealthy =
-  (url: string, timeoutMs = 60_000) =>
+  (url: string, timeoutMs = 180_000) =>
   async (child: ChildProcess): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
@@ -152,7 +186,7 @@ export const readyWhenHealthy =
 
 /** Ready when the child has printed a line containing `text`; gives up after `timeoutMs` or when the child exits. */
 export const readyWhenPrinted =
-  (text: string, timeoutMs = 60_000) =>
+  (text: string, timeoutMs = 180_000) =>
   async (child: ChildProcess, output: () => readonly string[]): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {

@@ -24,6 +24,28 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
+const terminatingSignals = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+
+/**
+ * Starts the embedded server and takes off the signal hooks its library installs when first loaded: they end the
+ * process as soon as that one server stopped, before the run could stop its other children (and finish a cluster
+ * kill in progress). The run stops the server itself, on a signal too.
+ */
+const startWithoutSignalHooks = async (
+  options: Parameters<typeof startEmbeddedPostgres>[0],
+): Promise<EmbeddedPostgresServer> => {
+  const before = new Map(terminatingSignals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  try {
+    return await startEmbeddedPostgres(options);
+  } finally {
+    for (const signal of terminatingSignals) {
+      for (const listener of process.listeners(signal)) {
+        if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+      }
+    }
+  }
+};
+
 const postmasterPid = async (dataDirectory: string): Promise<number> =>
   Number((await readFile(join(dataDirectory, 'postmaster.pid'), 'utf8')).split('\n')[0]);
 
@@ -39,7 +61,7 @@ export const startPostgresNode = async (
   port: number,
   settings: Readonly<Record<string, string>> = {},
 ): Promise<PostgresNode> => {
-  let server: EmbeddedPostgresServer = await startEmbeddedPostgres({ dataDirectory, port, settings });
+  let server: EmbeddedPostgresServer = await startWithoutSignalHooks({ dataDirectory, port, settings });
   return {
     connectionString: server.connectionString,
     port,
@@ -53,7 +75,7 @@ export const startPostgresNode = async (
       // and a new postmaster refuses to start.
       for (let attempt = 1; ; attempt += 1) {
         try {
-          server = await startEmbeddedPostgres({ dataDirectory, port, settings });
+          server = await startWithoutSignalHooks({ dataDirectory, port, settings });
           return;
         } catch (error) {
           if (attempt >= 60) throw error;

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { findFreePort } from '@once/postgres';
 import { generateWebhookSecret } from '@once/webhooks';
 import { childEnvironment } from './child-environment.js';
+import type { ClusterDatabase } from './cluster-database.js';
 import type { ChildRole, ChildSettings } from './child-environment.js';
 import { readyWhenHealthy, readyWhenPrinted, startManagedProcess } from './managed-process.js';
 import type { ManagedProcess } from './managed-process.js';
@@ -19,7 +20,12 @@ export interface SpawnedSystem {
   /** The balancer in front of the api replicas. */
   readonly url: string;
   readonly credentials: IssuedApiKey;
+  /** Where the log, the key table and the read models live: the embedded PostgreSQL, or the HA cluster. */
+  readonly databaseUrl: string;
+  /** The embedded PostgreSQL (with a cluster, it holds only the gateway's database). */
   readonly postgres: PostgresNode;
+  /** The HA cluster the run uses instead of the embedded PostgreSQL, when it was given one. */
+  readonly cluster?: ClusterDatabase;
   readonly gatewayDatabaseUrl: string;
   readonly gatewayUrl: string;
   readonly apis: readonly ManagedProcess[];
@@ -44,6 +50,11 @@ export interface SpawnOptions {
   readonly onProcessEvent?: (event: 'exited' | 'restarted', name: string) => void;
   /** Extra PostgreSQL settings (`shared_preload_libraries`, …). */
   readonly postgresSettings?: Readonly<Record<string, string>>;
+  /**
+   * An HA cluster for the api and the projectors; the embedded PostgreSQL then holds only the gateway's charges, as
+   * another company's system would, so a failover of the cluster cannot take them with it.
+   */
+  readonly cluster?: ClusterDatabase;
   /** False: the projectors start without the completer (default true); `startCompleter` brings one. */
   readonly completer?: boolean;
   /** Settings every api and projector gets on top of the spawner's own. */
@@ -62,6 +73,12 @@ const createGatewayDatabase = async (connectionString: string): Promise<string> 
   }
   return connectionString.replace(/\/postgres$/, `/${gatewayDatabase}`);
 };
+
+const allOrFirstError = <T>(results: readonly PromiseSettledResult<T>[]): T[] =>
+  results.map((result) => {
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
+  });
 
 /**
  * Starts the system and waits until every part is ready. Each child is supervised: killed, it comes back.
@@ -86,12 +103,13 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
   };
   try {
     const gatewayDatabaseUrl = await createGatewayDatabase(postgres.connectionString);
+    const databaseUrl = options.cluster?.connectionString ?? postgres.connectionString;
     const [balancerPort, gatewayPort, ...apiPorts] = await Promise.all(
       Array.from({ length: options.replicas + 2 }, () => findFreePort()),
     );
     const gatewayUrl = `http://127.0.0.1:${String(gatewayPort)}`;
     const settings: ChildSettings = {
-      databaseUrl: postgres.connectionString,
+      databaseUrl,
       gatewayDatabaseUrl,
       gatewayUrl,
       webhookUrl: `http://127.0.0.1:${String(balancerPort)}/webhooks/gateway`,
@@ -131,9 +149,12 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
     // The first replica migrates the schema; the others then start together.
     const [firstPort, ...otherPorts] = apiPorts as [number, ...number[]];
     const firstApi = await launch('api', 'api-1', 'apps/api/src/main.ts', firstPort);
-    const otherApis = await Promise.all(
-      otherPorts.map((port, index) =>
-        launch('api', `api-${String(index + 2)}`, 'apps/api/src/main.ts', port),
+    // Every start settles before a failed one stops the system, so none becomes ready after the stop, unstopped.
+    const otherApis = allOrFirstError(
+      await Promise.allSettled(
+        otherPorts.map((port, index) =>
+          launch('api', `api-${String(index + 2)}`, 'apps/api/src/main.ts', port),
+        ),
       ),
     );
     const projectors: ManagedProcess[] = [];
@@ -141,11 +162,13 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
       projectors.push(await launch('projector', `projector-${String(index)}`, 'apps/projector/src/main.ts'));
     }
     balancer = await startBalancer(balancerPort as number, apiPorts);
-    const credentials = await createApiKey(postgres.connectionString);
+    const credentials = await createApiKey(databaseUrl);
     return {
       url: balancer.url,
       credentials,
+      databaseUrl,
       postgres,
+      ...(options.cluster ? { cluster: options.cluster } : {}),
       gatewayDatabaseUrl,
       gatewayUrl,
       apis: [firstApi, ...otherApis],

@@ -50,6 +50,13 @@ const setup = (outcomes: ('unknown' | 'succeeded')[]) => {
       reads.push(stream);
       return base.readStream(stream, options);
     },
+    readStreamTails: async (tailReads) => {
+      const tails = await base.readStreamTails(tailReads);
+      reads.push(
+        ...tailReads.filter((_, index) => tails[index]?.skipped !== true).map((read) => read.stream),
+      );
+      return tails;
+    },
     appendToStream: async (stream, events, options) => {
       const plan = events.find((event) => event.type === 'IdempotencyEffectPlanned');
       if (failPlanOf !== undefined && (plan?.data as { point?: string } | undefined)?.point === failPlanOf) {

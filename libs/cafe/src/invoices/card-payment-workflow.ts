@@ -76,6 +76,25 @@ export const foldCardPayment = (
   );
 };
 
+/** What the workflow asks of its runner besides invoice commands: a charge, or how to answer the request. */
+export type RunnerIntent = Exclude<CardPaymentIntent, { type: 'ReserveCardPayment' | 'RecordCardCharge' }>;
+
+const runnerIntentTypes: ReadonlySet<string> = new Set<RunnerIntent['type']>([
+  'ChargeCard',
+  'RetryLater',
+  'AnswerNeedsAttention',
+  'AnswerPayment',
+]);
+
+/**
+ * The runner's next step among the workflow's outputs: a charge, or how to answer.
+ *
+ * @example
+ * const next = runnerIntentOf(cardPaymentWorkflow.decide(continuePayment, state));
+ */
+export const runnerIntentOf = (outputs: readonly CardPaymentOutput[]): RunnerIntent | undefined =>
+  outputs.find((output): output is RunnerIntent => runnerIntentTypes.has(output.type));
+
 /** The workflow's outputs, carried out against the invoice: the events to append and what is left to do. */
 export interface CarriedOut {
   readonly invoiceEvents: readonly InvoiceEvent[];
@@ -105,7 +124,7 @@ export const decideCardPayment = (
   try {
     const invoiceEvents: InvoiceEvent[] = [];
     const settlementEvents: CardSettlementEvent[] = [];
-    const intents: CarriedOut['intents'][number][] = [];
+    const intents: RunnerIntent[] = [];
     let after = invoice;
     for (const output of cardPaymentWorkflow.decide(input, state)) {
       if (isSettlementEvent(output)) {

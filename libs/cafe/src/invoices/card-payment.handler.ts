@@ -35,6 +35,7 @@ import {
   foldCardPayment,
   needsAttentionResponse,
   reportedCharge,
+  runnerIntentOf,
 } from './card-payment-workflow.js';
 import type { payInvoiceByCard } from './invoice.commands.js';
 import type { PaymentView } from './invoice.schemas.js';
@@ -240,9 +241,11 @@ export const cardPaymentHandler = (deps: CardPaymentDeps): PhasedCommandHandler<
         ? foldCardPayment(paymentId, [reserved.result])
         : await resumedState(deps, payment, reserved.result);
       const at = deps.now().toISOString();
-      const [next] = cardPaymentWorkflow.decide(
-        { type: 'ContinueCardPayment', data: { paymentId, liveToken: payment.liveToken, at } },
-        state,
+      const next = runnerIntentOf(
+        cardPaymentWorkflow.decide(
+          { type: 'ContinueCardPayment', data: { paymentId, liveToken: payment.liveToken, at } },
+          state,
+        ),
       );
       switch (next?.type) {
         case 'AnswerNeedsAttention':
@@ -281,17 +284,8 @@ export const cardPaymentHandler = (deps: CardPaymentDeps): PhasedCommandHandler<
           );
           return recorded.kind === 'rejected' ? recorded.response : respond(payment, recorded.result);
         }
-        case 'ReserveCardPayment':
-        case 'RecordCardCharge':
-        case 'CardSettlementStarted':
-        case 'CardSettlementAttemptFailed':
-        case 'CardSettlementNeedsAttention':
-        case 'CardSettlementSettled':
-        case 'GatewayChargeMismatched':
         case undefined:
-          throw new Error(
-            `the card payment workflow continued a reserved payment with ${String(next?.type)}`,
-          );
+          throw new Error('the card payment workflow did not say how to continue a reserved payment');
         default: {
           const _exhaustive: never = next;
           return _exhaustive;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { workspaceRoot } from '../workspace-root.js';
-import { splitMeasuredFiles } from './card-payment-walk.js';
+import { isWalkFile, splitMeasuredFiles } from './card-payment-walk.js';
 
 /**
  * The walk of `POST /invoices/:id/payments` (card) in docs/ARCHITECTURE.md against the code as it runs: the trace
@@ -23,6 +23,7 @@ const tableRows = [...walkSection.matchAll(/^\| (\d+) +\| \[`([^`]+)`\]/gm)].map
 
 interface Trace {
   readonly measured: readonly string[];
+  readonly dropped: readonly string[];
 }
 
 let db: TestDatabase;
@@ -55,6 +56,10 @@ describe('the card payment walk in docs/ARCHITECTURE.md', () => {
   it('numbers its rows 1, 2, 3, … and names each file once', () => {
     expect(tableRows.map((row) => row.number)).toEqual(tableRows.map((_row, index) => index + 1));
     expect(new Set(tableRows.map((row) => row.file)).size).toBe(tableRows.length);
+  });
+
+  it('leaves out no write-side file because an idle wait ran it too', () => {
+    expect(trace.dropped.filter(isWalkFile)).toEqual([]);
   });
 
   it('lists exactly the walk files a first card payment runs', () => {

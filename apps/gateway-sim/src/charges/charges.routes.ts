@@ -45,9 +45,10 @@ const faultFor = (
   request: FastifyRequest,
   faults: FaultPlan,
   target: FaultTarget,
+  metadata?: Readonly<Record<string, string>>,
 ): GatewayFault | undefined => {
   const header = request.headers[faultHeader];
-  return (typeof header === 'string' ? parseFaultHeader(header) : undefined) ?? faults.take(target);
+  return (typeof header === 'string' ? parseFaultHeader(header) : undefined) ?? faults.take(target, metadata);
 };
 
 /** Keeps the connection open without answering until the caller gives up (or the server closes). */
@@ -77,7 +78,7 @@ export const chargesRoutes: FastifyPluginAsyncZod<ChargesRoutesOptions> = async 
       const header = parseIdempotencyKeyHeader(request.raw.headersDistinct['idempotency-key']);
       if (!header.ok) return problem(reply, 400, header.problem, `Idempotency-Key: ${header.reason}`);
       const { key } = header;
-      const fault = faultFor(request, faults, 'charge');
+      const fault = faultFor(request, faults, 'charge', request.body.metadata);
       if (fault?.kind === 'latency') await sleep(fault.ms);
       if (fault?.kind === 'error')
         return problem(reply, fault.status, 'gateway-unavailable', 'injected fault');

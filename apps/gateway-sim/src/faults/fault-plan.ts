@@ -1,17 +1,24 @@
 import type { FaultTarget, GatewayFault } from './fault.js';
 
-/** A fault armed for the next `remaining` calls of one kind. */
+/** Metadata a charge must carry for a fault to apply to it (every entry equal), e.g. `{ invoiceId: 'inv_1' }`. */
+export type FaultMatch = Readonly<Record<string, string>>;
+
+/** A fault armed for the next `remaining` calls of one kind (only those whose metadata matches `when`, if set). */
 export interface ArmedFault {
   readonly target: FaultTarget;
   readonly fault: GatewayFault;
   readonly remaining: number;
+  readonly when?: FaultMatch;
 }
 
 /** Faults armed ahead of time (through the admin endpoint or by a test), consumed first in, first out. */
 export interface FaultPlan {
-  arm(target: FaultTarget, fault: GatewayFault, times?: number): void;
-  /** The fault for the next call of this kind, if one is armed; consumes one use. */
-  take(target: FaultTarget): GatewayFault | undefined;
+  arm(target: FaultTarget, fault: GatewayFault, times?: number, when?: FaultMatch): void;
+  /**
+   * The fault for the next call of this kind, if one is armed for it; consumes one use. A fault armed `when` some
+   * metadata applies only to a call carrying that metadata (an inquiry carries none).
+   */
+  take(target: FaultTarget, metadata?: FaultMatch): GatewayFault | undefined;
   list(): readonly ArmedFault[];
   clear(): void;
 }
@@ -26,11 +33,15 @@ export interface FaultPlan {
 export const createFaultPlan = (): FaultPlan => {
   let armed: ArmedFault[] = [];
   return {
-    arm: (target, fault, times = 1) => {
-      armed.push({ target, fault, remaining: times });
+    arm: (target, fault, times = 1, when) => {
+      armed.push({ target, fault, remaining: times, ...(when ? { when } : {}) });
     },
-    take: (target) => {
-      const index = armed.findIndex((entry) => entry.target === target);
+    take: (target, metadata = {}) => {
+      const index = armed.findIndex(
+        (entry) =>
+          entry.target === target &&
+          Object.entries(entry.when ?? {}).every(([name, value]) => metadata[name] === value),
+      );
       const entry = armed[index];
       if (!entry) return undefined;
       armed =

@@ -33,4 +33,17 @@ describe('fault plan', () => {
     plan.clear();
     expect(plan.list()).toEqual([]);
   });
+
+  it('keeps a fault armed for some metadata for the call that carries it', () => {
+    const plan = createFaultPlan();
+    plan.arm('charge', { kind: 'lost-response' }, 1, { invoiceId: 'inv_2' });
+    plan.arm('inquiry', { kind: 'hang' }, 1, { invoiceId: 'inv_2' });
+    expect(plan.take('charge', { invoiceId: 'inv_1', tenantId: 't' })).toBeUndefined();
+    expect(plan.take('charge')).toBeUndefined();
+    expect(plan.take('inquiry')).toBeUndefined();
+    expect(plan.take('charge', { invoiceId: 'inv_2', tenantId: 't' })).toEqual({ kind: 'lost-response' });
+    expect(plan.take('charge', { invoiceId: 'inv_2' })).toBeUndefined();
+    plan.clear();
+    expect(plan.list()).toEqual([]);
+  });
 });

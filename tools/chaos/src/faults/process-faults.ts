@@ -61,17 +61,22 @@ const projectorLeader = (projectors: readonly ManagedProcess[]): ManagedProcess 
   [...projectors].sort((a, b) => leaseBalance(b) - leaseBalance(a))[0];
 
 /**
- * Arms the gateway simulator's next `times` charges with `fault`; false when the simulator did not take it (it was
- * down, for one).
+ * Arms the gateway simulator's next `times` charges with `fault` (only charges whose metadata carries every entry of
+ * `when`, if given); false when the simulator did not take it (it was down, for one).
  *
  * @example
- * await armGatewayFault(system.gatewayUrl, { kind: 'lost-response' }, 1);
+ * await armGatewayFault(system.gatewayUrl, { kind: 'lost-response' }, 1, { invoiceId });
  */
-export const armGatewayFault = async (gatewayUrl: string, fault: unknown, times: number): Promise<boolean> =>
+export const armGatewayFault = async (
+  gatewayUrl: string,
+  fault: unknown,
+  times: number,
+  when?: Readonly<Record<string, string>>,
+): Promise<boolean> =>
   fetch(`${gatewayUrl}/admin/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ target: 'charge', fault, times }),
+    body: JSON.stringify({ target: 'charge', fault, times, ...(when ? { when } : {}) }),
     signal: AbortSignal.timeout(5_000),
   }).then(
     (response) => response.ok,

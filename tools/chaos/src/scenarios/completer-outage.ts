@@ -146,10 +146,12 @@ export const playCompleterOutage = async (input: {
       issued.kind === 'succeeded' ? (issued.body as { id?: unknown } | undefined)?.id : undefined;
     if (typeof invoiceId !== 'string') throw new Error(`the outage's invoice ${customerRef} was not issued`);
 
-    // Half the charges never reach the card (a 5xx), half are charged and their answer is lost.
+    // Half the charges never reach the card (a 5xx), half are charged and their answer is lost. The fault waits for
+    // this invoice's charge: a run of the workload that outlived its lease may still reach the gateway meanwhile.
     const charged = index % 2 === 1;
     const fault = charged ? { kind: 'lost-response' } : { kind: 'error', status: 503 };
-    if (!(await armGatewayFault(system.gatewayUrl, fault, 1))) throw new Error('the gateway took no fault');
+    if (!(await armGatewayFault(system.gatewayUrl, fault, 1, { invoiceId })))
+      throw new Error('the gateway took no fault');
     record({
       type: 'fault',
       at: Date.now(),
@@ -164,7 +166,10 @@ export const playCompleterOutage = async (input: {
     const startedAt = Date.now();
     // The client gives up after its first attempt: the key stays in flight at charge_requested.
     const first = await client.submit(payment.intent, { retry: { maxRetries: 0 } });
-    if (answered(first)) throw new Error(`the faulted card payment ${payment.id} was answered at once`);
+    if (answered(first))
+      throw new Error(
+        `the faulted card payment ${payment.id} was answered at once: ${JSON.stringify(first).slice(0, 500)}`,
+      );
     abandoned.push({
       id: payment.id,
       intent: payment.intent,

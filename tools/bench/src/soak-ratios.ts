@@ -6,6 +6,8 @@ export interface SoakSample {
   readonly streams: number;
   readonly key_events: number;
   readonly key_streams: number;
+  /** Rows of the key table (the projection of the key logs). */
+  readonly key_rows: number;
   /** Rows of the webhook delivery state (messages and attempts), which the relay prunes after its retention. */
   readonly webhook_rows: number;
   readonly database_bytes: number;
@@ -40,9 +42,11 @@ const growthRatio = (samples: readonly SoakSample[], size: (sample: SoakSample) 
 };
 
 /**
- * The soak's verdicts: `storage_growth_ratio` (events + stream rows), `key_storage_growth_ratio` (key logs only),
- * `webhook_storage_growth_ratio` (webhook messages + attempts) and `p99_ratio` (the keyed p99 of the last tenth of the
- * requests ÷ the first tenth).
+ * The soak's verdicts. `storage_growth_ratio` is what Once keeps only for a while and must level off: the key logs,
+ * the key table and the webhook delivery rows. `log_growth_ratio` is the whole log (events + stream rows), which also
+ * holds the business events a system of record keeps for ever, so it grows with every payment by design.
+ * `key_storage_growth_ratio` (key logs) and `webhook_storage_growth_ratio` (webhook messages + attempts) break the
+ * first one down; `p99_ratio` is the keyed p99 of the last tenth of the requests ÷ the first tenth.
  *
  * @example
  * const { storage_growth_ratio } = soakRatios(samples, latencies);
@@ -52,6 +56,7 @@ export const soakRatios = (
   latencies: ArrayLike<number>,
 ): {
   storage_growth_ratio: number;
+  log_growth_ratio: number;
   key_storage_growth_ratio: number;
   webhook_storage_growth_ratio: number;
   p99_ratio: number;
@@ -61,7 +66,11 @@ export const soakRatios = (
   const firstP99 = percentile(slice(0, tenth), 0.99);
   const lastP99 = percentile(slice(latencies.length - tenth, latencies.length), 0.99);
   return {
-    storage_growth_ratio: growthRatio(samples, (sample) => sample.events + sample.streams),
+    storage_growth_ratio: growthRatio(
+      samples,
+      (sample) => sample.key_events + sample.key_streams + sample.key_rows + sample.webhook_rows,
+    ),
+    log_growth_ratio: growthRatio(samples, (sample) => sample.events + sample.streams),
     key_storage_growth_ratio: growthRatio(samples, (sample) => sample.key_events + sample.key_streams),
     webhook_storage_growth_ratio: growthRatio(samples, (sample) => sample.webhook_rows),
     p99_ratio: round(firstP99 === 0 ? Number.NaN : lastP99 / firstP99),

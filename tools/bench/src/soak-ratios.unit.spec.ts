@@ -9,6 +9,7 @@ const sample = (seconds: number, events: number, keyEvents = events, webhookRows
   streams: 0,
   key_events: keyEvents,
   key_streams: 0,
+  key_rows: 0,
   webhook_rows: webhookRows,
   database_bytes: 0,
   keyed_p50_ms: 1,
@@ -25,6 +26,15 @@ describe('the soak verdicts', () => {
     expect(soakRatios(levelling, [1]).webhook_storage_growth_ratio).toBeLessThan(0.1);
     expect(soakRatios(steady, [1]).storage_growth_ratio).toBe(1);
     expect(soakRatios(steady, [1]).webhook_storage_growth_ratio).toBe(1);
+  });
+
+  it('keep the business events of the log out of the storage that must level off', () => {
+    // Key logs and webhook rows level off while payments add events to the log for ever.
+    const samples = [0, 10, 20, 30, 40, 50, 60].map((seconds) =>
+      sample(seconds, Math.min(seconds, 20) * 100 + seconds * 50, Math.min(seconds, 20) * 50, 0),
+    );
+    expect(soakRatios(samples, [1]).storage_growth_ratio).toBe(0);
+    expect(soakRatios(samples, [1]).log_growth_ratio).toBeGreaterThan(0.1);
   });
 
   it('compare the p99 of the last tenth of the requests with the first tenth', () => {

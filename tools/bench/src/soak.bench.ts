@@ -13,11 +13,25 @@ import type { BenchService } from './processes/bench-processes.js';
 import { percentile, soakRatios } from './soak-ratios.js';
 import type { SoakSample } from './soak-ratios.js';
 
+const problemType = (body: string): string => {
+  try {
+    const type = (JSON.parse(body) as { type?: unknown }).type;
+    return typeof type === 'string' ? (type.split('/').at(-1) ?? type) : 'no-problem-type';
+  } catch {
+    return 'no-problem-type';
+  }
+};
+
 /** What `npm run bench -- soak` writes to tools/bench/results/soak.json. */
 export interface SoakResult {
   readonly requests: number;
-  /** Growth of events + stream rows over the last third of the run ÷ growth over the first third. */
+  /**
+   * Growth of what Once keeps only for a while (key logs, key table rows, webhook messages and attempts) over the last
+   * third of the run ÷ growth over the first third.
+   */
   readonly storage_growth_ratio: number;
+  /** The same for the whole log (events + stream rows), with the business events it keeps for ever. */
+  readonly log_growth_ratio: number;
   /** The same for the key logs alone (streams named `idem-…`). */
   readonly key_storage_growth_ratio: number;
   /** The same for the webhook delivery state (messages + attempts), pruned after `webhook_retention_seconds`. */
@@ -220,13 +234,15 @@ export const run = async (args: readonly string[]): Promise<void> => {
         const sent = request(kind);
         const sentAt = performance.now();
         const response = await post(sent.path, sent.key, sent.body).catch(() => undefined);
-        await response?.arrayBuffer();
+        const text = (await response?.text()) ?? '';
         const elapsed = performance.now() - sentAt;
         latencies[index] = elapsed;
         window.push(elapsed);
         done++;
         const status = response?.status ?? 0;
-        answers[`${kind} ${String(status)}`] = (answers[`${kind} ${String(status)}`] ?? 0) + 1;
+        // A server error is counted under its problem type, so a run says what failed.
+        const answer = `${kind} ${String(status)}${status >= 500 ? ` ${problemType(text)}` : ''}`;
+        answers[answer] = (answers[answer] ?? 0) + 1;
         if (status >= 500 || status === 0) serverErrors++;
         if (kind !== 'replay' && kind !== 'key-reused' && status > 0 && status < 500) {
           recent.push(sent);
@@ -242,12 +258,14 @@ export const run = async (args: readonly string[]): Promise<void> => {
         streams: string;
         key_events: string;
         key_streams: string;
+        key_rows: string;
         webhook_rows: string;
         bytes: string;
       }>(
         `SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM streams) AS streams,
                 (SELECT count(*) FROM events WHERE stream LIKE 'idem-%') AS key_events,
                 (SELECT count(*) FROM streams WHERE stream LIKE 'idem-%') AS key_streams,
+                (SELECT count(*) FROM idempotency_keys) AS key_rows,
                 (SELECT count(*) FROM webhook_messages) + (SELECT count(*) FROM webhook_attempts) AS webhook_rows,
                 pg_database_size(current_database()) AS bytes`,
       );
@@ -261,6 +279,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
         streams: Number(row?.streams),
         key_events: Number(row?.key_events),
         key_streams: Number(row?.key_streams),
+        key_rows: Number(row?.key_rows),
         webhook_rows: Number(row?.webhook_rows),
         database_bytes: Number(row?.bytes),
         keyed_p50_ms: percentile(taken, 0.5),
@@ -305,6 +324,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
     console.table({
       requests: done,
       storage_growth_ratio: result.storage_growth_ratio,
+      log_growth_ratio: result.log_growth_ratio,
       key_storage_growth_ratio: result.key_storage_growth_ratio,
       webhook_storage_growth_ratio: result.webhook_storage_growth_ratio,
       p99_ratio: result.p99_ratio,

@@ -71,6 +71,11 @@ export interface AppDeps {
   readonly leaseMs?: number;
   /** How many completed keys are answered from memory (10,000 by default; 0: every arrival reads its key log). */
   readonly completedKeys?: number;
+  /**
+   * PostgreSQL streams: appends of one event-loop turn share one statement and commit, a batch kept open
+   * `waitMicroseconds` past its turn while other appends are in flight (on, 0 µs, by default); `false` commits each alone.
+   */
+  readonly sharedCommits?: { readonly waitMicroseconds: number } | false;
   readonly logger?: FastifyServerOptions['logger'];
   /**
    * `in-process` (default) runs the read-model projections and the completer here; `external` leaves them to
@@ -210,7 +215,10 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       maxWaiters: operations.maxWaitingReads ?? onceDefaults.ONCE_MAX_WAITING_READS,
     });
 
-    await app.register(eventStorePlugin, { eventStoreUrl: deps.eventStoreUrl });
+    await app.register(eventStorePlugin, {
+      eventStoreUrl: deps.eventStoreUrl,
+      sharedCommits: deps.sharedCommits,
+    });
     await app.register(idempotencyEnginePlugin, {
       faults: deps.faults,
       leaseMs: deps.leaseMs,

@@ -38,6 +38,8 @@ const env = readEnvironment(
       ONCE_PROJECTOR: true,
       ONCE_LEASE_MS: true,
       ONCE_COMPLETED_KEYS: true,
+      ONCE_SHARED_COMMITS: true,
+      ONCE_SHARED_COMMITS_WAIT_US: true,
       ONCE_COMPLETER_INTERVAL_MS: true,
       ONCE_READ_WAIT_MS: true,
       ONCE_WEBHOOK_ALLOW_HTTP: true,
@@ -122,6 +124,8 @@ const app = await buildApp({
   gatewayWebhookSecret: webhookSecret,
   ...(env.ONCE_LEASE_MS === undefined ? {} : { leaseMs: env.ONCE_LEASE_MS }),
   ...(env.ONCE_COMPLETED_KEYS === undefined ? {} : { completedKeys: env.ONCE_COMPLETED_KEYS }),
+  sharedCommits:
+    env.ONCE_SHARED_COMMITS === false ? false : { waitMicroseconds: env.ONCE_SHARED_COMMITS_WAIT_US ?? 0 },
   projector: env.ONCE_PROJECTOR,
   cardSettlementRetryPolicy,
   completerIntervalMs: env.ONCE_COMPLETER_INTERVAL_MS,

@@ -82,6 +82,10 @@ export const onceEnvironment = z.object({
   ONCE_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
   /** How many completed keys the api answers from memory, without reading their key log (0: none). */
   ONCE_COMPLETED_KEYS: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /** Appends that reach the PostgreSQL store in one turn of the event loop share one statement and commit (default on). */
+  ONCE_SHARED_COMMITS: flag,
+  /** How long a batch of appends stays open past its turn while other appends are being written (µs; default 0). */
+  ONCE_SHARED_COMMITS_WAIT_US: z.coerce.number().int().min(0).max(100_000).optional(),
   /** Pause between rounds of the completer, which finishes keys whose client went quiet (ms). */
   ONCE_COMPLETER_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
   ONCE_PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),

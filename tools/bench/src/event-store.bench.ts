@@ -11,13 +11,15 @@ import pg from 'pg';
 
 /*
  * Single-event appends to 1,000 streams with 8 concurrent writers, on one embedded PostgreSQL with fsync on:
- * (a) our adapter, (b) Emmett's appendToStream, (c) the ceiling, a bare BEGIN; INSERT; COMMIT loop. Then the global
+ * (a) our adapter, (b) Emmett's appendToStream, (c) the ceiling, a bare BEGIN; INSERT; COMMIT loop. Our adapter runs
+ * with its appends sharing commits (the default) and without (`shareCommits: false`), at 8 writers and at 64. Then the global
  * read from the start, ours against Emmett's readMessagesBatch. Runs are interleaved, round after round, so machine
  * noise hits all contenders alike; the table reports medians.
  */
 
 const streamCount = 1_000;
 const writers = 8;
+const manyWriters = 64;
 const defaultRounds = 5;
 const defaultSecondsPerRun = 4;
 const readBatchSize = 1_000;
@@ -27,6 +29,9 @@ const readDatasetEventsPerStream = 100;
 interface RoundResult {
   round: number;
   ours_appends_per_s: number;
+  ours_unshared_appends_per_s: number;
+  ours_64_writers_appends_per_s: number;
+  ours_64_writers_unshared_appends_per_s: number;
   emmett_appends_per_s: number;
   ceiling_tx_per_s: number;
   ours_read_events_per_s: number;
@@ -35,16 +40,20 @@ interface RoundResult {
 
 type AppendOnce = (writer: number, streamIndex: number) => Promise<void>;
 
-/** Runs `writers` loops for `seconds`; each loop appends to its own share of the streams, round robin. */
-const measureAppends = async (seconds: number, append: AppendOnce): Promise<number> => {
+/** Runs `writerCount` loops for `seconds`; each loop appends to its own share of the streams, round robin. */
+const measureAppends = async (
+  seconds: number,
+  append: AppendOnce,
+  writerCount = writers,
+): Promise<number> => {
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   let completed = 0;
   await Promise.all(
-    Array.from({ length: writers }, async (_, writer) => {
+    Array.from({ length: writerCount }, async (_, writer) => {
       let turn = 0;
       while (performance.now() < deadline) {
-        const streamIndex = writer + writers * (turn % Math.floor(streamCount / writers));
+        const streamIndex = writer + writerCount * (turn % Math.floor(streamCount / writerCount));
         await append(writer, streamIndex);
         completed += 1;
         turn += 1;
@@ -168,6 +177,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
 
     const oursPool = new pg.Pool({ connectionString: oursUrl, max: writers });
     const ours = createPostgresEventStore(oursPool);
+    const oursUnshared = createPostgresEventStore(oursPool, { migrate: false, shareCommits: false });
     const emmett = getPostgreSQLEventStore(emmettUrl);
     const emmettReader = dumbo({ connectionString: emmettUrl });
     const ceilingPool = new pg.Pool({ connectionString: ceilingUrl, max: writers });
@@ -180,6 +190,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
 
     // Warm-up: schemas, prepared statements, and each store's first event per stream.
     await measureAppends(1, oursAppender(ours, 'warmup'));
+    await measureAppends(1, oursAppender(oursUnshared, 'warmup-unshared'));
     await measureAppends(1, emmettAppender(emmett, 'warmup'));
     await measureAppends(1, ceilingAppender(ceilingClients));
 
@@ -187,6 +198,18 @@ export const run = async (args: readonly string[]): Promise<void> => {
       {
         key: 'ours_appends_per_s',
         run: () => measureAppends(seconds, oursAppender(ours, `ours-${randomUUID()}`)),
+      },
+      {
+        key: 'ours_unshared_appends_per_s',
+        run: () => measureAppends(seconds, oursAppender(oursUnshared, `ours-${randomUUID()}`)),
+      },
+      {
+        key: 'ours_64_writers_appends_per_s',
+        run: () => measureAppends(seconds, oursAppender(ours, `ours-${randomUUID()}`), manyWriters),
+      },
+      {
+        key: 'ours_64_writers_unshared_appends_per_s',
+        run: () => measureAppends(seconds, oursAppender(oursUnshared, `ours-${randomUUID()}`), manyWriters),
       },
       {
         key: 'emmett_appends_per_s',
@@ -200,6 +223,9 @@ export const run = async (args: readonly string[]): Promise<void> => {
       const result: RoundResult = {
         round,
         ours_appends_per_s: 0,
+        ours_unshared_appends_per_s: 0,
+        ours_64_writers_appends_per_s: 0,
+        ours_64_writers_unshared_appends_per_s: 0,
         emmett_appends_per_s: 0,
         ceiling_tx_per_s: 0,
         ours_read_events_per_s: 0,
@@ -209,7 +235,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
       for (const { key, run: measure } of order) result[key] = await measure();
       results.push(result);
       console.log(
-        `round ${round}: appends/s ours ${result.ours_appends_per_s.toFixed(0)}, emmett ${result.emmett_appends_per_s.toFixed(0)}, ceiling ${result.ceiling_tx_per_s.toFixed(0)}`,
+        `round ${round}: appends/s ours ${result.ours_appends_per_s.toFixed(0)} (unshared ${result.ours_unshared_appends_per_s.toFixed(0)}; 64 writers ${result.ours_64_writers_appends_per_s.toFixed(0)}, unshared ${result.ours_64_writers_unshared_appends_per_s.toFixed(0)}), emmett ${result.emmett_appends_per_s.toFixed(0)}, ceiling ${result.ceiling_tx_per_s.toFixed(0)}`,
       );
     }
 
@@ -253,6 +279,11 @@ export const run = async (args: readonly string[]): Promise<void> => {
 
     const summary = {
       ours_appends_per_s: median(results.map((result) => result.ours_appends_per_s)),
+      ours_unshared_appends_per_s: median(results.map((result) => result.ours_unshared_appends_per_s)),
+      ours_64_writers_appends_per_s: median(results.map((result) => result.ours_64_writers_appends_per_s)),
+      ours_64_writers_unshared_appends_per_s: median(
+        results.map((result) => result.ours_64_writers_unshared_appends_per_s),
+      ),
       emmett_appends_per_s: median(results.map((result) => result.emmett_appends_per_s)),
       ceiling_tx_per_s: median(results.map((result) => result.ceiling_tx_per_s)),
       ours_read_events_per_s: median(results.map((result) => result.ours_read_events_per_s)),
@@ -275,6 +306,21 @@ export const run = async (args: readonly string[]): Promise<void> => {
         'ours/ceiling': '',
       },
     });
+    console.table({
+      [`appends/s, ${writers} writers (median)`]: {
+        'commits shared': Math.round(summary.ours_appends_per_s),
+        'each alone': Math.round(summary.ours_unshared_appends_per_s),
+        'shared/alone': ratio(summary.ours_appends_per_s, summary.ours_unshared_appends_per_s),
+      },
+      [`appends/s, ${manyWriters} writers (median)`]: {
+        'commits shared': Math.round(summary.ours_64_writers_appends_per_s),
+        'each alone': Math.round(summary.ours_64_writers_unshared_appends_per_s),
+        'shared/alone': ratio(
+          summary.ours_64_writers_appends_per_s,
+          summary.ours_64_writers_unshared_appends_per_s,
+        ),
+      },
+    });
 
     const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'event-store.json');
     await mkdir(dirname(file), { recursive: true });
@@ -286,6 +332,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
           setup: {
             streams: streamCount,
             writers,
+            many_writers: manyWriters,
             rounds,
             seconds_per_run: seconds,
             fsync: true,
@@ -300,7 +347,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
     console.log(`wrote ${file}`);
 
     for (const client of ceilingClients) client.release();
-    await Promise.all([ours.close(), emmett.close(), emmettReader.close()]);
+    await Promise.all([ours.close(), oursUnshared.close(), emmett.close(), emmettReader.close()]);
     await Promise.all([oursPool.end(), ceilingPool.end(), endAllPools()]);
   } finally {
     await server.stop();

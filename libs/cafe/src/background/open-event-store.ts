@@ -10,6 +10,11 @@ export interface OpenEventStoreOptions {
   readonly eventStoreUrl?: string | undefined;
   /** Apply the PostgreSQL store's migrations before answering; leave them to another part of the process when false. */
   readonly migrate: boolean;
+  /**
+   * PostgreSQL: appends of one event-loop turn share one statement and commit, a batch kept open `waitMicroseconds`
+   * past its turn while other appends are in flight (the store's default: on, 0 µs); `false` commits each alone.
+   */
+  readonly sharedCommits?: { readonly waitMicroseconds: number } | false | undefined;
 }
 
 /**
@@ -23,5 +28,13 @@ export interface OpenEventStoreOptions {
 export const openEventStore = async (options: OpenEventStoreOptions): Promise<EventStore> => {
   if (options.eventStoreUrl) return createEventStoreDbEventStore(options.eventStoreUrl);
   if (options.migrate) await migrateEventStore(options.pool);
-  return createPostgresEventStore(options.pool, { migrate: false });
+  const { sharedCommits } = options;
+  return createPostgresEventStore(options.pool, {
+    migrate: false,
+    ...(sharedCommits === false
+      ? { shareCommits: false }
+      : sharedCommits === undefined
+        ? {}
+        : { shareCommitsWaitMicroseconds: sharedCommits.waitMicroseconds }),
+  });
 };

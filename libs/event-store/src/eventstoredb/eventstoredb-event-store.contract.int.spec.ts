@@ -20,6 +20,7 @@ describeEventStoreContract(
     clock: 'real',
     scavengeRemovesEvents: false,
     exactAppendPosition: false,
+    appendsInCallOrder: false,
     pagesMayEndInsideAWrite:
       'EventStoreDB gives each event of an append its own $all position and marks no end of a write there',
   },

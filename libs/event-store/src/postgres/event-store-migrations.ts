@@ -317,6 +317,140 @@ ALTER TABLE events SET (parallel_workers = 0);
 ALTER TABLE streams SET (parallel_workers = 0);
 `;
 
+// Version 3: appends that share a commit (shared-append.ts). Several callers' appends, in the order they reached the
+// adapter, run in one statement and so one transaction; each gets its own outcome as a row, and nothing one of them
+// does raises an error that would end the others.
+// - The heads of every stream named in the call are locked first, in name order (COLLATE "C"), so two such
+//   statements never wait on each other's heads in opposite orders.
+// - A single-stream append is event_store_append, whose outcomes (ok, idempotent, wrong) are values already. Run in
+//   the same transaction as the appends before it, it sees what they wrote: two appends to one stream behave as if
+//   sent one after the other.
+// - A multi-stream append (every stream with events, new or at an explicit revision, as the fast statement takes
+//   them) moves its heads in name order: a new stream's row is inserted, an existing head moves only from the
+//   revision expected, with none of the ids in the stream yet and, where guarded, no retention. When a head does not
+//   move, the heads this append moved are put back (its new rows deleted, its moved heads reset) and it is answered
+//   'deferred': the adapter sends it alone afterwards, through the path that decides it in full. So are the appends
+//   after it that name one of its streams, in their order. Otherwise its events go in with one INSERT.
+// Outcome rows: (item, part, outcome, revision, transaction_id, global_position, recorded_at), part being the 1-based
+// stream of a multi-stream append; recorded_at is reported for the streams of a multi-stream append it wrote.
+const sharedAppends = `
+CREATE FUNCTION event_store_append_batch(p_items jsonb, p_streams text[], p_now timestamptz)
+RETURNS TABLE (item integer, part integer, outcome text, revision bigint, transaction_id text, global_position bigint,
+               recorded_at timestamptz)
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_item record;
+  v_part record;
+  v_append jsonb;
+  v_streams text[];
+  v_deferred text[] := '{}';
+  v_created text[];
+  v_moved text[];
+  v_moved_from bigint[];
+  v_missed boolean;
+  v_count bigint;
+  v_expected bigint;
+  v_written text[];
+  v_revisions bigint[];
+  v_positions bigint[];
+BEGIN
+  PERFORM 1 FROM streams s WHERE s.stream = ANY (p_streams) ORDER BY s.stream COLLATE "C" FOR UPDATE;
+
+  FOR v_item IN
+    SELECT i.value, i.ordinality::integer AS ord FROM jsonb_array_elements(p_items) WITH ORDINALITY AS i
+  LOOP
+    v_streams := ARRAY(SELECT a.value->>'stream' FROM jsonb_array_elements(v_item.value->'appends') AS a(value));
+    IF v_streams && v_deferred THEN
+      v_deferred := v_deferred || v_streams;
+      RETURN QUERY SELECT v_item.ord, 0, 'deferred'::text, NULL::bigint, NULL::text, NULL::bigint, NULL::timestamptz;
+      CONTINUE;
+    END IF;
+
+    IF NOT (v_item.value->>'multi')::boolean THEN
+      v_append := v_item.value->'appends'->0;
+      RETURN QUERY
+        SELECT v_item.ord, 1, r.outcome, r.revision, r.transaction_id, r.global_position, NULL::timestamptz
+          FROM event_store_append(v_append->>'stream', (v_append->>'expected')::bigint, v_append->'events', p_now,
+                                  v_append->'retention') AS r;
+      CONTINUE;
+    END IF;
+
+    v_missed := false;
+    v_created := '{}';
+    v_moved := '{}';
+    v_moved_from := '{}';
+    FOR v_part IN
+      SELECT a.value FROM jsonb_array_elements(v_item.value->'appends') AS a(value)
+       ORDER BY a.value->>'stream' COLLATE "C"
+    LOOP
+      v_count := jsonb_array_length(v_part.value->'events');
+      v_expected := (v_part.value->>'expected')::bigint;
+      IF v_expected = -1 THEN
+        INSERT INTO streams (stream, revision, max_age_seconds, truncate_before)
+        VALUES (v_part.value->>'stream', v_count - 1,
+                (v_part.value->'retention'->>'maxAgeSeconds')::double precision,
+                (v_part.value->'retention'->>'truncateBefore')::bigint)
+        ON CONFLICT DO NOTHING;
+        v_missed := NOT FOUND;
+        EXIT WHEN v_missed;
+        v_created := v_created || (v_part.value->>'stream');
+      ELSE
+        PERFORM 1 FROM events e
+          WHERE e.stream = v_part.value->>'stream'
+            AND e.event_id IN (SELECT (i.value->>'id')::uuid FROM jsonb_array_elements(v_part.value->'events') AS i(value));
+        v_missed := FOUND;
+        EXIT WHEN v_missed;
+        UPDATE streams s SET revision = v_expected + v_count
+         WHERE s.stream = v_part.value->>'stream' AND s.revision = v_expected
+           AND (NOT coalesce((v_part.value->>'no_retention')::boolean, false)
+                OR (s.max_age_seconds IS NULL AND s.truncate_before IS NULL));
+        v_missed := NOT FOUND;
+        EXIT WHEN v_missed;
+        v_moved := v_moved || (v_part.value->>'stream');
+        v_moved_from := v_moved_from || v_expected;
+      END IF;
+    END LOOP;
+
+    IF v_missed THEN
+      DELETE FROM streams s WHERE s.stream = ANY (v_created);
+      UPDATE streams s SET revision = m.revision
+        FROM unnest(v_moved, v_moved_from) AS m(stream, revision) WHERE s.stream = m.stream;
+      v_deferred := v_deferred || v_streams;
+      RETURN QUERY SELECT v_item.ord, 0, 'deferred'::text, NULL::bigint, NULL::text, NULL::bigint, NULL::timestamptz;
+      CONTINUE;
+    END IF;
+
+    UPDATE streams s SET max_age_seconds = (a.value->'retention'->>'maxAgeSeconds')::double precision,
+                         truncate_before = (a.value->'retention'->>'truncateBefore')::bigint
+      FROM jsonb_array_elements(v_item.value->'appends') AS a(value)
+     WHERE s.stream = a.value->>'stream' AND s.stream = ANY (v_moved)
+       AND jsonb_typeof(a.value->'retention') = 'object';
+
+    WITH inserted AS (
+      INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
+      SELECT a.value->>'stream', (a.value->>'expected')::bigint + e.ord, (e.value->>'id')::uuid, e.value->>'type',
+             e.value->'data', coalesce(e.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
+        FROM jsonb_array_elements(v_item.value->'appends') AS a(value)
+        CROSS JOIN LATERAL jsonb_array_elements(a.value->'events') WITH ORDINALITY AS e(value, ord)
+       ORDER BY a.value->>'stream' COLLATE "C", e.ord
+      RETURNING events.stream, events.revision, events.global_position
+    )
+    SELECT array_agg(i.stream), array_agg(i.revision), array_agg(i.global_position)
+      INTO v_written, v_revisions, v_positions
+      FROM inserted i;
+    RETURN QUERY
+      SELECT v_item.ord, a.ordinality::integer, 'ok'::text, max(w.revision), pg_current_xact_id()::text,
+             max(w.global_position), coalesce(p_now, now())
+        FROM jsonb_array_elements(v_item.value->'appends') WITH ORDINALITY AS a
+        JOIN unnest(v_written, v_revisions, v_positions) AS w(stream, revision, global_position)
+          ON w.stream = a.value->>'stream'
+       GROUP BY a.ordinality;
+  END LOOP;
+END
+$fn$;
+`;
+
 /** The event store's schema, version by version. */
 export const eventStoreMigrations: readonly Migration[] = [
   { version: 1, name: 'streams with their retention, events, and the append functions', sql: schema },
@@ -324,6 +458,11 @@ export const eventStoreMigrations: readonly Migration[] = [
     version: 2,
     name: 'the fast path of appendMulti stops itself when a head did not move; no parallel scans of the store',
     sql: fastAppendAndSerialReads,
+  },
+  {
+    version: 3,
+    name: 'appends of several callers in one statement, each with its own outcome',
+    sql: sharedAppends,
   },
 ];
 

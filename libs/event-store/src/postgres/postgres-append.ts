@@ -15,16 +15,18 @@ export type AppendOutcome =
   | { readonly kind: 'ok' | 'idempotent'; readonly result: AppendResult }
   | { readonly kind: 'wrong'; readonly error: WrongExpectedRevisionError };
 
-interface AppendRow {
+/** A row of the append functions: one stream's outcome. */
+export interface AppendRow {
   outcome: 'ok' | 'idempotent' | 'wrong';
   revision: string | null;
   transaction_id: string | null;
   global_position: string | null;
-  /** Only the fast multi-stream statement reports it. */
-  recorded_at?: Date;
+  /** Only the multi-stream statements that wrote the events report it. */
+  recorded_at?: Date | null;
 }
 
-const expectedCode = (expected: ExpectedRevision): string => {
+/** An expectation as the append functions take it (EventStoreDB's wire constants for the named ones). */
+export const expectedCode = (expected: ExpectedRevision): string => {
   switch (expected) {
     case 'no_stream':
       return '-1';
@@ -42,7 +44,8 @@ const appendStatement = {
   text: 'SELECT outcome, revision, transaction_id, global_position FROM event_store_append($1, $2, $3, $4, $5)',
 };
 
-const toPayload = (events: readonly EventToAppend[]) =>
+/** Events as the append functions take them (JSON). */
+export const toPayload = (events: readonly EventToAppend[]) =>
   events.map((event) => ({
     id: event.id,
     type: event.type,
@@ -51,17 +54,18 @@ const toPayload = (events: readonly EventToAppend[]) =>
   }));
 
 /** A retention as `event_store_append` takes it (bigints as strings), or null for none. */
-const toRetentionPayload = (retention: StreamRetention | undefined) =>
+export const toRetentionPayload = (retention: StreamRetention | undefined) =>
   retention === undefined
     ? null
     : 'truncateBefore' in retention
       ? { truncateBefore: retention.truncateBefore.toString() }
       : { maxAgeSeconds: retention.maxAgeSeconds };
 
-const toResult = (row: AppendRow): AppendResult => ({
+/** A row that wrote (or found) a stream's events as a result. */
+export const toResult = (row: AppendRow): AppendResult => ({
   nextExpectedRevision: BigInt(row.revision as string),
   position: { commit: BigInt(row.transaction_id as string), prepare: BigInt(row.global_position as string) },
-  ...(row.recorded_at === undefined ? {} : { recordedAt: row.recorded_at }),
+  ...(row.recorded_at === undefined || row.recorded_at === null ? {} : { recordedAt: row.recorded_at }),
 });
 
 /**
@@ -90,6 +94,15 @@ export const appendOnClient = async (
   });
   const row = rows[0];
   if (row === undefined) throw new Error('event_store_append returned no row');
+  return toAppendOutcome(row, stream, expectedRevision);
+};
+
+/** What `event_store_append` decided for one stream, from its row. */
+export const toAppendOutcome = (
+  row: AppendRow,
+  stream: string,
+  expectedRevision: ExpectedRevision,
+): AppendOutcome => {
   if (row.outcome === 'wrong') {
     const actual = row.revision === null ? 'no_stream' : BigInt(row.revision);
     return { kind: 'wrong', error: new WrongExpectedRevisionError(stream, expectedRevision, actual) };
@@ -166,7 +179,7 @@ export const fastAppendMultiStatement = {
 };
 
 /** Appends the fast statement takes: events on every stream, each new or at a given revision. */
-const suitsFastPath = (appends: readonly StreamAppend[]): boolean =>
+export const suitsFastPath = (appends: readonly StreamAppend[]): boolean =>
   appends.every(
     (append) =>
       append.events.length > 0 &&

@@ -7,6 +7,7 @@ import type { TestDatabase } from '@once/testing';
 import { WrongExpectedRevisionError } from '../port/index.js';
 import type { EventStore, StreamTailRead } from '../port/index.js';
 import { freshStream, someEvents } from '../testing/index.js';
+import { describeAppendsTogether } from '../testing/appends-together-contract.js';
 import { eventStoreMigrations, migrateEventStore } from './event-store-migrations.js';
 import { keepingConnections } from './keeping-connections.js';
 import { appendOnClient, fastAppendMultiStatement } from './postgres-append.js';
@@ -89,7 +90,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
   it('refuses a database migrated by the unreleased versions that were folded into version 1', async () => {
     const folded = await createTestDatabase();
     try {
-      await migrateEventStore(folded.pool);
+      await migrate(folded.pool, 'event-store', eventStoreMigrations.slice(0, 2));
       await folded.pool.query(
         "INSERT INTO once_migrations (component, version, name) VALUES ('event-store', 3, 'appendMulti as one statement')",
       );
@@ -154,6 +155,113 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     } finally {
       await held.end();
     }
+  });
+
+  it('appends made in one turn share one commit, each with its own outcome; shareCommits: false commits each alone', async () => {
+    const commitsOf = async (store: EventStore) => {
+      const existing = freshStream('shared');
+      await store.appendToStream(existing, someEvents(1), { expectedRevision: 'no_stream' });
+      const settled = await Promise.allSettled([
+        store.appendToStream(freshStream('shared'), someEvents(1), { expectedRevision: 'no_stream' }),
+        store.appendToStream(existing, someEvents(1), { expectedRevision: 'no_stream' }),
+        store.appendMulti([
+          { stream: freshStream('shared'), events: someEvents(1), expectedRevision: 'no_stream' },
+          { stream: existing, events: someEvents(1), expectedRevision: 0n },
+        ]),
+        store.appendToStream(freshStream('shared'), someEvents(2), { expectedRevision: 'any' }),
+      ]);
+      expect(settled[1]).toMatchObject({ status: 'rejected', reason: { code: 'wrong-expected-revision' } });
+      expect((await store.readStream(existing)).map((event) => event.revision)).toEqual([0n, 1n]);
+      const commits = new Set(
+        settled.flatMap((result) =>
+          result.status === 'rejected'
+            ? []
+            : 'position' in result.value
+              ? [result.value.position.commit]
+              : result.value.map((written) => written.position.commit),
+        ),
+      );
+      return { commits, refused: settled[1] };
+    };
+    const shared = await commitsOf(createPostgresEventStore(db.pool));
+    expect(shared.commits.size).toBe(1);
+    // In call order: the refused no_stream append came before the multi-stream append moved the head.
+    expect(shared.refused).toMatchObject({ reason: { actual: 0n } });
+    // Each alone, in whatever order they arrive.
+    expect((await commitsOf(createPostgresEventStore(db.pool, { shareCommits: false }))).commits.size).toBe(
+      3,
+    );
+  });
+
+  it('a multi-stream append whose head does not move is put back and sent alone, with the appends after it on its streams', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const [existing, created] = [freshStream('put-back'), freshStream('put-back')];
+    await store.appendToStream(existing, someEvents(2), { expectedRevision: 'no_stream' });
+    const settled = await Promise.allSettled([
+      store.appendToStream(freshStream('put-back'), someEvents(1), { expectedRevision: 'no_stream' }),
+      store.appendMulti([
+        { stream: created, events: someEvents(1), expectedRevision: 'no_stream' },
+        { stream: existing, events: someEvents(1), expectedRevision: 0n },
+      ]),
+      store.appendToStream(created, someEvents(2), { expectedRevision: 'no_stream' }),
+      store.appendToStream(freshStream('put-back'), someEvents(1), { expectedRevision: 'any' }),
+    ]);
+    const [first, refused, after, last] = settled;
+    expect(refused).toMatchObject({ status: 'rejected', reason: { stream: existing, actual: 1n } });
+    if (first?.status !== 'fulfilled' || after?.status !== 'fulfilled' || last?.status !== 'fulfilled') {
+      throw new Error(`expected the other appends to land: ${JSON.stringify(settled.map((s) => s.status))}`);
+    }
+    // The first and the last shared the statement; the one after the put-back write was sent alone, after it.
+    expect(last.value.position.commit).toBe(first.value.position.commit);
+    expect(after.value.position.commit).not.toBe(first.value.position.commit);
+    expect(after.value.nextExpectedRevision).toBe(1n);
+    expect(await store.readStream(created)).toHaveLength(2);
+    expect(await store.readStream(existing)).toHaveLength(2);
+  });
+
+  it('multi-stream appends sharing a commit set each stream the retention it carries, new and existing streams', async () => {
+    const store = createPostgresEventStore(db.pool);
+    const [existing, kept, plain, other] = ['existing', 'kept', 'plain', 'other'].map((label) =>
+      freshStream(`shared-retention-${label}`),
+    ) as [string, string, string, string];
+    await store.appendToStream(existing, someEvents(1), { expectedRevision: 'no_stream' });
+    const [withRetention, without] = await Promise.all([
+      store.appendMulti([
+        {
+          stream: kept,
+          events: someEvents(1),
+          expectedRevision: 'no_stream',
+          retention: { maxAgeSeconds: 60 },
+        },
+        { stream: existing, events: someEvents(1), expectedRevision: 0n, retention: { truncateBefore: 1n } },
+      ]),
+      store.appendMulti([
+        { stream: plain, events: someEvents(1), expectedRevision: 'no_stream' },
+        { stream: other, events: someEvents(1), expectedRevision: 'no_stream' },
+      ]),
+    ]);
+    expect(withRetention?.[0]?.position.commit).toBe(without?.[0]?.position.commit);
+    const tails = await store.readStreamTails(
+      [kept, existing, plain, other].map((stream) => ({ stream, fromRevision: 0n })),
+    );
+    expect(
+      tails.map((tail) => ({ retained: tail.retained, revisions: tail.events.map((e) => e.revision) })),
+    ).toEqual([
+      { retained: true, revisions: [0n] },
+      { retained: true, revisions: [1n] },
+      { retained: false, revisions: [0n] },
+      { retained: false, revisions: [0n] },
+    ]);
+  });
+
+  it('refuses a negative wait for shared commits', () => {
+    expect(() => createPostgresEventStore(db.pool, { shareCommitsWaitMicroseconds: -1 })).toThrow(RangeError);
+  });
+
+  let unshared: EventStore | undefined;
+  describeAppendsTogether(() => (unshared ??= createPostgresEventStore(db.pool, { shareCommits: false })), {
+    semantics: 'strict',
+    appendsInCallOrder: false,
   });
 
   it('multi-stream appends at explicit revisions in opposite stream orders all land, each once', async () => {

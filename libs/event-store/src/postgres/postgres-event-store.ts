@@ -19,8 +19,11 @@ import { createSubscriptionRegistry, subscribeByPolling } from '../subscription/
 import { migrateEventStore } from './event-store-migrations.js';
 import { keepingConnections } from './keeping-connections.js';
 import type { AppendOutcome } from './postgres-append.js';
-import { appendMultiOnPool, appendOnClient } from './postgres-append.js';
+import { appendMultiOnPool, appendOnClient, suitsFastPath } from './postgres-append.js';
 import { coalescingReads } from './coalesced-reads.js';
+import type { SharedAnswer, SharedAppend } from './shared-append.js';
+import { appendTogether } from './shared-append.js';
+import { sharingCommits } from './shared-commits.js';
 import { readAllRows, readStreamRows, readStreamTailsRows } from './postgres-read.js';
 
 export interface PostgresEventStoreOptions {
@@ -35,19 +38,34 @@ export interface PostgresEventStoreOptions {
    * false sends each call as a statement of its own.
    */
   readonly coalesceReads?: boolean;
+  /**
+   * Send the appends (one stream, or several atomically) that reach the store in one turn of the event loop as one
+   * statement, committed together, each with its own outcome (`sharingCommits`). Default true; false sends each
+   * append as a statement and a commit of its own.
+   */
+  readonly shareCommits?: boolean;
+  /**
+   * How long, in microseconds, a batch of appends stays open past its turn while other appends are being written,
+   * so that more can join its commit. Default 0: the turn only. An append that finds no other in flight never waits.
+   */
+  readonly shareCommitsWaitMicroseconds?: number;
 }
 
 /** The most streams one coalesced tail read lists; a call with more is sent alone. */
 const maxCoalescedReads = 64;
 
+/** The most appends that share one statement; more wait for the next. */
+const maxSharedAppends = 32;
+
 /**
  * An event store in PostgreSQL. Each append is one statement (a plpgsql function) that locks the stream row;
  * `UNIQUE (stream, event_id)` makes re-appends exactly-once under every expectation; `appendMulti` is one
  * transaction; the global read follows `(transaction_id, global_position)` below the oldest running transaction,
- * so no reader skips an event that commits late.
+ * so no reader skips an event that commits late. Appends that reach the store in one turn of the event loop share
+ * one statement and one commit, each with its own outcome (`shareCommits`).
  *
  * @param pool the database (the pool stays the caller's: `close` does not end it)
- * @param options migrations on start, clock, read batch size
+ * @param options migrations on start, clock, read batch size, coalesced reads, shared commits
  * @example
  * const store = createPostgresEventStore(new pg.Pool({ connectionString }));
  * await store.appendToStream('invoice-1', [{ id: crypto.randomUUID(), type: 'InvoiceIssued', data: {} }], {
@@ -56,6 +74,10 @@ const maxCoalescedReads = 64;
  */
 export const createPostgresEventStore = (pool: Pool, options: PostgresEventStoreOptions = {}): EventStore => {
   const readBatchSize = options.readBatchSize ?? 1_000;
+  const waitMicroseconds = options.shareCommitsWaitMicroseconds ?? 0;
+  if (!Number.isFinite(waitMicroseconds) || waitMicroseconds < 0) {
+    throw new RangeError('shareCommitsWaitMicroseconds must be a finite number >= 0');
+  }
   // Writes through `keepingConnections`, since an append may fail by design; reads, which do not, straight through
   // the pool.
   const writes = keepingConnections(pool);
@@ -76,6 +98,29 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     return outcome.result;
   };
 
+  const appendAlone = async (append: SharedAppend, at: Date | null): Promise<SharedAnswer> => {
+    if (append.kind === 'multi') {
+      const results = await retryOnceOnDuplicateEventId(() => appendMultiOnPool(writes, append.appends, at));
+      return { kind: 'multi', results };
+    }
+    const { stream, events, expectedRevision, retention } = append;
+    const outcome = await retryOnceOnDuplicateEventId(() =>
+      appendOnClient(writes, stream, events, expectedRevision, at, retention),
+    );
+    return { kind: 'one', outcome };
+  };
+  const sharedAppend =
+    options.shareCommits === false
+      ? undefined
+      : sharingCommits<SharedAppend, SharedAnswer>(
+          (appends, at) => appendTogether(writes, appends, at),
+          appendAlone,
+          {
+            maxAppends: maxSharedAppends,
+            waitMicroseconds,
+          },
+        );
+
   const appendToStream: EventStore['appendToStream'] = async (
     stream,
     events,
@@ -84,22 +129,22 @@ export const createPostgresEventStore = (pool: Pool, options: PostgresEventStore
     assertValidAppend(stream, events, expectedRevision);
     if (retention !== undefined) assertValidRetention(retention);
     await whenReady();
-    return settle(
-      await retryOnceOnDuplicateEventId(() =>
-        appendOnClient(writes, stream, events, expectedRevision, now(), retention),
-      ),
-    );
+    const append: SharedAppend = { kind: 'one', stream, events, expectedRevision, retention };
+    const answer = await (sharedAppend ?? appendAlone)(append, now());
+    if (answer.kind !== 'one') throw new Error('a one-stream append was answered as a multi-stream one');
+    return settle(answer.outcome);
   };
 
   const appendMulti = async (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> => {
     assertValidMultiAppend(appends);
     for (const append of appends) if (append.retention !== undefined) assertValidRetention(append.retention);
     await whenReady();
-    return retryOnceOnDuplicateEventId(() => appendMultiOnce(appends));
+    // Only writes the shared statement can make in one pass share it; the others are decided alone, in full.
+    const send = sharedAppend !== undefined && suitsFastPath(appends) ? sharedAppend : appendAlone;
+    const answer = await send({ kind: 'multi', appends }, now());
+    if (answer.kind !== 'multi') throw new Error('a multi-stream append was answered as a one-stream one');
+    return answer.results;
   };
-
-  const appendMultiOnce = (appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> =>
-    appendMultiOnPool(writes, appends, now());
 
   const readStream = async (
     stream: string,

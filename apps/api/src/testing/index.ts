@@ -32,3 +32,5 @@ export {
 export type { BrowserTestApi } from './till-browser.js';
 export { putDemoMenu, putMenuItems } from './menu-calls.js';
 export type { MenuItemInput } from './menu-calls.js';
+export { headerNamed, operationsOf } from './openapi-walk.js';
+export type { OpenApi, OpenApiOperation, OpenApiResponse } from './openapi-walk.js';

@@ -20,8 +20,6 @@ export {
   invoiceCalls,
 } from './invoice-calls.js';
 export type { InvoiceCalls } from './invoice-calls.js';
-export { clientRouteTypesSource } from './client-route-types.js';
-export type { OpenApiDocument } from './client-route-types.js';
 export {
   bundleWebApps,
   saveScreenshot,

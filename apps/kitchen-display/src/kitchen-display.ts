@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Pool } from 'pg';
-import { receiveWebhookOnce, verifyWebhook } from '@once/webhooks';
+import { verifyWebhook } from '@once/webhooks';
+import { receiveWebhookOnce } from '@once/webhooks/postgres';
 import { applyOrderEvent, listTickets } from './kitchen-tickets.js';
 import type { KitchenTicket, OrderWebhook } from './kitchen-tickets.js';
 

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { migrate } from '@once/postgres';
-import { migrateWebhookInbox } from '@once/webhooks';
+import { migrateWebhookInbox } from '@once/webhooks/postgres';
 import type { Migration } from '@once/postgres';
 
 /** Where an order stands in the kitchen. */

@@ -5,12 +5,8 @@ import type { EventStore } from '@once/event-store';
 import { createPostgresEventStore } from '@once/event-store/postgres';
 import { createTestDatabase } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
-import {
-  createSecretsKeyring,
-  generateSecretsKey,
-  migrateWebhookInbox,
-  parseSecretsKeys,
-} from '@once/webhooks';
+import { createSecretsKeyring, generateSecretsKey, parseSecretsKeys } from '@once/webhooks';
+import { migrateWebhookInbox } from '@once/webhooks/postgres';
 import { startWebhookRelay } from '../relay/start-webhook-relay.js';
 import type { WebhookRelay, WebhookRelayOptions } from '../relay/index.js';
 import { registerEndpointInLog } from './register-endpoint.js';

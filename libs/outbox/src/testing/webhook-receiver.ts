@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Pool } from 'pg';
-import { receiveWebhookOnce, verifyWebhook } from '@once/webhooks';
+import { verifyWebhook } from '@once/webhooks';
+import { receiveWebhookOnce } from '@once/webhooks/postgres';
 
 /** One request as the receiver got it, before any check. */
 export interface ReceivedRequest {

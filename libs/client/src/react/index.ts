@@ -1,0 +1,2 @@
+export { useIntent } from './use-intent.js';
+export type { IntentHandle, IntentState } from './use-intent.js';

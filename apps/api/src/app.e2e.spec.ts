@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from './testing/index.js';
+import { prometheusNamingProblems } from '@once/testing';
 
 const env = useTestApi();
 
@@ -52,11 +53,13 @@ describe('operations endpoints', () => {
     expect((await fetch(`${env.api.url}/health/ready`)).status).toBe(200);
   });
 
-  it('serves Prometheus metrics with request durations', async () => {
+  it('serves Prometheus metrics with request durations, each named with one once_ prefix', async () => {
     await fetch(`${env.api.url}/health`);
     const text = await (await fetch(`${env.api.url}/metrics`)).text();
-    expect(text).toContain('http_request_duration_seconds_bucket');
+    expect(text).toContain('once_http_request_duration_seconds_bucket');
     expect(text).toContain('route="/health"');
+    expect(text).toContain('# TYPE once_process_cpu_seconds_total counter');
+    expect(prometheusNamingProblems(text)).toEqual([]);
   });
 
   it('serves the OpenAPI document and the docs page', async () => {

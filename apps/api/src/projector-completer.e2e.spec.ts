@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { deriveId } from '@once/idempotency';
 import { getIdempotencyKey } from '@once/read-models';
+import { prometheusNamingProblems } from '@once/testing';
 import { createApiKeyStore } from './http/auth/index.js';
 import { createHttp, useApiProcesses } from './testing/index.js';
 
@@ -15,8 +16,8 @@ const projectorMain = fileURLToPath(new URL('../../projector/src/main.ts', impor
 
 const env = useApiProcesses();
 
-/** `apps/projector` as its own process; resolves once it printed its start line. */
-const startProjectorProcess = async (settings: Record<string, string>): Promise<void> => {
+/** `apps/projector` as its own process; resolves once it printed its start line, with where its metrics are. */
+const startProjectorProcess = async (settings: Record<string, string>): Promise<{ metricsUrl: string }> => {
   const child = spawn(process.execPath, ['--conditions=@once/source', '--import', 'tsx', projectorMain], {
     env: { ...process.env, ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -27,10 +28,13 @@ const startProjectorProcess = async (settings: Record<string, string>): Promise<
     await exited;
   });
   let output = '';
-  await new Promise<void>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const scan = (chunk: Buffer) => {
       output += chunk.toString('utf8');
-      if (output.includes('"msg":"projector started"')) resolve();
+      const started = output
+        .split('\n')
+        .find((line) => line.includes('"msg":"projector started"') && line.endsWith('}'));
+      if (started) resolve({ metricsUrl: (JSON.parse(started) as { metrics: string }).metrics });
     };
     child.stdout.on('data', scan);
     child.stderr.on('data', scan);
@@ -85,5 +89,29 @@ describe('the projector process', () => {
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.json()).toMatchObject({ id: paymentId, status: 'captured', amount: 3000 });
+  });
+
+  it('serves /metrics on its own port, every metric named with one once_ prefix, and /health/live', async () => {
+    // A second projector: a standby beside the leader above reports its own process too.
+    const { metricsUrl } = await startProjectorProcess({
+      ...env.environment(),
+      ONCE_PROJECTOR_METRICS_PORT: '0',
+      ONCE_LOG_LEVEL: 'info',
+    });
+    const metrics = await fetch(metricsUrl);
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await metrics.text();
+    for (const name of [
+      'once_scavenger_removed_streams_total',
+      'once_scavenger_lag_seconds',
+      'once_webhook_attempts_total',
+      'once_webhook_retry_backlog',
+      'once_process_cpu_seconds_total',
+    ])
+      expect(text).toContain(`# TYPE ${name} `);
+    expect(prometheusNamingProblems(text)).toEqual([]);
+    expect((await fetch(new URL('/health/live', metricsUrl))).status).toBe(200);
+    expect((await fetch(new URL('/nothing-here', metricsUrl))).status).toBe(404);
   });
 });

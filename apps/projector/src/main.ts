@@ -1,9 +1,13 @@
 import { join } from 'node:path';
 import pg from 'pg';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import {
   assertKeyRetentionCoversRetries,
   cardRetryPolicyFromEnv,
   openEventStore,
+  registerBackgroundWorkMetrics,
+  registerWebhookDeliveryMetrics,
+  serveMetrics,
   startBackgroundWork,
 } from '@once/cafe';
 import { allProjections } from '@once/read-models';
@@ -37,6 +41,8 @@ const env = readEnvironment(
     ONCE_CARD_RETRY_ATTEMPTS: true,
     ONCE_CARD_RETRY_BASE_MS: true,
     ONCE_CARD_RETRY_MAX_MS: true,
+    ONCE_PROJECTOR_METRICS_PORT: true,
+    ONCE_METRICS_HOST: true,
   }),
 );
 // A key must outlive its lease and the card settlement's retries: refuse anything shorter before starting.
@@ -68,12 +74,30 @@ pool.on('error', (error: Error & { code?: string }) =>
 );
 const store = await openEventStore({ pool, eventStoreUrl: env.EVENTSTORE_URL, migrate: true });
 
+// `/metrics` and `/health/live` on their own listener, up before the work starts so a slow start still looks alive.
+const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: 'once_' });
+registerWebhookDeliveryMetrics(registry, pool);
+const metrics = registerBackgroundWorkMetrics(registry);
+const metricsServer = await serveMetrics(registry, {
+  port: env.ONCE_PROJECTOR_METRICS_PORT,
+  host: env.ONCE_METRICS_HOST,
+});
+
 // The projections, the webhook relay, retention and the completer: each one leader among every process (this one,
 // other projectors, an in-process api).
-const work = await startBackgroundWork(env, { pool, store, secrets, logger });
+const work = await startBackgroundWork(env, {
+  pool,
+  store,
+  secrets,
+  logger,
+  onScavengerRound: (round) => metrics.scavengerRound(round),
+  onServerScavenge: (round) => metrics.serverScavenge(round.startedAt),
+});
 logger.info(
   {
     database: database.source,
+    metrics: metricsServer.url,
     projections: allProjections.map((projection) => projection.name),
     webhookRelay: 'started',
     completer: work.completer ? 'started' : 'off',
@@ -88,6 +112,7 @@ const shutdown = async (signal: string): Promise<void> => {
   logger.info({ signal }, 'stopping: finishing the batches in hand and giving the leases back');
   try {
     await work.stop();
+    await metricsServer.close();
     await store.close();
     await pool.end();
     await database.stop();

@@ -114,5 +114,12 @@ export type {
   BackgroundWorkSettings,
   OpenEventStoreOptions,
 } from './background/index.js';
+export {
+  metricsListenerPaths,
+  registerBackgroundWorkMetrics,
+  registerWebhookDeliveryMetrics,
+  serveMetrics,
+} from './metrics/index.js';
+export type { BackgroundWorkMetrics, MetricsListener } from './metrics/index.js';
 export { createProcessFaultHook, parseProcessFault, processFaultPoints } from './faults/index.js';
 export type { ProcessFaultHook, ProcessFaultPoint, ProcessFaultSpec } from './faults/index.js';

@@ -117,6 +117,9 @@ export const onceEnvironment = z.object({
   ONCE_DEMO: flag,
   /** The internal port `/metrics` is served on, apart from the api's; 0 (default) picks a free one and logs it. */
   ONCE_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
+  /** The projector's port for `/metrics` and `/health/live`; 0 (default) picks a free one and logs it. */
+  ONCE_PROJECTOR_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
+  /** Where the api's and the projector's metrics listeners bind (`0.0.0.0` for a scraper on another host). */
   ONCE_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Requests per window per client address (before authentication); 0 turns the limits off. */
   ONCE_RATE_LIMIT_ADDRESS_MAX: z.coerce.number().int().min(0).default(12_000),

@@ -31,9 +31,10 @@ export const routeRates = async (registry: Registry) => {
     }
     return entry;
   };
-  const durations = await registry.getSingleMetric('http_request_duration_seconds')?.get();
+  const durations = await registry.getSingleMetric('once_http_request_duration_seconds')?.get();
   for (const sample of durations?.values ?? []) {
-    if ((sample as { metricName?: string }).metricName !== 'http_request_duration_seconds_count') continue;
+    if ((sample as { metricName?: string }).metricName !== 'once_http_request_duration_seconds_count')
+      continue;
     const { method, route, status_code: status } = sample.labels;
     if (typeof method !== 'string' || typeof route !== 'string' || route === 'unmatched') continue;
     const entry = counts(method, route);
@@ -41,7 +42,7 @@ export const routeRates = async (registry: Registry) => {
     if (status === '409') entry.status409 += sample.value;
     if (status === '422') entry.status422 += sample.value;
   }
-  const outcomes = await registry.getSingleMetric('idempotency_outcomes_total')?.get();
+  const outcomes = await registry.getSingleMetric('once_idempotency_outcomes_total')?.get();
   for (const sample of outcomes?.values ?? []) {
     const { route, outcome } = sample.labels;
     if (typeof route !== 'string') continue;

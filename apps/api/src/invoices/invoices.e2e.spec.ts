@@ -36,7 +36,7 @@ describe('the article suite', () => {
     for (const outcome of ['first', 'replay']) {
       expect(metrics).toMatch(
         new RegExp(
-          `idempotency_outcomes_total\\{route="/invoices/:id/payments",outcome="${outcome}"\\} [1-9]`,
+          `once_idempotency_outcomes_total\\{route="/invoices/:id/payments",outcome="${outcome}"\\} [1-9]`,
         ),
       );
     }

@@ -250,9 +250,9 @@ describe('webhook endpoints', () => {
 
   it('reports the outbox in /metrics', async () => {
     const metrics = await (await fetch(`${env.api.url}/metrics`)).text();
-    expect(metrics).toMatch(/webhook_attempts\{outcome="delivered"\} [1-9]/);
-    expect(metrics).toContain('webhook_retry_backlog');
-    expect(metrics).toContain('webhook_oldest_undelivered_seconds');
-    expect(metrics).toContain('webhook_held_messages');
+    expect(metrics).toMatch(/^once_webhook_attempts_total\{outcome="delivered"\} [1-9]/m);
+    expect(metrics).toContain('once_webhook_retry_backlog');
+    expect(metrics).toContain('once_webhook_oldest_undelivered_seconds');
+    expect(metrics).toContain('once_webhook_held_messages');
   });
 });

@@ -43,8 +43,17 @@ export const answerArrival = (
 
 /** After losing a race for the key: read it again and answer what it now says (normally in flight). */
 export const follow = async (runtime: EngineRuntime, execution: Execution): Promise<ExecuteOutcome> => {
-  const key = await runtime.reads.key(execution.keyStream);
-  const arrival = decideArrival(key.state, execution.request, runtime.settings.clock(), execution.alsoHashes);
+  const { key, arrival } = await execution.trace.span('once.key_log.read', async (span) => {
+    const read = await runtime.reads.key(execution.keyStream);
+    const decided = decideArrival(
+      read.state,
+      execution.request,
+      runtime.settings.clock(),
+      execution.alsoHashes,
+    );
+    span.set({ 'once.key_log.state': read.state.status, 'once.key_log.arrival': decided.kind });
+    return { key: read, arrival: decided };
+  });
   if (arrival.kind === 'claim' || arrival.kind === 'take-over') {
     return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1 };
   }

@@ -3,6 +3,7 @@ import type { ExpectedRevision } from '@once/event-store';
 import { decideKeyLog } from '../key-log/index.js';
 import type { KeyState, PlannedWrite, StoredResponse } from '../key-log/index.js';
 import type { DecideCommandHandler } from './command-handler.js';
+import { appendKeyLogTraced, readAggregatesTraced } from './command-spans.js';
 import type { EngineRuntime } from './engine-runtime.js';
 import { backoff, faultAt } from './engine-settings.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
@@ -41,7 +42,7 @@ export const runAtomic = async (
     const { now, context, key, streams } = opening;
     if (streams === undefined)
       return { kind: 'released', reason: 'handler-error', error: opening.streamsError };
-    const snapshots = opening.snapshots ?? (await runtime.reads.aggregates(streams));
+    const snapshots = opening.snapshots ?? (await readAggregatesTraced(runtime, execution, streams));
     const decided = decideAndPlan(settings.allowList, execution, handler, context, snapshots);
     if (decided.kind === 'released') return decided.outcome;
     const writes = decided.kind === 'accept' ? decided.writes : [];
@@ -131,20 +132,26 @@ const completeWithWrites = async (
   });
   if (keyLog.kind !== 'append') throw new Error('a claim always appends');
   await faultAt(settings, 'before-complete', execution.keyStream, 'atomic');
-  const [completion, ...effects] = await store.appendMulti([
-    {
-      stream: execution.keyStream,
-      events: execution.keyEvents(keyLog.events, holder, at.expected),
-      expectedRevision: at.expected,
-      ...claimRetention(settings, execution.input, at.expected),
-    },
-    ...writes.map((write) => ({
-      stream: write.stream,
-      events: write.events,
-      expectedRevision: toExpected(write.expectedRevision),
-      ...(guarded ? { expectNoRetention: true } : {}),
-    })),
-  ]);
+  const [completion, ...effects] = await appendKeyLogTraced(
+    execution,
+    keyLog.events,
+    () =>
+      store.appendMulti([
+        {
+          stream: execution.keyStream,
+          events: execution.keyEvents(keyLog.events, holder, at.expected),
+          expectedRevision: at.expected,
+          ...claimRetention(settings, execution.input, at.expected),
+        },
+        ...writes.map((write) => ({
+          stream: write.stream,
+          events: write.events,
+          expectedRevision: toExpected(write.expectedRevision),
+          ...(guarded ? { expectNoRetention: true } : {}),
+        })),
+      ]),
+    writes.length,
+  );
   if (completion !== undefined) execution.wroteKeyLog(completion);
   execution.wrote(effects);
   runtime.shortcuts?.keepWritten(writes, effects);

@@ -17,6 +17,11 @@ export interface ExecuteInput<Command = unknown> {
   readonly handler: CommandHandler<Command>;
   /** Key retention for this route (seconds); overrides the handler's and the engine's. */
   readonly retentionSeconds?: number;
+  /**
+   * The request's headers, read only for their trace context (`traceparent`, `tracestate`) by the propagator an
+   * OpenTelemetry SDK registers, so the command's span joins the caller's trace; never stored.
+   */
+  readonly traceHeaders?: Readonly<Record<string, unknown>>;
 }
 
 /** The settings the protocols share (`IdempotencyEngineOptions` with its defaults filled in). */

@@ -4,6 +4,8 @@ import type { AppendResult, EventToAppend, ExpectedRevision, GlobalPosition } fr
 import { withSecretsReferenced } from '../commands/secret-reference.js';
 import { deriveId } from '../ids/index.js';
 import type { KeyLogEvent, RequestFingerprint } from '../key-log/index.js';
+import { untraced } from '../tracing/index.js';
+import type { CommandTrace } from '../tracing/index.js';
 import type { CommandContext, CommandRequest } from './command-handler.js';
 import type { ExecuteInput } from './engine-settings.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
@@ -25,6 +27,8 @@ export class Execution {
     readonly keyStream: string,
     /** The reference keys secret fields are hashed under in the fingerprint, the current one first. */
     referenceKeys: readonly Uint8Array[] = [],
+    /** Where its key-log reads and appends, effects and steps are traced (nowhere by default). */
+    readonly trace: CommandTrace = untraced,
   ) {
     const [request, ...older] = requestFingerprints(
       input.request,

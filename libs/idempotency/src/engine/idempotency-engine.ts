@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { EventStore } from '@once/event-store';
 import { keyStreamName } from '../key-log/index.js';
 import type { KeyState } from '../key-log/index.js';
+import { commandTracer } from '../tracing/index.js';
+import type { CommandTrace } from '../tracing/index.js';
 import { runAtomic } from './atomic-protocol.js';
+import { commandSpanAttributes, outcomeSpanEnd } from './command-spans.js';
 import { CompletedKeys, completedKeyMemory } from './completed-keys.js';
 import type { EngineRuntime } from './engine-runtime.js';
 import { CrashSignal } from './engine-settings.js';
@@ -124,12 +127,14 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
   };
   const forcePhased = options.protocol === 'phased';
   const takeOver = (execution: Execution) => runPhased(runtime, execution);
+  const startCommandTrace = commandTracer();
 
-  const run = async (input: ExecuteInput): Promise<ExecuteOutcome> => {
+  const run = async (input: ExecuteInput, trace: CommandTrace): Promise<ExecuteOutcome> => {
     const execution = new Execution(
       input,
       keyStreamName(input.scope, input.key),
       runtime.settings.referenceKeys,
+      trace,
     );
     const remembered = runtime.completedKeys.answer(execution);
     if (remembered !== undefined) return remembered;
@@ -168,7 +173,19 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
       // The handler and the command were typed together by the caller; past this point the engine only passes the
       // command from one to the other.
       const input = typed as unknown as ExecuteInput;
-      const outcome = await run(input);
+      // A span for the command, under the request's trace context: a no-op unless an OpenTelemetry SDK records.
+      const command = startCommandTrace({
+        carrier: input.traceHeaders,
+        describe: () => commandSpanAttributes(input),
+      });
+      let outcome: ExecuteOutcome;
+      try {
+        outcome = await command.within(() => run(input, command.trace));
+      } catch (error) {
+        command.end(() => ({ attributes: {}, failed: true, error }));
+        throw error;
+      }
+      command.end(() => outcomeSpanEnd(outcome));
       try {
         options.onOutcome?.(outcome, {
           method: input.request.method.toUpperCase(),

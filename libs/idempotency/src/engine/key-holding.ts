@@ -7,6 +7,7 @@ import type {
   PlannedWrite,
 } from '../key-log/index.js';
 import type { StreamRevision } from '@once/event-store';
+import { appendKeyLogTraced } from './command-spans.js';
 import type { EngineRuntime } from './engine-runtime.js';
 import { leaseExpiresAt } from './engine-settings.js';
 import type { Execution } from './execution.js';
@@ -47,23 +48,25 @@ export class KeyHolding {
       (event) => event.type === 'IdempotencyKeyCompleted' || event.type === 'IdempotencyKeyReleased',
     );
     try {
-      const result = await store.appendToStream(
-        this.execution.keyStream,
-        this.execution.keyEvents(decision.events, this.holder, this.revision),
-        {
-          expectedRevision: this.revision,
-          // The key's retention starts here: while in flight it had none.
-          ...(endsLife
-            ? {
-                retention: endOfLifeRetention(
-                  settings,
-                  this.execution.input,
-                  this.state.claim.claimedAt,
-                  settings.clock(),
-                ),
-              }
-            : {}),
-        },
+      const result = await appendKeyLogTraced(this.execution, decision.events, () =>
+        store.appendToStream(
+          this.execution.keyStream,
+          this.execution.keyEvents(decision.events, this.holder, this.revision),
+          {
+            expectedRevision: this.revision,
+            // The key's retention starts here: while in flight it had none.
+            ...(endsLife
+              ? {
+                  retention: endOfLifeRetention(
+                    settings,
+                    this.execution.input,
+                    this.state.claim.claimedAt,
+                    settings.clock(),
+                  ),
+                }
+              : {}),
+          },
+        ),
       );
       this.execution.wroteKeyLog(result);
       this.revision = result.nextExpectedRevision;

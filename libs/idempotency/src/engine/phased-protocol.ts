@@ -4,6 +4,7 @@ import { decideKeyLog, evolveKeyState, retryAfterSeconds } from '../key-log/inde
 import type { KeyInFlight, KeyLogInput, StoredResponse } from '../key-log/index.js';
 import { follow } from './arrival-answers.js';
 import type { EffectOutcome, EffectSpec, PhasedCommandContext } from './command-handler.js';
+import { appendKeyLogTraced, readAggregatesTraced } from './command-spans.js';
 import type { EngineRuntime } from './engine-runtime.js';
 import { backoff, CrashSignal, faultAt, leaseExpiresAt } from './engine-settings.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
@@ -43,7 +44,7 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
       keyLog = { type: 'Claim', request, claim: claimOf(runtime, execution, holder, now) };
       if (handler.kind === 'decide' && streams !== undefined) {
         // No external call comes first: the claim and the plan (or the rejection) travel in one append.
-        const snapshots = opening.snapshots ?? (await runtime.reads.aggregates(streams));
+        const snapshots = opening.snapshots ?? (await readAggregatesTraced(runtime, execution, streams));
         const decided = decideAndPlan(settings.allowList, execution, handler, context, snapshots);
         if (decided.kind === 'released') return decided.outcome;
         keyLog = {
@@ -72,14 +73,16 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
     if (completesAtOnce) await faultAt(settings, 'before-complete', keyStream, 'phased');
     let revision: StreamRevision;
     try {
-      const result = await store.appendToStream(keyStream, execution.keyEvents(events, holder, expected), {
-        expectedRevision: expected,
-        ...(opening.kind !== 'claim'
-          ? {}
-          : completesAtOnce
-            ? claimRetention(settings, input, expected)
-            : inFlightClaimRetention(expected)),
-      });
+      const result = await appendKeyLogTraced(execution, events, () =>
+        store.appendToStream(keyStream, execution.keyEvents(events, holder, expected), {
+          expectedRevision: expected,
+          ...(opening.kind !== 'claim'
+            ? {}
+            : completesAtOnce
+              ? claimRetention(settings, input, expected)
+              : inFlightClaimRetention(expected)),
+        }),
+      );
       execution.wroteKeyLog(result);
       revision = result.nextExpectedRevision;
     } catch (error) {
@@ -105,18 +108,37 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
   }
 };
 
-const runEffect = async <Result>(
+/** An effect in a span of the command: its name, how it ended, and after how many attempts. */
+const runEffect = <Result>(
   runtime: EngineRuntime,
   holding: KeyHolding,
   name: string,
   spec: EffectSpec<Result>,
   storeAs: 'result' | 'response',
+): Promise<EffectOutcome<Result>> =>
+  holding.execution.trace.span('once.effect', async (span) => {
+    span.set({ 'once.effect.name': name, 'once.effect.planned': holding.state.plans[name] !== undefined });
+    const outcome = await runPlannedEffect(runtime, holding, name, spec, storeAs, (attempts) =>
+      span.set({ 'once.effect.attempts': attempts }),
+    );
+    span.set({ 'once.effect.outcome': outcome.kind });
+    return outcome;
+  });
+
+const runPlannedEffect = async <Result>(
+  runtime: EngineRuntime,
+  holding: KeyHolding,
+  name: string,
+  spec: EffectSpec<Result>,
+  storeAs: 'result' | 'response',
+  onAttempt: (attempts: number) => void,
 ): Promise<EffectOutcome<Result>> => {
   const { keyStream } = holding.execution;
   let plan = holding.state.plans[name];
   for (let attempt = 0; ; attempt++) {
+    onAttempt(attempt + 1);
     if (plan === undefined) {
-      const snapshots = await runtime.reads.aggregates(spec.streams);
+      const snapshots = await readAggregatesTraced(runtime, holding.execution, spec.streams);
       const decision = spec.decide(snapshots);
       if (decision.kind === 'reject') return { kind: 'rejected', response: decision.response };
       const prefix = name === MAIN_EFFECT ? '' : `${name}:`;
@@ -147,21 +169,28 @@ const runEffect = async <Result>(
   }
 };
 
-const runStep = async <Result>(
+/** A step in a span of the command: its name, whether it resumes a started one or was recorded finished already. */
+const runStep = <Result>(
   holding: KeyHolding,
   name: string,
   run: (attempt: { readonly resumed: boolean }) => Promise<Result>,
-): Promise<Result> => {
-  const recorded = holding.state.steps[name];
-  if (recorded?.stage === 'finished') return recorded.data as Result;
-  const resumed = recorded?.stage === 'started';
-  const reach = { type: 'ReachStep', holder: holding.holder, point: name } as const;
-  await holding.append({ ...reach, leaseExpiresAt: holding.lease() });
-  holding.maybeApplied.add(`step:${name}`);
-  const data = await run({ resumed });
-  await holding.append({ ...reach, leaseExpiresAt: holding.lease(), finished: { data } });
-  return data;
-};
+): Promise<Result> =>
+  holding.execution.trace.span('once.step', async (span) => {
+    const recorded = holding.state.steps[name];
+    const resumed = recorded?.stage === 'started';
+    span.set({
+      'once.step.name': name,
+      'once.step.recorded': recorded?.stage === 'finished',
+      'once.step.resumed': resumed,
+    });
+    if (recorded?.stage === 'finished') return recorded.data as Result;
+    const reach = { type: 'ReachStep', holder: holding.holder, point: name } as const;
+    await holding.append({ ...reach, leaseExpiresAt: holding.lease() });
+    holding.maybeApplied.add(`step:${name}`);
+    const data = await run({ resumed });
+    await holding.append({ ...reach, leaseExpiresAt: holding.lease(), finished: { data } });
+    return data;
+  });
 
 type Failure =
   | { readonly reason: 'handler-error'; readonly error: unknown }

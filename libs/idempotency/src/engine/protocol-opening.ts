@@ -39,8 +39,16 @@ export const openExecution = async (runtime: EngineRuntime, execution: Execution
   } catch (error) {
     streamsError = error;
   }
-  const { key, snapshots } = await runtime.reads.keyAndAggregates(execution, streams);
-  const arrival = decideArrival(key.state, execution.request, now, execution.alsoHashes);
+  const { key, snapshots, arrival } = await execution.trace.span('once.key_log.read', async (span) => {
+    const read = await runtime.reads.keyAndAggregates(execution, streams);
+    const decided = decideArrival(read.key.state, execution.request, now, execution.alsoHashes);
+    span.set({
+      'once.key_log.state': read.key.state.status,
+      'once.key_log.arrival': decided.kind,
+      'once.aggregates': read.snapshots?.size ?? 0,
+    });
+    return { ...read, arrival: decided };
+  });
   if (arrival.kind !== 'claim' && arrival.kind !== 'take-over') {
     return { kind: 'answered', outcome: answerArrival(runtime, execution, arrival, key) };
   }

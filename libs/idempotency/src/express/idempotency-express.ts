@@ -96,6 +96,7 @@ export const createIdempotencyExpress = (options: IdempotencyExpressOptions): Id
               params: req.params,
               body: req.body as unknown,
               ...(route.retentionSeconds === undefined ? {} : { retentionSeconds: route.retentionSeconds }),
+              traceHeaders: req.headers,
             },
             settings,
           );

@@ -140,6 +140,7 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
           params: (request.params ?? {}) as Readonly<Record<string, unknown>>,
           body: request.body,
           ...(settings.retentionSeconds === undefined ? {} : { retentionSeconds: settings.retentionSeconds }),
+          traceHeaders: request.headers,
         },
         answerSettings,
       );

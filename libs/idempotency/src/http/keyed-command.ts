@@ -36,6 +36,8 @@ export interface KeyedCommandRequest {
   readonly body: unknown;
   /** Key retention for this route (seconds). */
   readonly retentionSeconds?: number;
+  /** The request's headers, for its trace context (`traceparent`) only: the command's span joins the caller's trace. */
+  readonly traceHeaders?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -194,6 +196,7 @@ export const runKeyedCommand = async (
     command: chosen.command,
     handler: chosen.candidate.handler,
     ...(request.retentionSeconds === undefined ? {} : { retentionSeconds: request.retentionSeconds }),
+    ...(request.traceHeaders === undefined ? {} : { traceHeaders: request.traceHeaders }),
   });
   return { answer: answerOutcome(outcome, settings), outcome };
 };

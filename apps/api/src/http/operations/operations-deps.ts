@@ -1,4 +1,4 @@
-import type { MetricsListener } from './metrics-server.js';
+import type { MetricsListener } from '@once/cafe';
 import type { RateLimitSettings } from './rate-limits.js';
 
 /** The limits and housekeeping of a long-running api. Every field is optional: tests leave out what they don't test. */

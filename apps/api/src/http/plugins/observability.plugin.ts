@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { serveMetrics } from '../operations/metrics-server.js';
-import type { MetricsListener } from '../operations/metrics-server.js';
+import { serveMetrics } from '@once/cafe';
+import type { MetricsListener } from '@once/cafe';
 
 /**
  * How the idempotency layer answered a keyed command (a Prometheus label and a log field); `unavailable` is a
@@ -28,24 +28,26 @@ export interface ObservabilityOptions {
 }
 
 /**
- * Prometheus metrics at `/metrics` (on the api's port, or on its own internal listener) (request durations per route and status; idempotency outcomes per route:
- * first, replay, in_flight, reused, released) and one structured log line per request carrying the request id and
- * the idempotency outcome. Each app has its own registry.
+ * Prometheus metrics at `/metrics` (on the api's port, or on its own internal listener): request durations per route
+ * and status (`once_http_request_duration_seconds`), idempotency outcomes per route
+ * (`once_idempotency_outcomes_total`: first, replay, in_flight, reused, released, unavailable) and the process's own
+ * (`once_process_*`, `once_nodejs_*`); and one structured log line per request carrying the request id and the
+ * idempotency outcome. Each app has its own registry; every metric carries the one `once_` prefix.
  */
 export const observabilityPlugin = fp<ObservabilityOptions>(
   async (app, { metricsListener }) => {
     const registry = new Registry();
-    collectDefaultMetrics({ register: registry });
+    collectDefaultMetrics({ register: registry, prefix: 'once_' });
     app.decorate('metricsRegistry', registry);
     const durations = new Histogram({
-      name: 'http_request_duration_seconds',
+      name: 'once_http_request_duration_seconds',
       help: 'HTTP request durations by route and status',
       labelNames: ['method', 'route', 'status_code'] as const,
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     });
     const outcomes = new Counter({
-      name: 'idempotency_outcomes_total',
+      name: 'once_idempotency_outcomes_total',
       help: 'Keyed commands by how the idempotency layer answered them (first, replay, in_flight, reused, released, unavailable)',
       labelNames: ['route', 'outcome'] as const,
       registers: [registry],

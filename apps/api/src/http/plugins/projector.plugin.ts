@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Gauge } from 'prom-client';
-import type { BackgroundWorkSettings } from '@once/cafe';
-import type { ScavengerRound } from '@once/event-store/postgres';
+import { Counter } from 'prom-client';
+import { registerBackgroundWorkMetrics } from '@once/cafe';
+import type { BackgroundWorkMetrics, BackgroundWorkSettings } from '@once/cafe';
 import type { WebhookUrlPolicy } from '@once/webhooks';
 import type { ProjectorThreadData, ProjectorThreadMessage } from './projector.thread.js';
 import { superviseThread } from './thread-supervisor.js';
@@ -28,40 +28,6 @@ export interface ProjectorPluginOptions {
   readonly gatewayTimeoutMs?: number | undefined;
 }
 
-/** The retention scavenger's metrics in `/metrics`: the rounds the thread leads are reported here. */
-const scavengerMetrics = (app: FastifyInstance) => {
-  const streams = new Counter({
-    name: 'once_scavenger_removed_streams_total',
-    help: 'Expired streams the scavenger removed whole',
-    registers: [app.metricsRegistry],
-  });
-  const events = new Counter({
-    name: 'once_scavenger_removed_events_total',
-    help: 'Events of expired streams the scavenger removed',
-    registers: [app.metricsRegistry],
-  });
-  const lag = new Gauge({
-    name: 'once_scavenger_lag_seconds',
-    help: 'In the last round, the longest time between a removed stream expiring and its removal',
-    registers: [app.metricsRegistry],
-  });
-  const lastServerScavenge = new Gauge({
-    name: 'once_eventstore_last_scavenge_timestamp_seconds',
-    help: 'When this process last started a scavenge on the EventStoreDB server (Unix time)',
-    registers: [app.metricsRegistry],
-  });
-  return {
-    round: (round: ScavengerRound): void => {
-      streams.inc(round.removedStreams);
-      events.inc(round.removedEvents);
-      lag.set(round.maxLagSeconds);
-    },
-    serverScavenge: (startedAt: Date): void => lastServerScavenge.set(startedAt.getTime() / 1000),
-  };
-};
-
-type ScavengerMetrics = ReturnType<typeof scavengerMetrics>;
-
 /**
  * The worker that runs `projector.thread`: its compiled module, or from sources (`npm start`, the tests) a module
  * that registers tsx in the thread first (a worker does not inherit the loader of the thread that starts it).
@@ -80,7 +46,7 @@ const projectorWorker = (workerData: ProjectorThreadData): Worker => {
 const startProjectorThread = async (
   app: FastifyInstance,
   workerData: ProjectorThreadData,
-  metrics: ScavengerMetrics,
+  metrics: BackgroundWorkMetrics,
 ): Promise<SupervisedThread> => {
   const worker = projectorWorker(workerData);
   let stopping = false;
@@ -93,7 +59,7 @@ const startProjectorThread = async (
       if (message.kind === 'started') resolve();
       else if (message.kind === 'failed')
         reject(new Error(`the projector did not start: ${message.message}`));
-      else if (message.kind === 'scavenger-round') metrics.round(message.round);
+      else if (message.kind === 'scavenger-round') metrics.scavengerRound(message.round);
       else if (message.kind === 'server-scavenge') metrics.serverScavenge(message.startedAt);
       else app.log[message.level](message.data, message.message);
     });
@@ -128,7 +94,8 @@ export const projectorPlugin = fp<ProjectorPluginOptions>(
       help: 'Restarts of the in-process projector thread after it died',
       registers: [app.metricsRegistry],
     });
-    const metrics = scavengerMetrics(app);
+    // The rounds the thread leads are reported in this process's /metrics.
+    const metrics = registerBackgroundWorkMetrics(app.metricsRegistry);
     const supervisor = await superviseThread({
       start: () =>
         startProjectorThread(

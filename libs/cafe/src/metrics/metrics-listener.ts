@@ -9,9 +9,13 @@ export interface MetricsListener {
   readonly host?: string;
 }
 
+/** What the metrics listener answers: the registry, and a liveness probe that answers while the process does. */
+export const metricsListenerPaths = { metrics: '/metrics', live: '/health/live' } as const;
+
 /**
- * Serves the registry at `GET /metrics` on its own listener (everything else is 404), so scraping needs no route
- * on the public port and the metrics are not exposed with the api.
+ * Serves the registry at `GET /metrics` on its own listener, and `GET /health/live` (200 while the process answers,
+ * for a process with no other listener, as the projector), everything else 404; so scraping needs no route on the
+ * public port and the metrics are not exposed with the api.
  *
  * @example
  * const server = await serveMetrics(registry, { port: 9464 });
@@ -22,7 +26,11 @@ export const serveMetrics = async (
   listener: MetricsListener,
 ): Promise<{ readonly url: string; close(): Promise<void> }> => {
   const server = createServer((request, response) => {
-    if (request.method !== 'GET' || request.url !== '/metrics') {
+    if (request.method === 'GET' && request.url === metricsListenerPaths.live) {
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      return;
+    }
+    if (request.method !== 'GET' || request.url !== metricsListenerPaths.metrics) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
@@ -38,7 +46,7 @@ export const serveMetrics = async (
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${String(port)}/metrics`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${String(port)}${metricsListenerPaths.metrics}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 };

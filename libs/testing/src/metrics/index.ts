@@ -1,0 +1,1 @@
+export { prometheusNamingProblems } from './prometheus-naming.js';

@@ -79,7 +79,7 @@ describe('operations endpoints', () => {
     expect(spec.openapi).toMatch(/^3\./);
     expect(Object.keys(spec.paths)).toEqual(
       expect.arrayContaining([
-        '/invoices/',
+        '/invoices',
         '/invoices/{id}/payments',
         '/orders/{id}/complete',
         '/stock-counts/{id}/post',

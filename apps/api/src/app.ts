@@ -14,6 +14,7 @@ import {
 } from '@once/cafe';
 import type { BackgroundWorkSettings, ProcessFaultHook } from '@once/cafe';
 import { onceDefaults } from '@once/settings';
+import { apiVersion } from './api-version.js';
 import { apiIdempotencyOptions } from './http/commands/idempotency-options.js';
 import { consistencyPlugin, readWaitsPlugin } from './http/consistency/index.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -201,7 +202,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       ...(operations.metricsListener ? { metricsListener: operations.metricsListener } : {}),
     });
     await app.register(consistencyPlugin, { readWaitMs: deps.readWaitMs ?? onceDefaults.ONCE_READ_WAIT_MS });
-    await app.register(docsPlugin, { catalog: problemCatalog, version: '0.1.0' });
+    await app.register(docsPlugin, {
+      catalog: problemCatalog,
+      version: apiVersion,
+      rateLimits: operations.rateLimits,
+    });
     await app.register(postgresPlugin, {
       connectionString: deps.databaseUrl,
       poolSize: deps.poolSize ?? onceDefaults.ONCE_DATABASE_POOL_SIZE,

@@ -1,8 +1,10 @@
 import { createIdempotentClient, createMemoryIntentStorage, createOnceApi } from '@once/client';
+import type { paths } from './once-api-paths.generated.js';
 import type { Session } from './session.js';
 
 export const sellACoffee = async (session: Session) => {
-  const once = createOnceApi(
+  // `paths` is what openapi-typescript generates from the api's GET /docs/json.
+  const once = createOnceApi<paths>(
     createIdempotentClient({
       storage: createMemoryIntentStorage(),
       baseUrl: session.baseUrl,
@@ -10,7 +12,7 @@ export const sellACoffee = async (session: Session) => {
     }),
   );
 
-  // Route names, bodies and answers are typed from the api's own OpenAPI document.
+  // Route names, bodies and answers are typed from that document.
   const invoice = await once.command('POST /invoices', {
     body: { currency: 'EUR', lines: [{ description: 'Flat white', quantity: 1, unitPrice: 450 }] },
   });

@@ -31,6 +31,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'operator' },
       schema: {
+        operationId: 'getKeyTimelines',
         summary: "A key's log as a timeline, by key or by the resource it created",
         description:
           'Keys of your tenant (any actor) with this `key`, or whose stored response names `resource`; each with ' +
@@ -54,6 +55,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'operator' },
       schema: {
+        operationId: 'listKeysInFlight',
         summary: 'Keys of your tenant still in flight',
         description:
           'From the key table (a projection): the recovery point each reached, its holder and lease.',
@@ -89,6 +91,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'operator' },
       schema: {
+        operationId: 'listUnresumableKeys',
         summary: 'Keys of your tenant the completer cannot resume',
         description:
           'Keys in flight whose lease has ended and whose recorded command no handler of this api resumes (a ' +
@@ -106,6 +109,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'operator' },
       schema: {
+        operationId: 'listOpsPaymentsNeedingAttention',
         summary: "Your tenant's card payments that need an operator",
         description:
           'Card payments whose gateway outcome stayed unknown through every attempt of the completer, from the ' +
@@ -125,6 +129,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'operator' },
       schema: {
+        operationId: 'listProjectionLag',
         summary: 'How far each projection is behind the log',
         tags: ['console'],
         response: { 200: projectionsLagView, ...readProblems },
@@ -138,6 +143,7 @@ export const consoleRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'operator' },
       schema: {
+        operationId: 'listRouteRates',
         summary: 'Replay, 409 and 422 rates per route since this process started',
         description: "From this process's own Prometheus counters (as `/metrics` shows them); service-wide.",
         tags: ['console'],

@@ -79,6 +79,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
     {
       config: { role: 'public' },
       schema: {
+        operationId: 'checkLiveness',
         summary: 'Liveness: the process runs and answers',
         tags: ['operations'],
         response: { 200: z.object({ status: z.literal('ok') }) },
@@ -86,12 +87,16 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
     },
     async () => ({ status: 'ok' as const }),
   );
-  for (const url of ['/health/ready', '/health']) {
+  for (const [url, operationId] of [
+    ['/health/ready', 'checkReadiness'],
+    ['/health', 'checkHealth'],
+  ] as const) {
     app.get(
       url,
       {
         config: { role: 'public' },
         schema: {
+          operationId,
           summary: 'Readiness: the databases answer, the projector runs, the migrations are applied',
           tags: ['operations'],
           response: { 200: readyAnswer },

@@ -43,6 +43,7 @@ export const idempotencyKeysRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'staff' },
       schema: {
+        operationId: 'getIdempotencyKey',
         summary: "Your own Idempotency-Key's state",
         description: readModelDescription(
           'Your key: in flight (with its recovery point and lease), completed, or released.',

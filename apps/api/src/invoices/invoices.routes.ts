@@ -20,6 +20,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/',
     config: { role: 'staff' },
     schema: {
+      operationId: 'issueInvoice',
       summary: 'Issue an invoice (its id is derived from the Idempotency-Key)',
       tags: ['invoices'],
       headers: idempotencyKeyHeader,
@@ -34,6 +35,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'staff' },
       schema: {
+        operationId: 'getInvoice',
         summary: 'An invoice with its balance and payments',
         description: readModelDescription('The invoice and its payments in the order they were made.'),
         tags: ['invoices'],
@@ -56,6 +58,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/:id/payments',
     config: { role: 'staff' },
     schema: {
+      operationId: 'payInvoice',
       summary: 'Pay an invoice: cash at once, or a card through the gateway (never above the balance)',
       tags: ['invoices'],
       headers: idempotencyKeyHeader,

@@ -36,6 +36,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'staff' },
       schema: {
+        operationId: 'listPaymentsNeedingAttention',
         summary: 'Card payments that need an operator',
         description: readModelDescription(
           "Your tenant's card payments whose gateway outcome stayed unknown through every attempt the completer " +
@@ -61,6 +62,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'staff' },
       schema: {
+        operationId: 'getPayment',
         summary: 'A payment',
         description: readModelDescription('One payment, with the invoice it pays.'),
         tags: ['invoices'],
@@ -83,6 +85,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/:id/resolve',
     config: { role: 'operator' },
     schema: {
+      operationId: 'resolvePayment',
       summary: 'Resolve a card payment that needs attention (operator keys)',
       description:
         '`inquire` asks the gateway again: a charge it has is captured, none releases the amount; `mark-declined` ' +

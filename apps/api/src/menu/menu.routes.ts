@@ -26,6 +26,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'staff' },
       schema: {
+        operationId: 'getMenu',
         summary: 'The menu with current prices',
         description: readModelDescription(
           'The items on the menu, in the order they were added. A till keeps a copy to show prices offline; the ' +
@@ -50,6 +51,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/items/:sku',
     config: { role: 'admin' },
     schema: {
+      operationId: 'setMenuItem',
       summary: 'Add a menu item, or change its name or price',
       description:
         `Sets the item to exactly these values (no event when it already reads so). A menu holds at most ` +
@@ -69,6 +71,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/items/:sku',
     config: { role: 'admin' },
     schema: {
+      operationId: 'withdrawMenuItem',
       summary: 'Withdraw a menu item',
       description:
         'Orders for the item are refused from now on (422 `item-not-on-menu`) until it is set again; 404 ' +

@@ -20,6 +20,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/',
     config: { role: 'staff' },
     schema: {
+      operationId: 'placeOrder',
       summary: 'Place an order (its id is derived from the Idempotency-Key)',
       description:
         'Tills may queue orders offline and send them hours later: keys of this route are kept 7 days (24 hours ' +
@@ -36,6 +37,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/:id/approve',
     config: { role: 'staff' },
     schema: {
+      operationId: 'approveOrder',
       summary: 'Accept the current total of an order held for review',
       description:
         'An order whose `expectedTotal` differed from its total at current prices is `held`; approving it makes it ' +
@@ -53,6 +55,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/:id/serve',
     config: { role: 'staff' },
     schema: {
+      operationId: 'serveOrder',
       summary: 'Mark an order served',
       tags: ['orders'],
       headers: idempotencyKeyHeader,
@@ -67,6 +70,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/:id/complete',
     config: { role: 'staff' },
     schema: {
+      operationId: 'completeOrder',
       summary: 'Complete a served order: it becomes a sale, exactly once',
       tags: ['orders'],
       headers: idempotencyKeyHeader,
@@ -82,6 +86,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'staff' },
       schema: {
+        operationId: 'getOrder',
         summary: 'An order',
         description: readModelDescription('The order, with its sale once completed.'),
         tags: ['orders'],

@@ -20,6 +20,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/',
     config: { role: 'staff' },
     schema: {
+      operationId: 'openStockCount',
       summary: 'Open a stock count (its id is derived from the Idempotency-Key)',
       tags,
       headers: idempotencyKeyHeader,
@@ -33,6 +34,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/:id/lines',
     config: { role: 'staff' },
     schema: {
+      operationId: 'recordStockCountLine',
       summary: 'Record a counted line (the same sku again replaces its line)',
       tags,
       headers: idempotencyKeyHeader,
@@ -47,6 +49,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
     url: '/:id/post',
     config: { role: 'staff' },
     schema: {
+      operationId: 'postStockCount',
       summary: 'Post a stock count, exactly once',
       tags,
       headers: idempotencyKeyHeader,
@@ -62,6 +65,7 @@ export const stockCountsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { role: 'staff' },
       schema: {
+        operationId: 'getStockCount',
         summary: 'A stock count',
         description: readModelDescription('The count with its lines in counting order.'),
         tags,

@@ -20,8 +20,6 @@ export {
   invoiceCalls,
 } from './invoice-calls.js';
 export type { InvoiceCalls } from './invoice-calls.js';
-export { clientRouteTypesSource } from './client-route-types.js';
-export type { OpenApiDocument } from './client-route-types.js';
 export {
   bundleWebApps,
   saveScreenshot,
@@ -32,3 +30,5 @@ export {
 export type { BrowserTestApi } from './till-browser.js';
 export { putDemoMenu, putMenuItems } from './menu-calls.js';
 export type { MenuItemInput } from './menu-calls.js';
+export { headerNamed, operationsOf } from './openapi-walk.js';
+export type { OpenApi, OpenApiOperation, OpenApiResponse } from './openapi-walk.js';

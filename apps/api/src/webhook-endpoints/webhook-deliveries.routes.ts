@@ -50,6 +50,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod<WebhookDeliveriesRou
     {
       config: { role: 'admin' },
       schema: {
+        operationId: 'listWebhookMessages',
         summary: 'The endpoint’s messages, newest first: status, attempts, next attempt',
         tags,
         params: webhookEndpointIdParams,
@@ -73,6 +74,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod<WebhookDeliveriesRou
     {
       config: { role: 'admin' },
       schema: {
+        operationId: 'listWebhookAttempts',
         summary:
           'Delivery attempts to the endpoint (or of one message), newest first: status code, time, duration',
         tags,
@@ -97,6 +99,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod<WebhookDeliveriesRou
     {
       config: { role: 'admin' },
       schema: {
+        operationId: 'redeliverWebhookMessage',
         summary: 'Deliver one message again, now, with a fresh retry ladder',
         tags,
         params: webhookMessageParams,
@@ -119,6 +122,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod<WebhookDeliveriesRou
     {
       config: { role: 'admin' },
       schema: {
+        operationId: 'deleteWebhookMessage',
         summary: 'Delete a dead or held message and its attempts (giving up on it)',
         tags,
         params: webhookMessageParams,
@@ -152,6 +156,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncZod<WebhookDeliveriesRou
     {
       config: { role: 'admin' },
       schema: {
+        operationId: 'replayWebhookEvents',
         summary:
           'Deliver again every event of the endpoint’s types appended in [from, to), read from the log, in log order',
         tags,

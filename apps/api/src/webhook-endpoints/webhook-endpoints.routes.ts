@@ -41,6 +41,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{
     url: '/',
     config: { role: 'admin' },
     schema: {
+      operationId: 'registerWebhookEndpoint',
       summary:
         'Register a webhook endpoint (its id is derived from the Idempotency-Key; the secret is shown here)',
       tags,
@@ -62,6 +63,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{
     url: '/:id/rotate-secret',
     config: { role: 'admin' },
     schema: {
+      operationId: 'rotateWebhookEndpointSecret',
       summary: 'Rotate the secret (the previous one keeps signing during the grace period)',
       tags,
       headers: idempotencyKeyHeader,
@@ -85,6 +87,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{
       url: `/:id/${action}`,
       config: { role: 'admin' },
       schema: {
+        operationId: `${action}WebhookEndpoint`,
         summary,
         tags,
         headers: idempotencyKeyHeader,
@@ -101,6 +104,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{
     url: '/:id',
     config: { role: 'admin' },
     schema: {
+      operationId: 'deleteWebhookEndpoint',
       summary: 'Delete a webhook endpoint',
       tags,
       headers: idempotencyKeyHeader,
@@ -115,6 +119,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{
     {
       config: { role: 'admin' },
       schema: {
+        operationId: 'listWebhookEndpoints',
         summary: 'The tenant’s webhook endpoints (never their secrets)',
         tags,
         response: { 200: z.object({ endpoints: z.array(webhookEndpointView) }), 401: problemView },
@@ -128,6 +133,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{
     {
       config: { role: 'admin' },
       schema: {
+        operationId: 'listWebhookEventTypes',
         summary: 'The event types an endpoint can subscribe to',
         tags,
         response: { 200: z.object({ eventTypes: z.array(z.string()) }), 401: problemView },
@@ -141,6 +147,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncZod<{
     {
       config: { role: 'admin' },
       schema: {
+        operationId: 'getWebhookEndpoint',
         summary: 'One webhook endpoint, with whether it is failing or disabled and why',
         tags,
         params: webhookEndpointIdParams,

@@ -31,8 +31,9 @@ export const webhooksRoutes: FastifyPluginAsyncZod<WebhooksRoutesOptions> = asyn
   app.post(
     '/gateway',
     {
-      config: { role: 'public' },
+      config: { role: 'public', writesPosition: true },
       schema: {
+        operationId: 'receiveGatewayEvent',
         summary: 'Gateway events (signed; applied once per event id)',
         description:
           'Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body; ' +

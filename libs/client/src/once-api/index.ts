@@ -1,3 +1,2 @@
 export { createOnceApi } from './once-api.js';
 export type { OnceApi, OnceCommandInput, OnceCommandOutcome, OnceCommandRoute } from './once-api.js';
-export type { OnceCommandRoutes } from './once-routes.generated.js';

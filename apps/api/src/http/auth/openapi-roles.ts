@@ -13,7 +13,7 @@ interface Operation {
 const forbidden = {
   description:
     'The API key’s role is below the one this operation needs (problem `forbidden`). Nothing was done.',
-  content: problemContent('/problems/forbidden', 403),
+  content: problemContent(),
 };
 
 const roleSentence = (role: RouteRole): string =>

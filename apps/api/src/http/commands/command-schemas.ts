@@ -6,7 +6,8 @@ export const idempotencyKeyHeader = z.object({
     .string()
     .optional()
     .describe(
-      'Required. One key per intent (8–255 visible ASCII, sf-string or bare); every retry reuses it.',
+      'One key per intent (8–255 visible ASCII, sf-string or bare); every retry reuses it. Required: the OpenAPI ' +
+        'document says so, and a request without one is refused with `/problems/idempotency-key-missing`.',
     ),
 });
 

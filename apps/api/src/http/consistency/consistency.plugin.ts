@@ -3,6 +3,13 @@ import type { GlobalPosition } from '@once/event-store';
 import { positionHeader, positionToken } from './read-your-writes.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's answers carry `Once-Position` when its request wrote, though it is no command (a command's answers
+     * always may): the OpenAPI document declares the header on them.
+     */
+    readonly writesPosition?: boolean;
+  }
   interface FastifyInstance {
     /** The longest a read waits for `Once-Min-Position` (ms). */
     readWaitMs: number;

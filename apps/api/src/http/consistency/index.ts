@@ -9,7 +9,7 @@ export {
   staleHeader,
 } from './read-your-writes.js';
 export type { ReadModelProjection } from './read-your-writes.js';
-export { documentConsistencyHeaders } from './openapi-headers.js';
+export { documentConsistencyHeaders, withWritePosition } from './openapi-headers.js';
 export { readWaitsPlugin } from './read-waits.plugin.js';
 export type { ReadWaitsOptions } from './read-waits.plugin.js';
 export { createPositionWatcher, readLiveCheckpoints } from './position-watcher.js';

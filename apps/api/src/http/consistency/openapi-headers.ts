@@ -1,10 +1,33 @@
-import type { SwaggerTransformObject } from '@fastify/swagger';
+import type { RouteOptions } from 'fastify';
+import type {} from '@once/idempotency/fastify';
+import type {} from './consistency.plugin.js';
 import { minPositionHeader, positionHeader, staleHeader } from './read-your-writes.js';
+
+const writesExtension = 'x-once-writes';
 
 interface Operation {
   parameters?: { name?: string; in?: string }[];
   responses?: Record<string, { headers?: Record<string, unknown> }>;
+  [writesExtension]?: boolean;
 }
+
+/**
+ * Wraps an OpenAPI route transform so each route whose answers carry `Once-Position` is marked `x-once-writes`: every
+ * command route, and a route that declares `config: { writesPosition: true }`.
+ *
+ * @example
+ * transform: withWritePosition(jsonSchemaTransform),
+ */
+export const withWritePosition =
+  <Input extends { readonly route: RouteOptions }, Output extends { readonly schema: object }>(
+    transform: (input: Input) => Output,
+  ) =>
+  (input: Input): Output => {
+    const transformed = transform(input);
+    const { config } = input.route;
+    if (config?.idempotentCommand === undefined && config?.writesPosition !== true) return transformed;
+    return { ...transformed, schema: { ...transformed.schema, [writesExtension]: true } };
+  };
 
 const positionDoc = {
   description:
@@ -30,18 +53,21 @@ const addHeader = (operation: Operation, name: string, doc: unknown, statuses?: 
 
 /**
  * Documents the consistency headers on the generated OpenAPI document (zod schemas describe bodies, not response
- * headers): `Once-Position` on every response of every POST, `Once-Stale` on the 200 and 404 of every GET that takes
- * `Once-Min-Position`.
+ * headers): `Once-Position` on every response of every operation marked by `withWritePosition`, `Once-Stale` on the
+ * 200 and 404 of every GET that takes `Once-Min-Position`.
  *
  * @example
- * await app.register(swagger, { openapi, transform: jsonSchemaTransform, transformObject: documentConsistencyHeaders });
+ * transformObject: ({ openapiObject }) => documentConsistencyHeaders(openapiObject),
  */
-export const documentConsistencyHeaders: SwaggerTransformObject = (document) => {
-  if (!('openapiObject' in document)) return document.swaggerObject;
-  const paths = (document.openapiObject.paths ?? {}) as Record<string, Record<string, Operation>>;
+export const documentConsistencyHeaders = <Document extends { paths?: unknown }>(
+  document: Document,
+): Document => {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
   for (const item of Object.values(paths)) {
-    const post = item['post'];
-    if (post) addHeader(post, positionHeader, positionDoc);
+    for (const operation of Object.values(item)) {
+      if (typeof operation === 'object' && operation !== null && operation[writesExtension] === true)
+        addHeader(operation, positionHeader, positionDoc);
+    }
     const get = item['get'];
     if (
       get?.parameters?.some((parameter) => parameter.in === 'header' && parameter.name === minPositionHeader)
@@ -49,5 +75,5 @@ export const documentConsistencyHeaders: SwaggerTransformObject = (document) => 
       addHeader(get, staleHeader, staleDoc, ['200', '404']);
     }
   }
-  return document.openapiObject;
+  return document;
 };

@@ -7,6 +7,12 @@ import type {} from '../plugins/observability.plugin.js';
 
 const allowedOrigin = 'https://till.example';
 
+const listed = (field: string | null): string[] =>
+  (field ?? '')
+    .split(',')
+    .map((member) => member.trim().toLowerCase())
+    .filter((member) => member !== '');
+
 const env = useTestApi({
   operations: {
     rateLimits: { perAddress: { max: 10_000, windowMs: 60_000 }, perTenant: { max: 6, windowMs: 60_000 } },
@@ -30,7 +36,29 @@ describe('limits, keys and defaults of a long-running api', () => {
     expect(limited.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(limited.json<{ type: string }>().type).toBe('/problems/rate-limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit')).toMatch(/"tenant";r=0;t=\d+/);
     expect((await env.http.get('/idempotency-keys/none-such-key', other.alice)).status).not.toBe(429);
+  });
+
+  it('sends the IETF RateLimit fields on every answer of a limited route, each policy counting down', async () => {
+    const tenant = await env.api.tenant();
+    const remaining: number[] = [];
+    for (const request of [0, 1]) {
+      const answer = await env.http.get('/idempotency-keys/none-such-key', tenant.alice);
+      expect(answer.status, `request ${String(request)}`).toBe(404);
+      expect(answer.headers.get('ratelimit-policy')).toBe('"address";q=10000;w=60, "tenant";q=6;w=60');
+      const fields = /^"address";r=(\d+);t=(\d+), "tenant";r=(\d+);t=(\d+)$/.exec(
+        answer.headers.get('ratelimit') ?? '',
+      );
+      expect(fields, answer.headers.get('ratelimit') ?? 'no RateLimit field').not.toBeNull();
+      remaining.push(Number(fields?.[3]));
+      expect(Number(fields?.[4])).toBeLessThanOrEqual(60);
+    }
+    expect(remaining).toEqual([5, 4]);
+    const health = await fetch(`${env.api.url}/health/live`);
+    expect(health.status).toBe(200);
+    expect(health.headers.get('ratelimit-policy')).toBe('"address";q=10000;w=60');
+    expect(health.headers.get('ratelimit')).toMatch(/^"address";r=\d+;t=\d+$/);
   });
 
   it('stops accepting a revoked key within the key cache TTL', async () => {
@@ -54,11 +82,74 @@ describe('limits, keys and defaults of a long-running api', () => {
   it('allows CORS for the configured origin only, exposing the headers a browser client needs', async () => {
     const allowed = await fetch(`${env.api.url}/health`, { headers: { origin: allowedOrigin } });
     expect(allowed.headers.get('access-control-allow-origin')).toBe(allowedOrigin);
-    const exposed = (allowed.headers.get('access-control-expose-headers') ?? '').toLowerCase();
-    for (const header of ['idempotent-replayed', 'retry-after', 'once-position'])
-      expect(exposed).toContain(header);
+    const exposed = listed(allowed.headers.get('access-control-expose-headers'));
+    expect(exposed).toEqual(
+      expect.arrayContaining([
+        'idempotent-replayed',
+        'retry-after',
+        'once-position',
+        'once-stale',
+        'location',
+        'link',
+        'ratelimit-policy',
+        'ratelimit',
+        'x-request-id',
+      ]),
+    );
     const refused = await fetch(`${env.api.url}/health`, { headers: { origin: 'https://evil.example' } });
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('lets a preflight send every method the routes use and every header they read', async () => {
+    const document = (await env.http.get('/docs/json')).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    const methods = new Set(
+      Object.values(document.paths).flatMap((item) =>
+        Object.keys(item).map((method) => method.toUpperCase()),
+      ),
+    );
+    expect([...methods]).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'DELETE']));
+    const preflight = await fetch(`${env.api.url}/menu/items/espresso`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: allowedOrigin,
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'authorization,content-type,idempotency-key,once-min-position',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(allowedOrigin);
+    expect(listed(preflight.headers.get('access-control-allow-methods'))).toEqual(
+      expect.arrayContaining([...methods].map((method) => method.toLowerCase())),
+    );
+    expect(listed(preflight.headers.get('access-control-allow-headers'))).toEqual(
+      expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'once-min-position']),
+    );
+  });
+
+  it('lets a browser read the headers of a real command answer and its replay', async () => {
+    const key = `cors-${randomUUID()}`;
+    const send = () =>
+      fetch(`${env.api.url}/invoices`, {
+        method: 'POST',
+        headers: {
+          origin: allowedOrigin,
+          authorization: `Bearer ${env.tenant.ada}`,
+          'content-type': 'application/json',
+          'idempotency-key': key,
+        },
+        body: JSON.stringify({ currency: 'EUR', total: 1200 }),
+      });
+    const first = await send();
+    expect(first.status).toBe(201);
+    const replay = await send();
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const exposed = listed(replay.headers.get('access-control-expose-headers'));
+    for (const header of ['idempotent-replayed', 'once-position', 'ratelimit', 'ratelimit-policy']) {
+      expect(replay.headers.get(header), header).not.toBeNull();
+      expect(exposed, header).toContain(header);
+    }
   });
 
   it('serves /metrics on its own listener, with the scavenger counters, and not on the api port', async () => {

@@ -25,25 +25,56 @@ declare module 'fastify' {
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
+/** The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers): each policy's quota, and what is left of it. */
+export const rateLimitPolicyHeader = 'RateLimit-Policy';
+export const rateLimitHeader = 'RateLimit';
+
+/** The name each limit goes by in the RateLimit fields. */
+export type RateLimitPolicyName = 'address' | 'tenant';
+
+/**
+ * A limit as a `RateLimit-Policy` list member: its quota `q` per window `w` (whole seconds).
+ *
+ * @example
+ * rateLimitPolicy('tenant', { max: 100, windowMs: 60_000 }); // '"tenant";q=100;w=60'
+ */
+export const rateLimitPolicy = (name: RateLimitPolicyName, limit: RateLimit): string =>
+  `"${name}";q=${String(limit.max)};w=${String(Math.ceil(limit.windowMs / 1000))}`;
+
+// Both limits answer on the same response: each field is a list, one member per policy.
+const appendListMember = (reply: FastifyReply, field: string, member: string): void => {
+  const current = reply.getHeader(field);
+  void reply.header(field, typeof current === 'string' && current !== '' ? `${current}, ${member}` : member);
+};
+
 const enforce = async (
   limiter: Limiter,
+  name: RateLimitPolicyName,
+  limit: RateLimit,
   request: FastifyRequest,
   reply: FastifyReply,
-  who: string,
 ): Promise<void> => {
   const outcome = await limiter(request);
-  if (outcome.isAllowed || !outcome.isExceeded) return;
-  void reply.header('ratelimit-limit', String(outcome.max)).header('ratelimit-remaining', '0');
+  if (outcome.isAllowed) return;
+  appendListMember(reply, rateLimitPolicyHeader, rateLimitPolicy(name, limit));
+  appendListMember(
+    reply,
+    rateLimitHeader,
+    `"${name}";r=${String(outcome.remaining)};t=${String(outcome.ttlInSeconds)}`,
+  );
+  if (!outcome.isExceeded) return;
   throw new HttpProblem('rate-limited', {
-    detail: `${who} sent more than ${String(outcome.max)} requests in the window; retry in ${String(outcome.ttlInSeconds)} s`,
+    detail: `this ${name} sent more than ${String(outcome.max)} requests in the window; retry in ${String(outcome.ttlInSeconds)} s`,
     retryAfterSeconds: outcome.ttlInSeconds,
   });
 };
 
 /**
  * Rate limits with `@fastify/rate-limit` (in memory, per process): per client address on every request before
- * anything else runs, and per tenant as a hook the authenticated scope adds after its auth hook. Past a limit the
- * answer is 429 `rate-limited` with `Retry-After`.
+ * anything else runs, and per tenant as a hook the authenticated scope adds after its auth hook. Every answer carries
+ * the IETF RateLimit fields of the limits it passed (`RateLimit-Policy: "address";q=600;w=60` and
+ * `RateLimit: "address";r=599;t=60`, a member per limit); past a limit the answer is 429 `rate-limited` with
+ * `Retry-After`.
  */
 export const rateLimitsPlugin = fp<RateLimitSettings>(
   async (app, settings) => {
@@ -58,11 +89,13 @@ export const rateLimitsPlugin = fp<RateLimitSettings>(
       timeWindow: settings.perTenant.windowMs,
       keyGenerator: (request) => `tenant:${request.principal.tenantId}`,
     });
-    app.addHook('onRequest', async (request, reply) => enforce(perAddress, request, reply, 'this address'));
+    app.addHook('onRequest', async (request, reply) =>
+      enforce(perAddress, 'address', settings.perAddress, request, reply),
+    );
     app.decorate(
       'tenantRateLimit',
       async function tenantRateLimit(request: FastifyRequest, reply: FastifyReply) {
-        await enforce(perTenant, request, reply, 'this tenant');
+        await enforce(perTenant, 'tenant', settings.perTenant, request, reply);
       },
     );
   },

@@ -1,2 +1,2 @@
 export { storeFailureProblem } from './store-failure-problems.js';
-export { problemContent } from './openapi-problem.js';
+export { documentProblemResponses, problemContent, problemSchemaName } from './openapi-problem.js';

@@ -1,36 +1,16 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { CommandHandlers } from '../commands/index.js';
-import type { ExecuteOutcome, IdempotencyEngine } from '../engine/index.js';
 import { idempotencyKeyLines, routeCommands, runKeyedCommand, toHttpAnswer } from '../http/index.js';
 import type {
   AnswerSettings,
+  CommandAdapterOptions,
   CommandAnswer,
   CommandRouteSettings,
-  IdempotencyProblemCatalog,
 } from '../http/index.js';
 import type { IdempotencyScope } from '../ids/index.js';
-import type { Problem } from '../problems/index.js';
 import { idempotencyProblems } from '../problems/index.js';
 
 /** How to run command routes in an Express 5 app. */
-export interface IdempotencyExpressOptions {
-  readonly engine: IdempotencyEngine;
-  /** Every command's handler by command type (the completer resumes keys from the same map). */
-  readonly handlers: CommandHandlers;
-  /**
-   * The caller's tenant and actor, from the app's authentication. Default: `req.principal` (`{ tenantId, actorId }`)
-   * as an authentication middleware sets it. Undefined → 401.
-   */
-  readonly getScope?: (req: Request) => IdempotencyScope | undefined;
-  /** The problems to answer with: `idempotencyProblems` (the default) or a catalogue extended from it. */
-  readonly problems?: IdempotencyProblemCatalog;
-  /** Called with errors the client only sees as a 500/503 (to log them once). */
-  readonly onError?: (error: unknown, req: Request) => void;
-  /** The problem a store error stands for (a full disk, a timeout); `service-unavailable` when none. */
-  readonly problemOfStoreError?: (error: unknown) => Problem | undefined;
-  /** Called with every engine outcome before its answer is sent (awaited), e.g. for metrics or extra headers. */
-  readonly onOutcome?: (req: Request, outcome: ExecuteOutcome) => void | Promise<void>;
-}
+export type IdempotencyExpressOptions = CommandAdapterOptions<Request>;
 
 /** Builds route handlers that run commands under their `Idempotency-Key`. */
 export interface IdempotencyExpress {

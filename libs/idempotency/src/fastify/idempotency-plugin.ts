@@ -7,8 +7,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import fp from 'fastify-plugin';
-import type { CommandHandlers } from '../commands/index.js';
-import type { ExecuteOutcome, IdempotencyEngine } from '../engine/index.js';
+import type { IdempotencyEngine } from '../engine/index.js';
 import {
   idempotencyKeyLines,
   REPLAYED_HEADER,
@@ -18,45 +17,19 @@ import {
 } from '../http/index.js';
 import type {
   AnswerSettings,
+  CommandAdapterOptions,
   CommandAnswer,
   CommandRouteSettings,
-  IdempotencyProblemCatalog,
 } from '../http/index.js';
 import type { IdempotencyScope } from '../ids/index.js';
-import type { Problem } from '../problems/index.js';
 import { idempotencyProblems } from '../problems/index.js';
 
-export interface IdempotencyPluginOptions {
-  readonly engine: IdempotencyEngine;
-  /** Every command's handler by command type (the completer resumes keys from the same map). */
-  readonly handlers: CommandHandlers;
-  /**
-   * The caller's tenant and actor, from the app's authentication. Default: `request.principal`
-   * (`{ tenantId, actorId }`), as the app's auth plugin decorates it. Undefined → 401.
-   */
-  readonly getScope?: (request: FastifyRequest) => IdempotencyScope | undefined;
-  /**
-   * The problems the plugin answers with: `idempotencyProblems`, or an app's catalogue extended from it (its own
-   * URIs and words, one catalogue for every problem of the app). Default `idempotencyProblems`.
-   */
-  readonly problems?: IdempotencyProblemCatalog;
+export interface IdempotencyPluginOptions extends CommandAdapterOptions<FastifyRequest> {
   /**
    * Throw each problem (a `Problem` of `problems`) and each failed command's error to the app's root error handler
    * instead of answering it here, so the app answers every error in one place. Default false.
    */
   readonly throwProblems?: boolean;
-  /** Called with errors the client only sees as a 500/503 (to log them once). */
-  readonly onError?: (error: unknown, request: FastifyRequest) => void;
-  /**
-   * The problem a store error of an `unavailable` outcome stands for (a full disk, a statement timeout: a 503 of the
-   * app's catalogue with its own type and `Retry-After`); `service-unavailable` when it gives none. Never stored.
-   */
-  readonly problemOfStoreError?: (error: unknown) => Problem | undefined;
-  /**
-   * Called with every engine outcome before its answer is sent (awaited), e.g. to label metrics and logs or to add
-   * headers from the outcome (a replay's `position`). Not called when the request is refused before the engine runs.
-   */
-  readonly onOutcome?: (request: FastifyRequest, outcome: ExecuteOutcome) => void | Promise<void>;
 }
 
 /** A command route: Fastify's route options with its command instead of a handler (POST unless `method` says). */

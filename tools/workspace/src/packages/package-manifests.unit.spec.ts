@@ -65,10 +65,13 @@ describe.each(workspaces)('%s', (folder) => {
 describe.each(publishablePackages)('%s (published)', (folder) => {
   const manifest = readManifest(folder);
 
-  it('is public, ships its build, README and the root LICENSE', () => {
+  it('is public, ships its build, README, CHANGELOG and the root LICENSE', () => {
     expect(manifest.private).toBeUndefined();
-    expect(manifest.files).toContain('dist');
+    expect(manifest.files).toEqual(expect.arrayContaining(['dist', 'CHANGELOG.md']));
     expect(existsSync(join(workspaceRoot, folder, 'README.md'))).toBe(true);
+    expect(readFileSync(join(workspaceRoot, folder, 'CHANGELOG.md'), 'utf8')).toMatch(
+      /^# Changelog\n\n## \d+\.\d+\.\d+/,
+    );
     expect(readFileSync(join(workspaceRoot, folder, 'LICENSE'), 'utf8')).toBe(licenseText);
   });
 

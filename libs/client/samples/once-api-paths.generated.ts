@@ -1137,6 +1137,8 @@ export interface operations {
           'once-position'?: string;
           /** @description `true` when this is the stored answer of an earlier request with the same key and the same request, replayed byte for byte (the command did not run again). Absent on a first execution. */
           'Idempotent-Replayed'?: 'true';
+          /** @description Where the resource the command created is read. */
+          Location?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4050,6 +4052,8 @@ export interface operations {
           'once-position'?: string;
           /** @description `true` when this is the stored answer of an earlier request with the same key and the same request, replayed byte for byte (the command did not run again). Absent on a first execution. */
           'Idempotent-Replayed'?: 'true';
+          /** @description Where the resource the command created is read. */
+          Location?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4192,6 +4196,8 @@ export interface operations {
           'once-position'?: string;
           /** @description `true` when this is the stored answer of an earlier request with the same key and the same request, replayed byte for byte (the command did not run again). Absent on a first execution. */
           'Idempotent-Replayed'?: 'true';
+          /** @description Where the resource the command created is read. */
+          Location?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4317,6 +4323,8 @@ export interface operations {
           'once-position'?: string;
           /** @description `true` when this is the stored answer of an earlier request with the same key and the same request, replayed byte for byte (the command did not run again). Absent on a first execution. */
           'Idempotent-Replayed'?: 'true';
+          /** @description Where the resource the command created is read. */
+          Location?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4491,6 +4499,8 @@ export interface operations {
           'once-position'?: string;
           /** @description `true` when this is the stored answer of an earlier request with the same key and the same request, replayed byte for byte (the command did not run again). Absent on a first execution. */
           'Idempotent-Replayed'?: 'true';
+          /** @description Where the resource the command created is read. */
+          Location?: string;
           [name: string]: unknown;
         };
         content: {

@@ -85,6 +85,8 @@ describe('the served OpenAPI document', () => {
         expect(headerNamed(response, 'Once-Position'), `${name} ${status}`).toBeDefined();
         expect(headerNamed(response, 'Idempotent-Replayed'), `${name} ${status}`).toBeDefined();
       }
+      if (operation.responses['201'])
+        expect(headerNamed(operation.responses['201'], 'Location'), `${name} 201`).toBeDefined();
       expect(
         headerNamed(operation.responses['422'], 'Idempotent-Replayed'),
         `${name} 422 stored`,

@@ -70,13 +70,19 @@ const retryAfterDoc = {
   schema: { type: 'integer', minimum: 0 },
 };
 
+const locationDoc = {
+  description: 'Where the resource the command created is read.',
+  schema: { type: 'string', format: 'uri-reference' },
+};
+
 // Refused before the key is read or claimed (malformed, unauthenticated, forbidden, limited) or never stored (503):
 // such answers are never a replay.
 const neverReplayed = new Set(['400', '401', '403', '413', '415', '429', '500', '503']);
 
 /**
  * Documents what every command answer may carry (zod schemas describe bodies, not response headers):
- * `Idempotent-Replayed` on each answer that can be a stored one, and `Retry-After` on the 409 of a key in flight.
+ * `Idempotent-Replayed` on each answer that can be a stored one, `Location` on a 201 (every command that creates
+ * answers where to read it), and `Retry-After` on the 409 of a key in flight.
  *
  * @example
  * transformObject: (document) => documentCommands(document.openapiObject),
@@ -90,6 +96,7 @@ export const documentCommands = <Document extends { paths?: unknown }>(document:
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (!neverReplayed.has(status))
           response.headers = { ...response.headers, 'Idempotent-Replayed': replayedDoc };
+        if (status === '201') response.headers = { ...response.headers, Location: locationDoc };
         if (status === '409') response.headers = { ...response.headers, 'Retry-After': retryAfterDoc };
       }
     }

@@ -6,7 +6,9 @@ import { bindCommand, commandHandlers } from '../commands/index.js';
 import { keyStreamName } from '../key-log/index.js';
 import { describeEngineSuite } from '../testing/engine-suite.js';
 import {
+  chargedIncrementHandler,
   countIncrementsByKey,
+  createFakeGateway,
   createFaultInjector,
   createManualClock,
   incrementCounter,
@@ -60,24 +62,32 @@ describe.each([
     };
     const engine = createIdempotencyEngine({ store, clock: clock.now });
     const scope = { tenantId: randomUUID(), actorId: randomUUID() };
-    const input = (key: string, retentionSeconds?: number): ExecuteInput<IncrementCounter> => ({
+    const input = (
+      key: string,
+      retentionSeconds?: number,
+      counterId = 'c1',
+    ): ExecuteInput<IncrementCounter> => ({
       scope,
       key,
-      ...incrementInput('c1', 1),
+      ...incrementInput(counterId, 1),
       handler: incrementCounterHandler(),
       ...(retentionSeconds === undefined ? {} : { retentionSeconds }),
     });
     return { clock, store, engine, input, separateRetentionCalls };
   };
 
-  it('keeps a key 24 hours by default; after that the same key is a new request', async () => {
-    const { clock, engine, input } = setup();
+  it('keeps a key 24 hours by default; after that the key is expired where its effect is, new elsewhere', async () => {
+    const { clock, store, engine, input } = setup();
     const key = randomUUID();
     expect(await engine.execute(input(key))).toMatchObject({ kind: 'first', protocol });
     clock.advance(23 * 3600_000);
     expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
     clock.advance(3600_000 + 1_000);
-    expect(await engine.execute(input(key))).toMatchObject({ kind: 'first' });
+    expect(await engine.execute(input(key))).toEqual({ kind: 'expired', stream: 'counter-c1' });
+    await store.scavenge();
+    expect(await engine.execute(input(key))).toEqual({ kind: 'expired', stream: 'counter-c1' });
+    expect((await countIncrementsByKey(store, 'c1')).get(key)).toBe(1);
+    expect(await engine.execute(input(key, undefined, 'c2'))).toMatchObject({ kind: 'first' });
   });
 
   it('honours a per-route retention', async () => {
@@ -87,7 +97,26 @@ describe.each([
     clock.advance(6 * 24 * 3600_000);
     expect(await engine.execute(input(key, 7 * 24 * 3600))).toMatchObject({ kind: 'replay' });
     clock.advance(24 * 3600_000 + 1_000);
-    expect(await engine.execute(input(key, 7 * 24 * 3600))).toMatchObject({ kind: 'first' });
+    expect(await engine.execute(input(key, 7 * 24 * 3600))).toMatchObject({ kind: 'expired' });
+  });
+
+  it('a phased key reused after its retention is expired at every retry, and charged once', async () => {
+    const { clock, store, engine, input } = setup();
+    const gateway = createFakeGateway();
+    const key = randomUUID();
+    const charged = { ...input(key), handler: chargedIncrementHandler(gateway) };
+    expect(await engine.execute(charged)).toMatchObject({ kind: 'first', protocol: 'phased' });
+    clock.advance(24 * 3600_000 + 1_000);
+    for (const attempt of [1, 2, 3]) {
+      expect(await engine.execute(charged), `attempt ${attempt}`).toEqual({
+        kind: 'expired',
+        stream: 'counter-c1',
+      });
+      clock.advance(60_000);
+      await store.scavenge();
+    }
+    expect([...gateway.charges.values()]).toEqual([1]);
+    expect((await countIncrementsByKey(store, 'c1')).get(key)).toBe(1);
   });
 
   it("sets the retention in the claim's own write, not with a separate call", async () => {

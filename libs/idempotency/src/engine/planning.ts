@@ -70,15 +70,16 @@ export const planWrites = (
  * event's place, so they are there only when this key's effect was recorded before, in a life of the key whose log
  * has since expired (a key in flight never expires, and a live log is answered from before anything is decided).
  * Appending them again would record the effect twice (EventStoreDB, at the head) or never be accepted (PostgreSQL).
+ * A write's first ID stands for all of them: every life of the key that wrote to the stream wrote that one.
  */
 export const recordedBefore = (
   writes: readonly PlannedWrite[],
   snapshots: ReadonlyMap<string, StreamSnapshot>,
 ): string | undefined => {
   for (const write of writes) {
-    const ids = new Set(write.eventIds.map((id) => id.toLowerCase()));
+    const first = write.eventIds[0]?.toLowerCase();
     const events = snapshots.get(write.stream)?.events ?? [];
-    if (events.some((event) => ids.has(event.id.toLowerCase()))) return write.stream;
+    if (first !== undefined && events.some((event) => event.id.toLowerCase() === first)) return write.stream;
   }
   return undefined;
 };

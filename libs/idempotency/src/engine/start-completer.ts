@@ -8,7 +8,7 @@ export type CompleterRound = () => Promise<readonly AbandonedKeyResult[] | undef
 export interface CompleterSchedule {
   /** Pause before each round (ms); the first round runs one interval after the start. Default 5,000. */
   readonly intervalMs?: number;
-  /** Stops the completer when aborted, as `stop()` does. */
+  /** Ends the schedule when aborted (`stop()` does too, and waits for the round in hand). */
   readonly signal?: AbortSignal;
   /** Told the results of each round that ran (not of one another process held). */
   readonly onRound?: (results: readonly AbandonedKeyResult[]) => void;

@@ -18,6 +18,7 @@ import {
 } from '../testing/index.js';
 import type { IncrementCounter } from '../testing/index.js';
 import { completeAbandonedKeys } from './complete-abandoned-keys.js';
+import { definePhasedHandler } from './command-handler.js';
 import { createIdempotencyEngine } from './idempotency-engine.js';
 import type { ExecuteInput, IdempotencyEngineOptions } from './idempotency-engine.js';
 
@@ -117,6 +118,39 @@ describe.each([
     }
     expect([...gateway.charges.values()]).toEqual([1]);
     expect((await countIncrementsByKey(store, 'c1')).get(key)).toBe(1);
+  });
+
+  it('a key whose handler calls out before its effect is expired at every retry, never kept in flight', async () => {
+    const { clock, store, engine, input } = setup();
+    const lookups = { count: 0 };
+    const handler = definePhasedHandler<IncrementCounter>({
+      run: async (ctx) => {
+        const stream = `counter-${ctx.command.counterId}`;
+        await ctx.step('price_looked_up', async () => ({ lookup: ++lookups.count }));
+        await ctx.effect('counted', {
+          streams: [stream],
+          decide: () => ({
+            kind: 'accept',
+            writes: [{ stream, events: [{ type: 'CounterIncremented', data: { by: 1, key: ctx.key } }] }],
+            result: null,
+          }),
+        });
+        return { status: 201, body: {} };
+      },
+    });
+    const key = randomUUID();
+    expect(await engine.execute({ ...input(key), handler })).toMatchObject({ kind: 'first' });
+    clock.advance(24 * 3600_000 + 1_000);
+    for (const attempt of [1, 2]) {
+      // The step ran again in this life, but the effect it leads to is recorded: released, not left in flight.
+      expect(await engine.execute({ ...input(key), handler }), `attempt ${attempt}`).toEqual({
+        kind: 'expired',
+        stream: 'counter-c1',
+      });
+      clock.advance(60_000);
+    }
+    expect((await countIncrementsByKey(store, 'c1')).get(key)).toBe(1);
+    expect(lookups.count).toBe(3);
   });
 
   it("sets the retention in the claim's own write, not with a separate call", async () => {

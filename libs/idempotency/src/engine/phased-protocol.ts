@@ -204,7 +204,11 @@ type Failure =
 const leaseSecondsLeft = (runtime: EngineRuntime, holding: KeyHolding): number =>
   retryAfterSeconds(holding.state.leaseExpiresAt - runtime.settings.clock());
 
-/** After a failure: release the key if nothing may have reached the outside, else keep it for the next holder. */
+/**
+ * After a failure: release the key if nothing may have reached the outside, else keep it for the next holder. A key
+ * whose effect an earlier life recorded is released whatever this life's steps did: kept, every later holder would
+ * find the same effect recorded and keep it again, for ever; its steps ran under the keys its earlier life used.
+ */
 const releaseOrKeep = async (
   runtime: EngineRuntime,
   holding: KeyHolding,
@@ -217,7 +221,7 @@ const releaseOrKeep = async (
       type: 'Release',
       holder: holding.holder,
       reason: failure.reason,
-      maybeApplied: holding.maybeApplied.size > 0,
+      maybeApplied: failure.reason !== 'recorded-before' && holding.maybeApplied.size > 0,
     });
   } catch (releaseError) {
     if (releaseError instanceof LeaseLost) return follow(runtime, holding.execution);

@@ -1,5 +1,5 @@
 import { startStreamScavenger } from '@once/event-store/postgres';
-import { completeAbandonedKeys } from '@once/idempotency';
+import { startCompleter } from '@once/idempotency';
 
 /**
  * What runs beside the routes. The completer finishes keys whose request died half-way (its process crashed, its
@@ -14,24 +14,20 @@ export const startBackgroundWork = ({ pool, engine, handlers, onError }) => {
     intervalMs: 60_000,
     onError: (error) => onError(error, 'retention'),
   });
-  let round;
   // Each round reads every key event the store still keeps: retention is what keeps that bounded.
-  const completeAbandoned = () =>
-    (round ??= completeAbandonedKeys({ engine, handlers }).finally(() => {
-      round = undefined;
-    }));
-  const timer = setInterval(() => {
-    completeAbandoned().catch((error) => onError(error, 'completer'));
-  }, 10_000);
-  timer.unref();
+  const completer = startCompleter({
+    engine,
+    handlers,
+    intervalMs: 10_000,
+    onError: (error) => onError(error, 'completer'),
+  });
   return {
     /** One completer round now: the results of the keys it looked at. */
-    completeAbandonedKeys: completeAbandoned,
+    completeAbandonedKeys: () => completer.runRound(),
     /** One retention round now: how many expired streams it removed. */
     removeExpiredKeys: () => scavenger.runRound(),
     stop: async () => {
-      clearInterval(timer);
-      await round?.catch(() => undefined);
+      await completer.stop();
       await scavenger.stop();
     },
   };

@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { startStreamScavenger } from '@once/event-store/postgres';
 import type { ScavengerRound, StreamScavenger } from '@once/event-store/postgres';
-import { completeAbandonedKeys } from '@once/idempotency';
-import type { AbandonedKeyResult, IdempotencyEngine } from '@once/idempotency';
+import { startCompleter } from '@once/idempotency';
+import type { AbandonedKeyResult, IdempotencyEngine, RunningCompleter } from '@once/idempotency';
 import type { Pool } from 'pg';
 import { pointsHandlers } from './points-ledger.js';
 import { ENGINE, POOL } from './tokens.js';
@@ -19,8 +19,7 @@ import { ENGINE, POOL } from './tokens.js';
 export class BackgroundWork implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly #logger = new Logger('BackgroundWork');
   #scavenger: StreamScavenger | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #round: Promise<AbandonedKeyResult[]> | undefined;
+  #completer: RunningCompleter | undefined;
 
   constructor(
     @Inject(POOL) private readonly pool: Pool,
@@ -33,21 +32,19 @@ export class BackgroundWork implements OnApplicationBootstrap, OnApplicationShut
       intervalMs: 60_000,
       onError: (error) => this.#logger.warn(`retention round failed: ${String(error)}`),
     });
-    this.#timer = setInterval(() => {
-      this.completeAbandonedKeys().catch((error: unknown) => {
-        this.#logger.warn(`completer round failed: ${String(error)}`);
-      });
-    }, 10_000);
-    this.#timer.unref();
+    // Each round reads every key event the store still keeps: retention is what keeps that bounded.
+    this.#completer = startCompleter({
+      engine: this.engine,
+      handlers: pointsHandlers,
+      intervalMs: 10_000,
+      onError: (error) => this.#logger.warn(`completer round failed: ${String(error)}`),
+    });
   }
 
   /** One completer round now: the results of the keys it looked at. */
-  completeAbandonedKeys(): Promise<AbandonedKeyResult[]> {
-    // Each round reads every key event the store still keeps: retention is what keeps that bounded.
-    this.#round ??= completeAbandonedKeys({ engine: this.engine, handlers: pointsHandlers }).finally(() => {
-      this.#round = undefined;
-    });
-    return this.#round;
+  async completeAbandonedKeys(): Promise<readonly AbandonedKeyResult[]> {
+    if (this.#completer === undefined) throw new Error('the app has not started');
+    return (await this.#completer.runRound()) ?? [];
   }
 
   /** One retention round now: how many expired streams it removed. */
@@ -57,8 +54,7 @@ export class BackgroundWork implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.#round?.catch(() => undefined);
+    await this.#completer?.stop();
     await this.#scavenger?.stop();
   }
 }

@@ -71,6 +71,7 @@ export const createEventSourcedChargeLedger = (
         return { kind: outcome.kind === 'first' ? 'created' : 'replayed', charge };
       }
       case 'reused':
+      case 'expired':
         return { kind: 'key-reused' };
       case 'in-flight':
         return { kind: 'in-flight', retryAfterSeconds: outcome.retryAfterSeconds };

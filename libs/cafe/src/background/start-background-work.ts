@@ -6,7 +6,7 @@ import type { ProjectionLogger, ProjectorTask } from '@once/projections';
 import { allProjections, expiredKeySweeper } from '@once/read-models';
 import type { OnceEnvironment } from '@once/settings';
 import type { SecretsKeyring, WebhookUrlPolicy } from '@once/webhooks';
-import { commandCompleter } from '../completer/command-completer.js';
+import { startCommandCompleter } from '../completer/command-completer.js';
 import { startRetentionScavenger } from './retention-scavenger.js';
 import type { RetentionScavengerDeps } from './retention-scavenger.js';
 
@@ -76,13 +76,7 @@ export const startBackgroundWork = async (
     for (const part of running.reverse()) await part.stop();
   };
   try {
-    const completer = commandCompleter(settings, {
-      pool,
-      store,
-      secrets,
-      ...(deps.gatewayTimeoutMs === undefined ? {} : { gatewayTimeoutMs: deps.gatewayTimeoutMs }),
-    });
-    const tasks: ProjectorTask[] = [expiredKeySweeper(pool, store), ...(completer ? [completer] : [])];
+    const tasks: ProjectorTask[] = [expiredKeySweeper(pool, store)];
     running.push(
       await startProjector({
         pool,
@@ -118,6 +112,17 @@ export const startBackgroundWork = async (
       ...(deps.onServerScavenge ? { onServerScavenge: deps.onServerScavenge } : {}),
     });
     if (scavenger) running.push(scavenger);
+    const completer = startCommandCompleter(
+      settings,
+      {
+        pool,
+        store,
+        secrets,
+        ...(deps.gatewayTimeoutMs === undefined ? {} : { gatewayTimeoutMs: deps.gatewayTimeoutMs }),
+      },
+      logger,
+    );
+    if (completer) running.push(completer);
     if (!completer)
       logger.warn({}, 'no ONCE_GATEWAY_URL: abandoned keys wait for their client or another completer');
     return { completer: completer !== undefined, stop };

@@ -1,8 +1,9 @@
 import type { Pool } from 'pg';
 import type { EventStore } from '@once/event-store';
 import { createIdempotencyEngine } from '@once/idempotency';
-import { abandonedKeyCompleter } from '@once/read-models';
-import type { ProjectorTask } from '@once/projections';
+import type { RunningCompleter } from '@once/idempotency';
+import { startAbandonedKeyCompleter } from '@once/read-models';
+import type { ProjectionLogger } from '@once/projections';
 import type { SecretsKeyring } from '@once/webhooks';
 import { createCommandHandlers } from '../commands/command-handlers.js';
 import { createGatewayClient } from '../gateway/gateway-client.js';
@@ -31,18 +32,21 @@ export interface CommandCompleterDeps {
 }
 
 /**
- * The completer as a task of the projector: keys left in flight whose lease has ended (the client crashed or gave up)
+ * Starts the completer beside the projections: keys left in flight whose lease has ended (the client crashed or gave up)
  * are finished from their recovery point with this library's command handlers, exactly as a retry would; a command
  * recorded at an older version is upcast first. One round at a time across every process, under the completer's
- * advisory lock. Without a gateway there is nothing to resume card payments against: no task.
+ * advisory lock. Without a gateway there is nothing to resume card payments against: none starts.
  *
+ * @param logger where its rounds and failed rounds are logged
  * @example
- * const completer = commandCompleter(settings, { pool, store, secrets });
+ * const completer = startCommandCompleter(settings, { pool, store, secrets }, logger);
+ * await completer?.stop();
  */
-export const commandCompleter = (
+export const startCommandCompleter = (
   settings: CommandCompleterSettings,
   deps: CommandCompleterDeps,
-): ProjectorTask | undefined => {
+  logger: ProjectionLogger,
+): RunningCompleter | undefined => {
   if (settings.ONCE_GATEWAY_URL === undefined) return undefined;
   const engine = createIdempotencyEngine({
     store: deps.store,
@@ -64,10 +68,9 @@ export const commandCompleter = (
     now: () => new Date(engine.now()),
     secrets: deps.secrets,
   });
-  return abandonedKeyCompleter(deps.pool, {
-    engine,
-    handlers,
-    now: () => engine.now(),
-    intervalMs: settings.ONCE_COMPLETER_INTERVAL_MS,
-  });
+  return startAbandonedKeyCompleter(
+    deps.pool,
+    { engine, handlers, now: () => engine.now(), intervalMs: settings.ONCE_COMPLETER_INTERVAL_MS },
+    logger,
+  );
 };

@@ -1,4 +1,4 @@
-export { commandCompleter } from './command-completer.js';
+export { startCommandCompleter } from './command-completer.js';
 export type { CommandCompleterDeps, CommandCompleterSettings } from './command-completer.js';
 export {
   assertKeyRetentionCoversRetries,

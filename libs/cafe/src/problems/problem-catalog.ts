@@ -29,7 +29,7 @@ export const problemCatalog = idempotencyProblems
         description:
           'Every command (POST) needs an `Idempotency-Key` header: one key per user intent, reused for every retry of it. ' +
           'Send a UUID as an sf-string (`"…"`) or a bare token, 8–255 visible ASCII characters. Keys are kept at least 24 hours; ' +
-          'a key reused after it expired is a new request.',
+          'a key reused after that is a new request, unless what it did is recorded (`/problems/idempotency-key-expired`).',
       },
       'idempotency-key-invalid': {
         title: 'Idempotency-Key is malformed',
@@ -42,6 +42,14 @@ export const problemCatalog = idempotencyProblems
         description:
           'This key was first used for a different request (another method, route or body). A retry must repeat the ' +
           'original request exactly; a new intent needs a new key. Nothing was done.',
+      },
+      'idempotency-key-expired': {
+        title: 'Idempotency-Key was used before and its answer has expired',
+        description:
+          'This key was used for a request whose effect is recorded (the same request, or another on the same ' +
+          'resource), and its answer is no longer kept: keys are kept at least 24 hours (orders 7 days), then expire. ' +
+          'Nothing was applied again, and retrying with this key will always get this answer. Read the resource to ' +
+          'learn the outcome; a new intent needs a new key.',
       },
       'idempotency-key-in-flight': {
         title: 'A request is outstanding for this Idempotency-Key',

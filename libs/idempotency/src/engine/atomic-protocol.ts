@@ -44,7 +44,7 @@ export const runAtomic = async (
       return { kind: 'released', reason: 'handler-error', error: opening.streamsError };
     const snapshots = opening.snapshots ?? (await readAggregatesTraced(runtime, execution, streams));
     const decided = decideAndPlan(settings.allowList, execution, handler, context, snapshots);
-    if (decided.kind === 'released') return decided.outcome;
+    if (decided.kind === 'released' || decided.kind === 'expired') return decided.outcome;
     const writes = decided.kind === 'accept' ? decided.writes : [];
     const expected = keyConflicts.expected(key.revision);
     try {

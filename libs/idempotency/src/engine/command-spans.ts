@@ -31,6 +31,7 @@ export const outcomeSpanEnd = (
     case 'replay':
     case 'in-flight':
     case 'reused':
+    case 'expired':
       return { attributes: { 'once.outcome': outcome.kind }, failed: false };
     case 'released':
       return {

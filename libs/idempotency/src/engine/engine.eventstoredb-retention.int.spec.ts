@@ -73,7 +73,7 @@ const fresh = () => {
     key,
     counterId,
     keyStream: keyStreamName(scope, key),
-    input: () => ({ scope, key, ...incrementInput(counterId, 1), handler: incrementCounterHandler() }),
+    input: (on = counterId) => ({ scope, key, ...incrementInput(on, 1), handler: incrementCounterHandler() }),
   };
 };
 
@@ -158,7 +158,9 @@ describe('a key in flight on EventStoreDB', () => {
     await store.scavenge();
     expect(await engine.readKeyState(keyStream)).toEqual({ status: 'absent' });
 
-    await abandon(input());
+    // On a counter its earlier life never wrote to, the same key is a new request.
+    const otherCounter = randomUUID();
+    await abandon(input(otherCounter));
     const metadata = await metadataOf(keyStream);
     expect(metadata).not.toHaveProperty('maxAge');
     expect(metadata.truncateBefore).toEqual(expect.any(Number));
@@ -169,6 +171,25 @@ describe('a key in flight on EventStoreDB', () => {
     const [resumed] = await completeAbandonedKeys({ engine, handlers, candidates: [keyStream] });
     expect(resumed).toMatchObject({ outcome: { kind: 'first', resumed: true } });
     expect(await engine.readKeyState(keyStream)).toMatchObject({ status: 'completed' });
-    expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(2);
+    expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
+    expect((await countIncrementsByKey(store, otherCounter)).get(key)).toBe(1);
+  });
+
+  it('reused on the counter its expired life wrote to: expired at every retry, the increment never written again', async () => {
+    const { input, keyStream, counterId, key } = fresh();
+    expect(await engineWith().execute(input())).toMatchObject({ kind: 'first' });
+    clock.advance((RETENTION_SECONDS + 1) * 1000);
+    await store.scavenge();
+    expect(await engineWith().readKeyState(keyStream)).toEqual({ status: 'absent' });
+
+    const engine = engineWith({ completedKeys: { capacity: 0 } });
+    for (const attempt of [1, 2, 3]) {
+      expect(await engine.execute(input()), `attempt ${attempt}`).toEqual({
+        kind: 'expired',
+        stream: `counter-${counterId}`,
+      });
+    }
+    expect(await typesIn(keyStream)).toEqual([]);
+    expect((await countIncrementsByKey(store, counterId)).get(key)).toBe(1);
   });
 });

@@ -6,7 +6,9 @@ import { bindCommand, commandHandlers } from '../commands/index.js';
 import { keyStreamName } from '../key-log/index.js';
 import { describeEngineSuite } from '../testing/engine-suite.js';
 import {
+  chargedIncrementHandler,
   countIncrementsByKey,
+  createFakeGateway,
   createFaultInjector,
   createManualClock,
   incrementCounter,
@@ -16,6 +18,7 @@ import {
 } from '../testing/index.js';
 import type { IncrementCounter } from '../testing/index.js';
 import { completeAbandonedKeys } from './complete-abandoned-keys.js';
+import { definePhasedHandler } from './command-handler.js';
 import { createIdempotencyEngine } from './idempotency-engine.js';
 import type { ExecuteInput, IdempotencyEngineOptions } from './idempotency-engine.js';
 
@@ -60,24 +63,32 @@ describe.each([
     };
     const engine = createIdempotencyEngine({ store, clock: clock.now });
     const scope = { tenantId: randomUUID(), actorId: randomUUID() };
-    const input = (key: string, retentionSeconds?: number): ExecuteInput<IncrementCounter> => ({
+    const input = (
+      key: string,
+      retentionSeconds?: number,
+      counterId = 'c1',
+    ): ExecuteInput<IncrementCounter> => ({
       scope,
       key,
-      ...incrementInput('c1', 1),
+      ...incrementInput(counterId, 1),
       handler: incrementCounterHandler(),
       ...(retentionSeconds === undefined ? {} : { retentionSeconds }),
     });
     return { clock, store, engine, input, separateRetentionCalls };
   };
 
-  it('keeps a key 24 hours by default; after that the same key is a new request', async () => {
-    const { clock, engine, input } = setup();
+  it('keeps a key 24 hours by default; after that the key is expired where its effect is, new elsewhere', async () => {
+    const { clock, store, engine, input } = setup();
     const key = randomUUID();
     expect(await engine.execute(input(key))).toMatchObject({ kind: 'first', protocol });
     clock.advance(23 * 3600_000);
     expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
     clock.advance(3600_000 + 1_000);
-    expect(await engine.execute(input(key))).toMatchObject({ kind: 'first' });
+    expect(await engine.execute(input(key))).toEqual({ kind: 'expired', stream: 'counter-c1' });
+    await store.scavenge();
+    expect(await engine.execute(input(key))).toEqual({ kind: 'expired', stream: 'counter-c1' });
+    expect((await countIncrementsByKey(store, 'c1')).get(key)).toBe(1);
+    expect(await engine.execute(input(key, undefined, 'c2'))).toMatchObject({ kind: 'first' });
   });
 
   it('honours a per-route retention', async () => {
@@ -87,7 +98,59 @@ describe.each([
     clock.advance(6 * 24 * 3600_000);
     expect(await engine.execute(input(key, 7 * 24 * 3600))).toMatchObject({ kind: 'replay' });
     clock.advance(24 * 3600_000 + 1_000);
-    expect(await engine.execute(input(key, 7 * 24 * 3600))).toMatchObject({ kind: 'first' });
+    expect(await engine.execute(input(key, 7 * 24 * 3600))).toMatchObject({ kind: 'expired' });
+  });
+
+  it('a phased key reused after its retention is expired at every retry, and charged once', async () => {
+    const { clock, store, engine, input } = setup();
+    const gateway = createFakeGateway();
+    const key = randomUUID();
+    const charged = { ...input(key), handler: chargedIncrementHandler(gateway) };
+    expect(await engine.execute(charged)).toMatchObject({ kind: 'first', protocol: 'phased' });
+    clock.advance(24 * 3600_000 + 1_000);
+    for (const attempt of [1, 2, 3]) {
+      expect(await engine.execute(charged), `attempt ${attempt}`).toEqual({
+        kind: 'expired',
+        stream: 'counter-c1',
+      });
+      clock.advance(60_000);
+      await store.scavenge();
+    }
+    expect([...gateway.charges.values()]).toEqual([1]);
+    expect((await countIncrementsByKey(store, 'c1')).get(key)).toBe(1);
+  });
+
+  it('a key whose handler calls out before its effect is expired at every retry, never kept in flight', async () => {
+    const { clock, store, engine, input } = setup();
+    const lookups = { count: 0 };
+    const handler = definePhasedHandler<IncrementCounter>({
+      run: async (ctx) => {
+        const stream = `counter-${ctx.command.counterId}`;
+        await ctx.step('price_looked_up', async () => ({ lookup: ++lookups.count }));
+        await ctx.effect('counted', {
+          streams: [stream],
+          decide: () => ({
+            kind: 'accept',
+            writes: [{ stream, events: [{ type: 'CounterIncremented', data: { by: 1, key: ctx.key } }] }],
+            result: null,
+          }),
+        });
+        return { status: 201, body: {} };
+      },
+    });
+    const key = randomUUID();
+    expect(await engine.execute({ ...input(key), handler })).toMatchObject({ kind: 'first' });
+    clock.advance(24 * 3600_000 + 1_000);
+    for (const attempt of [1, 2]) {
+      // The step ran again in this life, but the effect it leads to is recorded: released, not left in flight.
+      expect(await engine.execute({ ...input(key), handler }), `attempt ${attempt}`).toEqual({
+        kind: 'expired',
+        stream: 'counter-c1',
+      });
+      clock.advance(60_000);
+    }
+    expect((await countIncrementsByKey(store, 'c1')).get(key)).toBe(1);
+    expect(lookups.count).toBe(3);
   });
 
   it("sets the retention in the claim's own write, not with a separate call", async () => {

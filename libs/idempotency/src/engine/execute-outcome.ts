@@ -11,6 +11,8 @@ export type EngineProtocol = 'atomic' | 'phased';
  * * - `replay`: the key was completed before: the stored response, byte for byte, and where it was completed;
  * - `in-flight`: another holder has a live lease (409, retry after the seconds given);
  * - `reused`: the key belongs to a different request (422), nothing written;
+ * - `expired`: the key was used before, its log has expired, and the events it derives are already in `stream`: its
+ *   effect is recorded and its answer no longer kept (422), nothing written;
  * - `released`: nothing is stored and the key is free (handler error or a 5xx): the next try runs fresh;
  * - `unavailable`: a retryable failure (503): contention, a store failure, or effects left for a resume.
  */
@@ -36,6 +38,11 @@ export type ExecuteOutcome =
     }
   | { readonly kind: 'in-flight'; readonly retryAfterSeconds: number }
   | { readonly kind: 'reused'; readonly original: RequestFingerprint }
+  | {
+      readonly kind: 'expired';
+      /** The aggregate the key's earlier effect is recorded in (for logs: never shown to a client). */
+      readonly stream: string;
+    }
   | {
       readonly kind: 'released';
       readonly reason: 'handler-error' | 'server-error-response';

@@ -24,3 +24,10 @@ export type { FaultContext, FaultHook, FaultPoint } from './fault-points.js';
 export { defaultResponseHeaderAllowList, toStoredResponse } from './stored-response.js';
 export { completeAbandonedKeys, resumeOf } from './complete-abandoned-keys.js';
 export type { AbandonedKeyResult, CompleteAbandonedKeysOptions } from './complete-abandoned-keys.js';
+export { startCompleter } from './start-completer.js';
+export type {
+  CompleterRound,
+  CompleterSchedule,
+  RunningCompleter,
+  StartCompleterOptions,
+} from './start-completer.js';

@@ -18,6 +18,12 @@ import { endOfLifeRetention } from './key-retention.js';
 export class LeaseLost extends Error {}
 /** Optimistic-concurrency conflicts on an aggregate outlasted the retries. */
 export class Contention extends Error {}
+/** An effect's events are in its stream already: the key's earlier life recorded it, and that log has expired. */
+export class RecordedBefore extends Error {
+  constructor(readonly stream: string) {
+    super(`the events this key derives for ${stream} are recorded already`);
+  }
+}
 
 /**
  * Our hold on an in-flight key: every key-log event comes from the key-log decider and is appended fenced at the

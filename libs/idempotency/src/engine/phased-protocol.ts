@@ -10,9 +10,9 @@ import { backoff, CrashSignal, faultAt, leaseExpiresAt } from './engine-settings
 import type { ExecuteOutcome } from './execute-outcome.js';
 import type { Execution } from './execution.js';
 import { isConflict, KeyConflicts } from './key-conflicts.js';
-import { Contention, KeyHolding, LeaseLost } from './key-holding.js';
+import { Contention, KeyHolding, LeaseLost, RecordedBefore } from './key-holding.js';
 import { claimRetention, inFlightClaimRetention } from './key-retention.js';
-import { decideAndPlan, planWrites } from './planning.js';
+import { decideAndPlan, planWrites, recordedBefore } from './planning.js';
 import { claimOf, openExecution } from './protocol-opening.js';
 import { toStoredResponse } from './stored-response.js';
 
@@ -46,7 +46,7 @@ export const runPhased = async (runtime: EngineRuntime, execution: Execution): P
         // No external call comes first: the claim and the plan (or the rejection) travel in one append.
         const snapshots = opening.snapshots ?? (await readAggregatesTraced(runtime, execution, streams));
         const decided = decideAndPlan(settings.allowList, execution, handler, context, snapshots);
-        if (decided.kind === 'released') return decided.outcome;
+        if (decided.kind === 'released' || decided.kind === 'expired') return decided.outcome;
         keyLog = {
           ...keyLog,
           then:
@@ -142,9 +142,12 @@ const runPlannedEffect = async <Result>(
       const decision = spec.decide(snapshots);
       if (decision.kind === 'reject') return { kind: 'rejected', response: decision.response };
       const prefix = name === MAIN_EFFECT ? '' : `${name}:`;
+      const writes = planWrites(holding.execution, prefix, decision.writes, snapshots);
+      const recorded = recordedBefore(writes, snapshots);
+      if (recorded !== undefined) throw new RecordedBefore(recorded);
       const base = {
         point: name,
-        writes: planWrites(holding.execution, prefix, decision.writes, snapshots),
+        writes,
         holder: holding.holder,
         leaseExpiresAt: holding.lease(),
       };
@@ -195,12 +198,17 @@ const runStep = <Result>(
 type Failure =
   | { readonly reason: 'handler-error'; readonly error: unknown }
   | { readonly reason: 'server-error-response'; readonly response: StoredResponse }
-  | { readonly reason: 'contention'; readonly error: unknown };
+  | { readonly reason: 'contention'; readonly error: unknown }
+  | { readonly reason: 'recorded-before'; readonly error: RecordedBefore };
 
 const leaseSecondsLeft = (runtime: EngineRuntime, holding: KeyHolding): number =>
   retryAfterSeconds(holding.state.leaseExpiresAt - runtime.settings.clock());
 
-/** After a failure: release the key if nothing may have reached the outside, else keep it for the next holder. */
+/**
+ * After a failure: release the key if nothing may have reached the outside, else keep it for the next holder. A key
+ * whose effect an earlier life recorded is released whatever this life's steps did: kept, every later holder would
+ * find the same effect recorded and keep it again, for ever; its steps ran under the keys its earlier life used.
+ */
 const releaseOrKeep = async (
   runtime: EngineRuntime,
   holding: KeyHolding,
@@ -213,7 +221,7 @@ const releaseOrKeep = async (
       type: 'Release',
       holder: holding.holder,
       reason: failure.reason,
-      maybeApplied: holding.maybeApplied.size > 0,
+      maybeApplied: failure.reason !== 'recorded-before' && holding.maybeApplied.size > 0,
     });
   } catch (releaseError) {
     if (releaseError instanceof LeaseLost) return follow(runtime, holding.execution);
@@ -232,6 +240,8 @@ const releaseOrKeep = async (
   switch (failure.reason) {
     case 'contention':
       return { kind: 'unavailable', reason: 'contention', retryAfterSeconds: 1, error };
+    case 'recorded-before':
+      return { kind: 'expired', stream: failure.error.stream };
     case 'handler-error':
       return { kind: 'released', reason: 'handler-error', error };
     case 'server-error-response':
@@ -291,6 +301,9 @@ const drive = async (runtime: EngineRuntime, holding: KeyHolding): Promise<Execu
     if (error instanceof CrashSignal) throw error;
     if (error instanceof LeaseLost) return follow(runtime, execution);
     if (error instanceof Contention) return releaseOrKeep(runtime, holding, { reason: 'contention', error });
+    if (error instanceof RecordedBefore) {
+      return releaseOrKeep(runtime, holding, { reason: 'recorded-before', error });
+    }
     return releaseOrKeep(runtime, holding, { reason: 'handler-error', error });
   }
 };

@@ -10,7 +10,8 @@ import { toStoredResponse } from './stored-response.js';
 export type Decided =
   | { readonly kind: 'accept'; readonly writes: PlannedWrite[]; readonly response: StoredResponse }
   | { readonly kind: 'reject'; readonly response: StoredResponse }
-  | { readonly kind: 'released'; readonly outcome: ExecuteOutcome };
+  | { readonly kind: 'released'; readonly outcome: ExecuteOutcome }
+  | { readonly kind: 'expired'; readonly outcome: ExecuteOutcome & { readonly kind: 'expired' } };
 
 /** The streams a handler decides on, as snapshots: their events (in the order given) and where to append next. */
 export const toSnapshots = (
@@ -65,8 +66,28 @@ export const planWrites = (
 };
 
 /**
+ * The stream of a planned write whose events are already in it, as read: IDs derive from the key, the stream and the
+ * event's place, so they are there only when this key's effect was recorded before, in a life of the key whose log
+ * has since expired (a key in flight never expires, and a live log is answered from before anything is decided).
+ * Appending them again would record the effect twice (EventStoreDB, at the head) or never be accepted (PostgreSQL).
+ * A write's first ID stands for all of them: every life of the key that wrote to the stream wrote that one.
+ */
+export const recordedBefore = (
+  writes: readonly PlannedWrite[],
+  snapshots: ReadonlyMap<string, StreamSnapshot>,
+): string | undefined => {
+  for (const write of writes) {
+    const first = write.eventIds[0]?.toLowerCase();
+    const events = snapshots.get(write.stream)?.events ?? [];
+    if (first !== undefined && events.some((event) => event.id.toLowerCase() === first)) return write.stream;
+  }
+  return undefined;
+};
+
+/**
  * A decide handler's decision, planned: the events with their IDs and the response as it will be stored. A handler
- * that throws, or answers a 5xx, releases nothing yet (nothing was written): the outcome says so.
+ * that throws, or answers a 5xx, releases nothing yet (nothing was written): the outcome says so, and so does a
+ * decision whose events are recorded already (`recordedBefore`).
  */
 export const decideAndPlan = (
   allowList: readonly string[],
@@ -87,5 +108,8 @@ export const decideAndPlan = (
   if (response.status >= 500) {
     return { kind: 'released', outcome: { kind: 'released', reason: 'server-error-response', response } };
   }
-  return decision.kind === 'accept' ? { kind: 'accept', writes, response } : { kind: 'reject', response };
+  if (decision.kind !== 'accept') return { kind: 'reject', response };
+  const stream = recordedBefore(writes, snapshots);
+  if (stream !== undefined) return { kind: 'expired', outcome: { kind: 'expired', stream } };
+  return { kind: 'accept', writes, response };
 };

@@ -87,8 +87,8 @@ const problem = (type: IdempotencyProblemType, options?: ConstructorParameters<t
 
 /**
  * What an engine outcome answers, whatever the framework: the stored response (replays marked), or the problem for
- * a key in flight (409 with `Retry-After`), a key reused with another request (422), a failed command (500) or a
- * store that cannot answer (503 with `Retry-After`).
+ * a key in flight (409 with `Retry-After`), a key reused with another request (422), a key used before whose answer
+ * has expired (422), a failed command (500) or a store that cannot answer (503 with `Retry-After`).
  *
  * @example
  * const answer = answerOutcome(await engine.execute(request), {});
@@ -112,6 +112,13 @@ export const answerOutcome = (outcome: ExecuteOutcome, settings: AnswerSettings 
         kind: 'problem',
         problem: problem('idempotency-key-reused', {
           detail: `the key was first used for ${outcome.original.method} ${outcome.original.route} with another body`,
+        }),
+      };
+    case 'expired':
+      return {
+        kind: 'problem',
+        problem: problem('idempotency-key-expired', {
+          detail: 'the key was used before: its effect is recorded and its answer is no longer kept',
         }),
       };
     case 'released':

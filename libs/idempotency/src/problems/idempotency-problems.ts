@@ -35,6 +35,13 @@ export const idempotencyProblems = ProblemCatalog.of(
         'This key was used for a different request (method, route, parameters or body). Use a new key for a new intent.',
       describedBy: true,
     },
+    'idempotency-key-expired': {
+      status: 422,
+      title: 'Idempotency-Key was used before and its answer has expired',
+      description:
+        'This key was used for a request whose effect is recorded, and its answer is kept no longer (keys expire after the documented retention). Nothing was applied again. Read the resource for the outcome; use a new key for a new intent.',
+      describedBy: true,
+    },
     internal: {
       status: 500,
       title: 'Internal error',

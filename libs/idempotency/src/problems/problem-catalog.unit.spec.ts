@@ -78,6 +78,7 @@ describe('problem catalogue', () => {
       ['idempotency-key-invalid', 400],
       ['idempotency-key-in-flight', 409],
       ['idempotency-key-reused', 422],
+      ['idempotency-key-expired', 422],
       ['internal', 500],
       ['service-unavailable', 503],
       ['unauthorized', 401],

@@ -18,11 +18,11 @@ export interface RunningTask {
 }
 
 /**
- * Runs a task's rounds until stopped: in a projector, or on its own (the api's in-process completer).
+ * Runs a task's rounds until stopped: in a projector, or on its own.
  *
  * @example
- * const completer = startTask(abandonedKeyCompleter(pool, options), logger);
- * await completer.stop();
+ * const sweeper = startTask(expiredKeySweeper(pool, store), logger);
+ * await sweeper.stop();
  */
 export const startTask = (task: ProjectorTask, logger: ProjectionLogger): RunningTask => {
   const stopController = new AbortController();

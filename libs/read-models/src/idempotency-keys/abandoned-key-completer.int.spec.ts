@@ -24,13 +24,13 @@ import {
 import { createTestDatabase, waitFor } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import {
-  abandonedKeyCompleter,
   completeAbandonedKeysOnce,
   findUnresumableKeys,
   getIdempotencyKey,
   idempotencyKeysProjection,
   newCompleterWalk,
   removeKeyRowsOfStreams,
+  startAbandonedKeyCompleter,
   sweepExpiredKeys,
 } from './index.js';
 import type { CompleterWalkReport } from './index.js';
@@ -63,7 +63,7 @@ const crashableEngine = () => {
   return { clock, faults, engine, handlers };
 };
 
-describe('the abandoned-key completer, as a task of the projector', () => {
+describe('the abandoned-key completer, beside the projector', () => {
   it('finishes a key its client abandoned once the key table shows the lease expired, and follows a blue/green switch', async () => {
     const { clock, faults, engine, handlers } = crashableEngine();
     const projector = await startProjector({
@@ -72,8 +72,13 @@ describe('the abandoned-key completer, as a task of the projector', () => {
       projections: [idempotencyKeysProjection],
       pollIntervalMs: 10,
       leaseRetryMs: 100,
-      tasks: [abandonedKeyCompleter(db.pool, { engine, handlers, intervalMs: 50, now: clock.now })],
     });
+    const stopped = new AbortController();
+    const completer = startAbandonedKeyCompleter(
+      db.pool,
+      { engine, handlers, intervalMs: 50, now: clock.now, signal: stopped.signal },
+      silentLogger,
+    );
     try {
       const scope = { tenantId: randomUUID(), actorId: randomUUID() };
       const counterId = randomUUID();
@@ -126,6 +131,8 @@ describe('the abandoned-key completer, as a task of the projector', () => {
       );
       expect(projector.states()).toEqual({ idempotency_keys: 'leading' });
     } finally {
+      stopped.abort();
+      await completer.stop();
       await projector.stop();
     }
     expect(projector.states()).toEqual({ idempotency_keys: 'stopped' });

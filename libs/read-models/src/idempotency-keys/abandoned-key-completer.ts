@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
-import { completeAbandonedKeys } from '@once/idempotency';
-import type { AbandonedKeyResult, CompleteAbandonedKeysOptions } from '@once/idempotency';
-import type { ProjectionLogger, ProjectorTask } from '@once/projections';
+import { completeAbandonedKeys, startCompleter } from '@once/idempotency';
+import type { AbandonedKeyResult, CompleteAbandonedKeysOptions, RunningCompleter } from '@once/idempotency';
+import type { ProjectionLogger } from '@once/projections';
 import { abandonedKeyCursor, listAbandonedKeys } from './idempotency-keys.queries.js';
 import type { AbandonedKeyCursor } from './idempotency-keys.queries.js';
 
@@ -11,6 +11,8 @@ export interface CompleterOptions {
   readonly handlers: CompleteAbandonedKeysOptions['handlers'];
   /** Pause between rounds. Default 5,000 ms. */
   readonly intervalMs?: number;
+  /** Stops the completer when aborted (`startAbandonedKeyCompleter`). */
+  readonly signal?: AbortSignal;
   /** Keys per round. Default 100. */
   readonly batchSize?: number;
   /** Clock (epoch ms) for "the lease has ended". Default `Date.now`. */
@@ -150,18 +152,24 @@ export const completeAbandonedKeysOnce = async (
 };
 
 /**
- * The completer as a task of the projector: a round every `intervalMs` (5 s by default).
+ * Starts the completer over the key table (`startCompleter` with `completeAbandonedKeysOnce` as its round): a round
+ * every `intervalMs` (5 s by default), one process at a time, a failed round logged and the next run as usual.
  *
+ * @param logger where rounds and failed rounds are logged
  * @example
- * await startProjector({ pool, store, projections, tasks: [abandonedKeyCompleter(pool, { engine, handlers })] });
+ * const completer = startAbandonedKeyCompleter(pool, { engine, handlers }, logger);
+ * await completer.stop();
  */
-export const abandonedKeyCompleter = (pool: Pool, options: CompleterOptions): ProjectorTask => {
+export const startAbandonedKeyCompleter = (
+  pool: Pool,
+  options: CompleterOptions,
+  logger: ProjectionLogger,
+): RunningCompleter => {
   const walk = newCompleterWalk();
-  return {
-    name: 'completer',
-    intervalMs: options.intervalMs ?? 5000,
-    run: async (logger) => {
-      await completeAbandonedKeysOnce(pool, options, logger, walk);
-    },
-  };
+  return startCompleter({
+    round: () => completeAbandonedKeysOnce(pool, options, logger, walk),
+    onError: (error) => logger.error({ task: 'completer', err: error }, 'completer round failed'),
+    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
 };

@@ -7,9 +7,9 @@ export type { KeySweep, KeySweepCursor, SweepExpiredKeysOptions } from './sweep-
 export { expiredKeySweeper } from './expired-key-sweeper.js';
 export type { ExpiredKeySweeperOptions } from './expired-key-sweeper.js';
 export {
-  abandonedKeyCompleter,
   completeAbandonedKeysOnce,
   newCompleterWalk,
+  startAbandonedKeyCompleter,
 } from './abandoned-key-completer.js';
 export type {
   CompleterOptions,

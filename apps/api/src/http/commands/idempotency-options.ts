@@ -15,6 +15,8 @@ const outcomeLabel = (outcome: ExecuteOutcome): IdempotencyOutcome => {
       return 'in_flight';
     case 'reused':
       return 'reused';
+    case 'expired':
+      return 'expired';
     case 'released':
       return 'released';
     case 'unavailable':

@@ -71,7 +71,8 @@ export const docsPlugin = fp<DocsOptions>(
             'Café operations with exactly-once effects. Every command (an operation marked `x-once-command`) ' +
             'requires an `Idempotency-Key` (8–255 visible ASCII characters, sf-string or bare). A retry with the same key and the same request gets ' +
             'the stored response (same status, byte-identical body, `Idempotent-Replayed: true`); the same key with a ' +
-            'different request is 422. Keys are kept at least 24 hours. Errors are problem+json; see `/problems`. ' +
+            'different request is 422. Keys are kept at least 24 hours; the same key after that, where its effect is ' +
+            'recorded, is 422 `idempotency-key-expired` (never retried into a second effect). Errors are problem+json; see `/problems`. ' +
             'Reads (GET) come from read models, eventually consistent with the writes: a write answers ' +
             '`Once-Position`; a GET that sends it back as `Once-Min-Position` waits (bounded, 5 s by default) until ' +
             'the read model shows that write, or answers what it has with `Once-Stale: true`.',

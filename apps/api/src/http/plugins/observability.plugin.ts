@@ -7,7 +7,8 @@ import type { MetricsListener } from '@once/cafe';
  * How the idempotency layer answered a keyed command (a Prometheus label and a log field); `unavailable` is a
  * retryable 503 (contention, the store, or effects left for a resume).
  */
-export type IdempotencyOutcome = 'first' | 'replay' | 'in_flight' | 'reused' | 'released' | 'unavailable';
+export type IdempotencyOutcome =
+  'first' | 'replay' | 'in_flight' | 'reused' | 'expired' | 'released' | 'unavailable';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,7 +31,7 @@ export interface ObservabilityOptions {
 /**
  * Prometheus metrics at `/metrics` (on the api's port, or on its own internal listener): request durations per route
  * and status (`once_http_request_duration_seconds`), idempotency outcomes per route
- * (`once_idempotency_outcomes_total`: first, replay, in_flight, reused, released, unavailable) and the process's own
+ * (`once_idempotency_outcomes_total`: first, replay, in_flight, reused, expired, released, unavailable) and the process's own
  * (`once_process_*`, `once_nodejs_*`); and one structured log line per request carrying the request id and the
  * idempotency outcome. Each app has its own registry; every metric carries the one `once_` prefix.
  */
@@ -48,7 +49,7 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
     });
     const outcomes = new Counter({
       name: 'once_idempotency_outcomes_total',
-      help: 'Keyed commands by how the idempotency layer answered them (first, replay, in_flight, reused, released, unavailable)',
+      help: 'Keyed commands by how the idempotency layer answered them (first, replay, in_flight, reused, expired, released, unavailable)',
       labelNames: ['route', 'outcome'] as const,
       registers: [registry],
     });

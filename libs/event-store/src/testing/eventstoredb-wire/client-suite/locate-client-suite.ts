@@ -8,8 +8,8 @@ export type LocatedClientSuite =
   | { readonly found: true; readonly folder: string; readonly source: string }
   | { readonly found: false; readonly reason: string };
 
-/** Clones of EventStore/EventStore-Client-NodeJS looked in when ONCE_ESDB_CLIENT_REPO names none. */
-const defaultRepositories = ['/work/.mirror/EventStore+EventStore-Client-NodeJS/repo'];
+/** Clones of EventStore/EventStore-Client-NodeJS looked in after ONCE_ESDB_CLIENT_REPO. */
+const knownClones = ['/work/.mirror/EventStore+EventStore-Client-NodeJS/repo'];
 
 const hasTag = (repository: string, tag: string): boolean => {
   try {
@@ -29,6 +29,7 @@ const hasTag = (repository: string, tag: string): boolean => {
  *
  * @param tag the client's release tag, e.g. `v6.2.1`
  * @param environment where the two settings are read from (the test's `process.env`)
+ * @param clones clones looked in after ONCE_ESDB_CLIENT_REPO (default: a known mirror's path)
  * @example
  * const suite = locateClientSuite('v6.2.1', process.env);
  * if (suite.found) console.log(suite.folder);
@@ -36,6 +37,7 @@ const hasTag = (repository: string, tag: string): boolean => {
 export const locateClientSuite = (
   tag: string,
   environment: Readonly<Record<string, string | undefined>>,
+  clones: readonly string[] = knownClones,
 ): LocatedClientSuite => {
   const newFolder = () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'once-esdb-client-suite-')), 'packages', 'test');
@@ -50,7 +52,7 @@ export const locateClientSuite = (
     cpSync(join(given, 'src'), join(folder, 'src'), { recursive: true });
     return { found: true, folder, source: `ONCE_ESDB_CLIENT_SUITE (${given}), taken as ${tag}` };
   }
-  const candidates = [environment['ONCE_ESDB_CLIENT_REPO'], ...defaultRepositories].filter(
+  const candidates = [environment['ONCE_ESDB_CLIENT_REPO'], ...clones].filter(
     (candidate): candidate is string => candidate !== undefined && existsSync(candidate),
   );
   const repository = candidates.find((candidate) => hasTag(candidate, tag));
@@ -59,7 +61,7 @@ export const locateClientSuite = (
       found: false,
       reason:
         `no clone of EventStore/EventStore-Client-NodeJS with tag ${tag} (looked in ONCE_ESDB_CLIENT_REPO and ` +
-        `${defaultRepositories.join(', ')}): \`git clone https://github.com/EventStore/EventStore-Client-NodeJS\` ` +
+        `${clones.length === 0 ? 'no other clone' : clones.join(', ')}): \`git clone https://github.com/EventStore/EventStore-Client-NodeJS\` ` +
         `and set ONCE_ESDB_CLIENT_REPO to the clone, or set ONCE_ESDB_CLIENT_SUITE to its packages/test folder ` +
         `checked out at ${tag}`,
     };

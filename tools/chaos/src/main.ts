@@ -11,6 +11,7 @@ import { killRunningChildren, repositoryRoot } from './spawn/index.js';
 const usage = `Runs a workload through injected faults, then checks the whole history for exactly-once.
 
   npm run chaos -- --spawn [--replicas 3] [--intents 1000] [options]
+  npm run chaos -- --spawn --eventstoredb [--replicas 2] [--intents 1000] [options]
   npm run chaos -- --cluster [--replicas 2] [--intents 1000] [options]   (after npm run cluster -- up)
   npm run chaos -- --target <url> --api-key <key> [--intents 1000] [options]
 
@@ -19,6 +20,9 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 --cluster               the same, on the HA cluster of npm run cluster (its DATABASE_URL through HAProxy) instead
                         of the embedded PostgreSQL, killing its leader's PostgreSQL or its whole leader node;
                         writes cluster-sync.* or cluster-async.* after the cluster's replication
+--eventstoredb          (spawn) the streams in EventStoreDB instead of PostgreSQL (the read models stay there): the
+                        wire-level test server, run in this process so it outlives every kill; writes eventstoredb.*
+--eventstore-url URL    (with --eventstoredb) a running EventStoreDB instead of the test server (esdb://…)
 --cluster-dir DIR       the cluster's data folder (default that of npm run cluster)
 --recovery-timeout-seconds N  (cluster) how long a killed leader's cluster may take to serve and replicate again
                         before the run gives up, stops everything it started and exits 1 (default 180)
@@ -55,6 +59,8 @@ const { values } = parseArgs({
   options: {
     spawn: { type: 'boolean' },
     cluster: { type: 'boolean' },
+    eventstoredb: { type: 'boolean' },
+    'eventstore-url': { type: 'string' },
     'cluster-dir': { type: 'string' },
     'recovery-timeout-seconds': { type: 'string' },
     target: { type: 'string' },
@@ -98,6 +104,11 @@ const parsed = z
   .object({
     spawn: z.boolean().default(false),
     cluster: z.boolean().default(false),
+    eventstoredb: z.boolean().default(false),
+    'eventstore-url': z
+      .string()
+      .regex(/^esdb(\+discover)?:\/\//, 'an esdb:// or esdb+discover:// connection string')
+      .optional(),
     'cluster-dir': z.string().min(1).default(defaultClusterDirectory()),
     'recovery-timeout-seconds': z.coerce.number().int().min(1).max(3_600).default(180),
     target: z.url().optional(),
@@ -139,6 +150,11 @@ const parsed = z
   )
   .refine((input) => input.target === undefined || input['api-key'] !== undefined, '--target needs --api-key')
   .refine((input) => input.spawn || !input['completer-outage'], '--completer-outage needs --spawn')
+  .refine((input) => input.spawn || !input.eventstoredb, '--eventstoredb needs --spawn')
+  .refine(
+    (input) => input.eventstoredb || input['eventstore-url'] === undefined,
+    '--eventstore-url needs --eventstoredb',
+  )
   .safeParse(values);
 if (!parsed.success) {
   console.error(`${z.prettifyError(parsed.error)}\n\n${usage}`);
@@ -170,7 +186,15 @@ const summary = await runChaos({
       ? { kind: 'target', url: input.target, apiKey: input['api-key'] as string }
       : input.cluster
         ? { kind: 'cluster', replicas: input.replicas, directory: input['cluster-dir'] }
-        : { kind: 'spawn', replicas: input.replicas },
+        : {
+            kind: 'spawn',
+            replicas: input.replicas,
+            ...(input.eventstoredb
+              ? {
+                  eventStoreDb: input['eventstore-url'] === undefined ? {} : { url: input['eventstore-url'] },
+                }
+              : {}),
+          },
   intents: input.intents,
   projectors: input.projectors,
   concurrency: input.concurrency,
@@ -228,7 +252,10 @@ if (summary.failovers) {
       `(median ${String(summary.failovers.medianSecondsWithout2xx)}, max ${String(summary.failovers.maxSecondsWithout2xx)})`,
   );
 }
-const files = fileNames(summary.replication && { synchronous: summary.replication === 'synchronous' });
+const files = fileNames(
+  summary.replication && { synchronous: summary.replication === 'synchronous' },
+  summary.streams !== undefined,
+);
 console.log(`report: ${join(input.out, files.report)}  summary: ${join(input.out, files.summary)}`);
 console.log(summary.passed ? 'PASSED: every invariant holds' : 'FAILED');
 process.exit(summary.passed ? 0 : 1);

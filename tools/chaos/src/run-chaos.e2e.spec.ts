@@ -52,6 +52,37 @@ describe('npm run chaos -- --spawn (short run)', () => {
     expect(report).toContain('<svg');
   }, 900_000);
 
+  it('keeps them with the streams in EventStoreDB (the wire-level test server) through kills of replicas and the projector leader', async () => {
+    const lines: string[] = [];
+    const directory = join(outDirectory, 'eventstoredb');
+    const summary = await runChaos({
+      system: { kind: 'spawn', replicas: 2, eventStoreDb: {} },
+      intents: 150,
+      concurrency: 16,
+      seed: 150,
+      duplicateRate: 0.05,
+      cardRate: 0.4,
+      attemptTimeoutMs: 8_000,
+      proxy: { resetBefore: 0.02, dropAfter: 0.04, delay: 0.01 },
+      faultKinds: ['kill-api', 'kill-projector-leader'],
+      faultIntervalMs: 2_000,
+      outDirectory: directory,
+      log: (line) => lines.push(line),
+    });
+
+    expect(
+      summary.verdicts.map((verdict) => [verdict.invariant, verdict.status, verdict.violations]),
+      lines.join('\n'),
+    ).toEqual(summary.verdicts.map((verdict) => [verdict.invariant, 'pass', []]));
+    expect(summary.streams).toBe('eventstoredb-wire-test-server');
+    expect(lines.some((line) => line.includes('wire-level EventStoreDB test server at esdb://'))).toBe(true);
+    expect(Object.keys(summary.processFaults).some((fault) => fault.startsWith('kill-'))).toBe(true);
+    // The effects were counted from the events read back from EventStoreDB: none lost, none doubled.
+    expect(summary.effects).toMatchObject({ lost: 0, doubled: 0 });
+    const report = await readFile(join(directory, 'eventstoredb.html'), 'utf8');
+    expect(report).toContain('streams in eventstoredb-wire-test-server');
+  }, 600_000);
+
   it('leaves no reservation and charges once when the completer is down for longer than key retention', async () => {
     const lines: string[] = [];
     const directory = join(outDirectory, 'completer-outage');

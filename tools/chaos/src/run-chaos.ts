@@ -2,6 +2,9 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { createEventStoreDbEventStore } from '@once/event-store/eventstoredb';
+import { startWireEventStoreDb } from '@once/event-store/testing';
+import type { WireEventStoreDb } from '@once/event-store/testing';
 import {
   checkHistory,
   compareReadModelsWithFold,
@@ -10,6 +13,7 @@ import {
   readKeysInFlight,
   readModelsOverHttp,
   readTenantEvents,
+  readTenantEventsFromStore,
   tallyEffects,
   waitForProjections,
 } from './checker/index.js';
@@ -38,7 +42,15 @@ export interface ChaosOptions {
    * in `directory`, whose leader is killed; otherwise the black-box `target` with its `apiKey`.
    */
   readonly system:
-    | { readonly kind: 'spawn'; readonly replicas: number }
+    | {
+        readonly kind: 'spawn';
+        readonly replicas: number;
+        /**
+         * The streams in EventStoreDB instead of PostgreSQL: the one at `url`, else the wire-level test server,
+         * started in this process so that it outlives every kill.
+         */
+        readonly eventStoreDb?: { readonly url?: string };
+      }
     | { readonly kind: 'cluster'; readonly replicas: number; readonly directory: string }
     | { readonly kind: 'target'; readonly url: string; readonly apiKey: string };
   readonly intents: number;
@@ -88,10 +100,12 @@ const untilAborted = (signal: AbortSignal | undefined): Promise<never> => {
 /** The run's file names: a cluster run's are named after its replication, so both modes' results sit side by side. */
 export const fileNames = (
   cluster: { readonly synchronous: boolean } | undefined,
+  eventStoreDb = false,
 ): { readonly history: string; readonly summary: string; readonly report: string } => {
-  if (cluster === undefined)
+  if (cluster === undefined && !eventStoreDb)
     return { history: 'history.jsonl', summary: 'summary.json', report: 'report.html' };
-  const name = cluster.synchronous ? 'cluster-sync' : 'cluster-async';
+  const name =
+    cluster === undefined ? 'eventstoredb' : cluster.synchronous ? 'cluster-sync' : 'cluster-async';
   return { history: `${name}.history.jsonl`, summary: `${name}.json`, report: `${name}.html` };
 };
 
@@ -102,20 +116,25 @@ const collectSpawnedFacts = async (
 ): Promise<SystemFacts> => {
   const { tenantId, apiKey } = system.credentials;
   const pool = new pg.Pool({ connectionString: system.databaseUrl, max: 4 });
+  // The log is PostgreSQL's `events`, or the EventStoreDB the run gave the system (the read models stay in PostgreSQL).
+  const store =
+    system.eventStoreUrl === undefined ? undefined : createEventStoreDbEventStore(system.eventStoreUrl);
   try {
-    if (!(await waitForProjections(pool, settleTimeoutMs))) log('the projections did not catch up in time');
+    if (!(await waitForProjections(pool, settleTimeoutMs, store)))
+      log('the projections did not catch up in time');
     log('reading the read models over HTTP');
     const readings = await readModelsOverHttp(system.url, apiKey, intents);
     await system.stop({ keepPostgres: true });
     log('reading the log, the key table and the gateway; folding the log again');
     return {
-      events: await readTenantEvents(pool, tenantId),
+      events: await (store ? readTenantEventsFromStore(store, tenantId) : readTenantEvents(pool, tenantId)),
       keysInFlight: await readKeysInFlight(pool, tenantId),
       gatewayCharges: await readGatewayCharges(system.gatewayDatabaseUrl),
       ...readings,
-      readModelDifferences: await compareReadModelsWithFold(pool),
+      readModelDifferences: await compareReadModelsWithFold(pool, store),
     };
   } finally {
+    await store?.close();
     await pool.end();
   }
 };
@@ -138,9 +157,11 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
     options.system.kind === 'cluster'
       ? await openClusterDatabase(options.system.directory, options.recoveryTimeoutMs)
       : undefined;
-  const files = fileNames(cluster);
+  const eventStoreDb = options.system.kind === 'spawn' ? options.system.eventStoreDb : undefined;
+  const files = fileNames(cluster, eventStoreDb !== undefined);
   const history = openHistory(join(options.outDirectory, files.history));
   let system: SpawnedSystem | undefined;
+  let wireServer: WireEventStoreDb | undefined;
   let proxy: FaultProxy | undefined;
   let faults: ProcessFaultSchedule | undefined;
   const interrupted = untilAborted(options.signal);
@@ -157,6 +178,11 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
           (cluster ? ` on the ${cluster.synchronous ? 'synchronous' : 'asynchronous'} cluster` : ''),
       );
       const outage = options.completerOutage;
+      if (eventStoreDb !== undefined && eventStoreDb.url === undefined) {
+        wireServer = await startWireEventStoreDb();
+        log(`streams in the wire-level EventStoreDB test server at ${wireServer.connectionString}`);
+      }
+      const eventStoreUrl = eventStoreDb?.url ?? wireServer?.connectionString;
       system = await spawnSystem({
         replicas: options.system.replicas,
         ...(options.projectors === undefined ? {} : { projectors: options.projectors }),
@@ -170,6 +196,7 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
             }),
         onProcessEvent: (event, name) => event === 'restarted' && log(`${name} restarted`),
         ...(cluster ? { cluster } : {}),
+        ...(eventStoreUrl === undefined ? {} : { eventStoreUrl }),
       });
     }
     const upstream = system?.url ?? (options.system.kind === 'target' ? options.system.url : '');
@@ -262,6 +289,9 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
       verdicts,
       mode: options.system.kind,
       ...(cluster ? { replication: cluster.synchronous ? 'synchronous' : 'asynchronous' } : {}),
+      ...(eventStoreDb === undefined
+        ? {}
+        : { streams: wireServer ? 'eventstoredb-wire-test-server' : 'eventstoredb' }),
       ...(effects ? { effects } : {}),
       seed: options.seed,
       replicas: options.system.kind === 'target' ? undefined : options.system.replicas,
@@ -281,6 +311,7 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
     await proxy?.close().catch(() => undefined);
     await system?.stop().catch(() => undefined);
     await system?.postgres.stop().catch(() => undefined);
+    await wireServer?.stop().catch(() => undefined);
     await history.close().catch(() => undefined);
     await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }

@@ -12,6 +12,7 @@ export type {
   SystemFacts,
 } from './system-facts.js';
 export { keysInFlightOverHttp, readModelsOverHttp } from './http-facts.js';
+export { readTenantEventsFromStore } from './event-store-facts.js';
 export {
   compareReadModelsWithFold,
   readGatewayCharges,

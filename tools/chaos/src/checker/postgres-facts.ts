@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { asTenantId, menuStream, streamPrefixes } from '@once/domain';
 import { parsePosition } from '@once/event-store';
+import type { EventStore } from '@once/event-store';
 import { createPostgresEventStore } from '@once/event-store/postgres';
 import { physicalTableName, readLiveCheckpoint, rebuildProjections } from '@once/projections';
 import { allProjections } from '@once/read-models';
@@ -50,10 +51,13 @@ export const readKeysInFlight = async (pool: pg.Pool, tenantId: string): Promise
 
 /**
  * Waits until every projection's live checkpoint has reached the end of the log (the run wrote its last event
- * before this is called); false when `timeoutMs` passes first.
+ * before this is called); false when `timeoutMs` passes first. The log is PostgreSQL's unless `store` names another.
  */
-export const waitForProjections = async (pool: pg.Pool, timeoutMs: number): Promise<boolean> => {
-  const store = createPostgresEventStore(pool);
+export const waitForProjections = async (
+  pool: pg.Pool,
+  timeoutMs: number,
+  store: EventStore = createPostgresEventStore(pool),
+): Promise<boolean> => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     let behind = false;
@@ -78,10 +82,13 @@ const rowsOnlyIn = async (pool: pg.Pool, table: string, other: string): Promise<
 
 /**
  * Folds the whole log again into new versions of every read model (the blue/green rebuild, which keeps the
- * previous version's tables) and compares each table of the fresh fold with the one that was live, row by row.
+ * previous version's tables) and compares each table of the fresh fold with the one that was live, row by row. The
+ * log is PostgreSQL's unless `store` names another (EventStoreDB).
  */
-export const compareReadModelsWithFold = async (pool: pg.Pool): Promise<ReadModelDifference[]> => {
-  const store = createPostgresEventStore(pool);
+export const compareReadModelsWithFold = async (
+  pool: pg.Pool,
+  store: EventStore = createPostgresEventStore(pool),
+): Promise<ReadModelDifference[]> => {
   const outcomes = await rebuildProjections({ pool, store, projections: allProjections, keepRetired: 1 });
   const differences: ReadModelDifference[] = [];
   for (const outcome of outcomes) {

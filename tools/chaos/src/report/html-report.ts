@@ -60,7 +60,7 @@ tr.skipped td:nth-child(2) { color: #888; } .verdict { font-size: 1.4rem; font-w
 </style></head><body>
 <h1>Once chaos run</h1>
 <p class="verdict">${summary.passed ? 'PASSED: every invariant holds' : 'FAILED: an invariant is broken'}</p>
-<p>${escapeHtml(summary.mode)} mode, seed ${String(summary.seed)}${summary.replicas === undefined ? '' : `, ${String(summary.replicas)} api replicas`}, started ${escapeHtml(summary.startedAt)}, ${String(summary.durationSeconds)} s;
+<p>${escapeHtml(summary.mode)} mode${summary.streams === undefined ? '' : ` (streams in ${escapeHtml(summary.streams)})`}, seed ${String(summary.seed)}${summary.replicas === undefined ? '' : `, ${String(summary.replicas)} api replicas`}, started ${escapeHtml(summary.startedAt)}, ${String(summary.durationSeconds)} s;
 ${String(summary.intents)} intents (${String(summary.duplicatedIntents)} sent as 10 concurrent copies), ${String(summary.attempts)} attempts, ${String(summary.replayedAnswers)} replayed answers;
 outcomes: ${String(summary.outcomes.succeeded)} succeeded, ${String(summary.outcomes.rejected)} rejected, ${String(summary.outcomes['gave-up'])} without an answer. Load average at the end: ${summary.machine.loadAverage.join(', ')}.</p>
 <h2>Verdicts</h2>

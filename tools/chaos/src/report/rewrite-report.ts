@@ -21,6 +21,7 @@ export const rewriteReport = async (directory: string): Promise<RunSummary> => {
       records,
       verdicts: previous.verdicts,
       mode: previous.mode,
+      ...(previous.streams ? { streams: previous.streams } : {}),
       seed: previous.seed,
       replicas: previous.replicas,
       startedAt,

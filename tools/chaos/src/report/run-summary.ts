@@ -22,6 +22,11 @@ export interface RunSummary {
   readonly mode: 'spawn' | 'target' | 'cluster';
   /** The HA cluster's replication (`--cluster` runs). */
   readonly replication?: 'synchronous' | 'asynchronous';
+  /**
+   * Where the streams lived when not in PostgreSQL (`--eventstoredb` runs): the wire-level EventStoreDB test server
+   * in the chaos process, or the EventStoreDB of `--eventstore-url`.
+   */
+  readonly streams?: 'eventstoredb-wire-test-server' | 'eventstoredb';
   readonly seed: number;
   readonly replicas: number | undefined;
   readonly passed: boolean;
@@ -189,6 +194,7 @@ export const summariseRun = (input: {
   readonly endedAt: number;
   readonly proxyFaults: Readonly<Record<string, number>>;
   readonly replication?: RunSummary['replication'];
+  readonly streams?: RunSummary['streams'];
   readonly effects?: EffectTally;
 }): RunSummary => {
   const attempts = input.records.filter((record): record is AttemptRecord => record.type === 'attempt');
@@ -219,6 +225,7 @@ export const summariseRun = (input: {
   return {
     mode: input.mode,
     ...(input.replication ? { replication: input.replication } : {}),
+    ...(input.streams ? { streams: input.streams } : {}),
     seed: input.seed,
     replicas: input.replicas,
     passed: input.verdicts.every((verdict) => verdict.status !== 'fail'),

@@ -9,6 +9,8 @@ export type ChildRole = 'api' | 'projector' | 'gateway';
 /** Everything the children need to find each other. */
 export interface ChildSettings {
   readonly databaseUrl: string;
+  /** EventStoreDB for the streams (`EVENTSTORE_URL` of the api and the projectors); PostgreSQL's `events` without it. */
+  readonly eventStoreUrl?: string;
   /** The gateway simulator keeps its charges in a database of its own, so they survive its kill -9. */
   readonly gatewayDatabaseUrl: string;
   readonly gatewayUrl: string;
@@ -38,12 +40,14 @@ export const childEnvironment = (
   port?: number,
 ): NodeJS.ProcessEnv => {
   const common = { ...process.env, HOST: '127.0.0.1', ...(port === undefined ? {} : { PORT: String(port) }) };
+  const eventStore = settings.eventStoreUrl === undefined ? {} : { EVENTSTORE_URL: settings.eventStoreUrl };
   switch (role) {
     case 'api':
       return {
         ...common,
         ONCE_LOG_LEVEL: 'warn',
         DATABASE_URL: settings.databaseUrl,
+        ...eventStore,
         ONCE_SECRETS_KEY: runSecretsKey,
         ONCE_GATEWAY_URL: settings.gatewayUrl,
         ONCE_GATEWAY_WEBHOOK_SECRET: settings.webhookSecret,
@@ -61,6 +65,7 @@ export const childEnvironment = (
         ...common,
         ONCE_LOG_LEVEL: 'info',
         DATABASE_URL: settings.databaseUrl,
+        ...eventStore,
         ONCE_SECRETS_KEY: runSecretsKey,
         ONCE_PROJECTOR_POLL_MS: '50',
         ONCE_PROJECTOR_LEASE_RETRY_MS: '250',

@@ -22,6 +22,8 @@ export interface SpawnedSystem {
   readonly credentials: IssuedApiKey;
   /** Where the log, the key table and the read models live: the embedded PostgreSQL, or the HA cluster. */
   readonly databaseUrl: string;
+  /** EventStoreDB holding the streams, when the run was given one (the read models stay in PostgreSQL). */
+  readonly eventStoreUrl?: string;
   /** The embedded PostgreSQL (with a cluster, it holds only the gateway's database). */
   readonly postgres: PostgresNode;
   /** The HA cluster the run uses instead of the embedded PostgreSQL, when it was given one. */
@@ -55,6 +57,11 @@ export interface SpawnOptions {
    * another company's system would, so a failover of the cluster cannot take them with it.
    */
   readonly cluster?: ClusterDatabase;
+  /**
+   * EventStoreDB for the streams of the api and the projectors (`EVENTSTORE_URL`); it runs outside the system, so
+   * killing an api replica or a projector leaves it up.
+   */
+  readonly eventStoreUrl?: string;
   /** False: the projectors start without the completer (default true); `startCompleter` brings one. */
   readonly completer?: boolean;
   /** Settings every api and projector gets on top of the spawner's own. */
@@ -110,6 +117,7 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
     const gatewayUrl = `http://127.0.0.1:${String(gatewayPort)}`;
     const settings: ChildSettings = {
       databaseUrl,
+      ...(options.eventStoreUrl === undefined ? {} : { eventStoreUrl: options.eventStoreUrl }),
       gatewayDatabaseUrl,
       gatewayUrl,
       webhookUrl: `http://127.0.0.1:${String(balancerPort)}/webhooks/gateway`,
@@ -167,6 +175,7 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
       url: balancer.url,
       credentials,
       databaseUrl,
+      ...(options.eventStoreUrl === undefined ? {} : { eventStoreUrl: options.eventStoreUrl }),
       postgres,
       ...(options.cluster ? { cluster: options.cluster } : {}),
       gatewayDatabaseUrl,

@@ -9,7 +9,7 @@ import { grpc, operationsGrpc, serverFeaturesGrpc, serverFeaturesPb, streamsGrpc
 
 /** A running test server. */
 export interface WireEventStoreDb {
-  /** How the client reaches it: `esdb://127.0.0.1:<port>?tls=false`. */
+  /** How the client reaches it: `esdb://127.0.0.1:<port>?tls=false` (without `?tls=false` when serving TLS). */
   readonly connectionString: string;
   /** Ends every call (subscriptions included) and closes the socket. */
   stop(): Promise<void>;
@@ -18,6 +18,8 @@ export interface WireEventStoreDb {
 export interface WireEventStoreDbOptions extends WireLogOptions {
   /** The port to listen on, 127.0.0.1 only. Default 0: any free port. */
   readonly port?: number;
+  /** A PEM key and certificate to serve TLS with, as EventStoreDB's secure nodes do. Default: no TLS. */
+  readonly tls?: { readonly key: Buffer; readonly cert: Buffer };
 }
 
 const streamsService = 'event_store.client.streams.Streams';
@@ -68,12 +70,16 @@ export const startWireEventStoreDb = async (
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(
       `127.0.0.1:${options.port ?? 0}`,
-      grpc.ServerCredentials.createInsecure(),
+      options.tls
+        ? grpc.ServerCredentials.createSsl(null, [
+            { private_key: options.tls.key, cert_chain: options.tls.cert },
+          ])
+        : grpc.ServerCredentials.createInsecure(),
       (error, bound) => (error ? reject(error) : resolve(bound)),
     );
   });
   return {
-    connectionString: `esdb://127.0.0.1:${port}?tls=false`,
+    connectionString: `esdb://127.0.0.1:${port}${options.tls ? '' : '?tls=false'}`,
     stop: async () => {
       server.forceShutdown();
       await log.close();

@@ -545,16 +545,27 @@ export const runHttpBench = async (
   }
 };
 
+/** The sweep's numbers of connections: 1, 4, 16 and 64, or those `--connections 16,64` names. */
+const sweepConnections = (args: readonly string[]): readonly number[] => {
+  const index = args.indexOf('--connections');
+  if (index === -1) return SWEEP_CONNECTIONS;
+  const levels = (args[index + 1] ?? '').split(',').map(Number);
+  if (levels.some((level) => !Number.isInteger(level) || level < 1))
+    throw new Error('--connections takes whole numbers of connections separated by commas, e.g. 16,64');
+  return levels;
+};
+
 /**
- * The `npm run bench -- http [--rounds N] [--sweep]` entry (3 rounds by default; more where the machine is noisy).
- * `--sweep` measures every side at 1, 4, 16 and 64 connections in each round instead of at 16 only.
+ * The `npm run bench -- http [--rounds N] [--sweep [--connections 16,64]]` entry (3 rounds by default; more where the
+ * machine is noisy). `--sweep` measures every side at 1, 4, 16 and 64 connections (or those named) in each round
+ * instead of at 16 only.
  */
 export const run = async (args: readonly string[] = []): Promise<void> => {
   const index = args.indexOf('--rounds');
   const rounds = index === -1 ? DEFAULT_ROUNDS : Number(args[index + 1]);
   if (!Number.isInteger(rounds) || rounds < 1)
     throw new Error('--rounds takes a whole number of rounds, 1 or more');
-  const levels = args.includes('--sweep') ? SWEEP_CONNECTIONS : [CONNECTIONS];
+  const levels = args.includes('--sweep') ? sweepConnections(args) : [CONNECTIONS];
   const result = await runHttpBench((line) => console.log(line), rounds, levels);
   console.log(JSON.stringify(result, null, 2));
   if (result.sweep) {

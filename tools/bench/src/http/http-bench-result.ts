@@ -76,6 +76,8 @@ export interface HttpBenchResult {
   readonly postgres: string;
   /** `uptime`'s 1, 5 and 15 minute load averages before and after the run (2 shared cores: measurements are noisy). */
   readonly load_average: { readonly before: readonly number[]; readonly after: readonly number[] };
+  /** The machine's logical CPUs (`os.availableParallelism()`), to read the load average against. */
+  readonly cpus?: number;
   readonly measured_at: string;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -442,6 +443,7 @@ export const runHttpBench = async (
       invoices: INVOICES,
       postgres: `embedded ${await serverVersion(server.connectionString)}, fsync on`,
       load_average: { before: loadBefore, after: loadAverages() },
+      cpus: availableParallelism(),
       measured_at: new Date().toISOString(),
     };
     const file = join(repositoryRoot, 'tools', 'bench', 'results', 'http.json');

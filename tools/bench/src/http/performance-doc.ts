@@ -67,6 +67,18 @@ const costTable = (result: HttpBenchResult): string[] => {
   ];
 };
 
+/** A warning when other work loaded the machine during the run: more runnable processes than it has CPUs. */
+const busyMachineNote = (result: HttpBenchResult): string[] => {
+  const highest = Math.max(...result.load_average.before, ...result.load_average.after);
+  return result.cpus !== undefined && highest > result.cpus
+    ? [
+        `**A shared, busy machine**: its load average reached ${highest} on ${result.cpus} CPUs during this run, so ` +
+          'rates swing by up to a half between phases and the ratios below are rough; a run on a quiet machine replaces them.',
+        '',
+      ]
+    : [];
+};
+
 /**
  * The part of `docs/PERFORMANCE.md` an http sweep measures (between its two markers): the sweep table and the CPU
  * per request with shared commits on and off, from `result` alone.
@@ -83,6 +95,7 @@ export const performanceSection = (result: HttpBenchResult): string =>
       `keyed p50 ÷ the article's at 1 connection: ${result.p50_vs_article?.keyed ?? '–'} with shared commits, ` +
       `${result.p50_vs_article?.keyed_unshared ?? '–'} without.`,
     '',
+    ...busyMachineNote(result),
     ...sweepTable(result),
     '',
     ...costTable(result),

@@ -52,6 +52,12 @@ describe('the sweep in docs/PERFORMANCE.md', () => {
     expect(section).toContain('| the whole machine, busy | 1400 | 1600 | – | 1100 |');
     expect(section).toContain('| PostgreSQL, all its backends of the side | 400 | 400 | – | 400 |');
     expect(section).toContain('1.23 with shared commits, 1.5 without');
+    expect(section).not.toContain('busy machine');
+  });
+
+  it('says when the machine was busier than its CPUs during the run', () => {
+    expect(performanceSection({ ...result, cpus: 2 })).not.toContain('busy machine');
+    expect(performanceSection({ ...result, cpus: 1 })).toContain('load average reached 2 on 1 CPUs');
   });
 
   it('rewrites only what lies between its markers', async () => {

@@ -35,7 +35,9 @@ const usage = `Runs a workload through injected faults, then checks the whole hi
 --drop-after R          share of answers dropped after the api handled the request (default 0.04)
 --delay R               share of answers held past the client's timeout (default 0.01)
 --fault-interval-ms N   mean pause between process faults (spawn; default 4000)
---max-faults N          no process fault after the Nth (default: faults until the workload is over)
+--max-faults N          exactly N process faults, spread over the workload by its progress (the kth once k/(N+1)
+                        of the intents were created) instead of by --fault-interval-ms (default: faults by time
+                        until the workload is over)
 --faults a,b,…          process faults to inject (spawn; default all): ${processFaultKinds.join(', ')};
                         with --cluster (default both): ${clusterFaultKinds.join(', ')}
 --completer-outage      (spawn) after the workload, leave card payments in flight at charge_requested (half

@@ -180,21 +180,6 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
       { ...options.proxy, delayMs: options.attemptTimeoutMs + 1_000 },
       seededRandom(options.seed + 1),
     );
-    const startedAt = Date.now();
-    faults =
-      system === undefined
-        ? undefined
-        : startProcessFaults({
-            system,
-            kinds: options.faultKinds,
-            intervalMs: options.faultIntervalMs,
-            ...(options.maxFaults === undefined ? {} : { maxFaults: options.maxFaults }),
-            random: seededRandom(options.seed + 2),
-            record: (fault) => {
-              log(`fault: ${fault.fault} → ${fault.target}`);
-              history.record(fault);
-            },
-          });
     const workload = createWorkload({
       baseUrl: proxy.url,
       apiKey,
@@ -207,14 +192,30 @@ export const runChaos = async (options: ChaosOptions): Promise<RunSummary> => {
       record: history.record,
       runId: `chaos${String(options.seed)}`,
     });
-    const progress = setInterval(
+    const startedAt = Date.now();
+    faults =
+      system === undefined
+        ? undefined
+        : startProcessFaults({
+            system,
+            kinds: options.faultKinds,
+            intervalMs: options.faultIntervalMs,
+            ...(options.maxFaults === undefined ? {} : { maxFaults: options.maxFaults }),
+            progress: () => workload.created() / options.intents,
+            random: seededRandom(options.seed + 2),
+            record: (fault) => {
+              log(`fault: ${fault.fault} → ${fault.target}`);
+              history.record(fault);
+            },
+          });
+    const progressLog = setInterval(
       () => log(`${String(workload.created())}/${String(options.intents)} intents`),
       10_000,
     );
     try {
       await unlessStopped(workload.run());
     } finally {
-      clearInterval(progress);
+      clearInterval(progressLog);
     }
     log('workload done: stopping the faults and resending what never got an answer');
     await faults?.stop();

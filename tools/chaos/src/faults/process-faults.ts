@@ -38,9 +38,18 @@ export interface ProcessFaultOptions {
   readonly intervalMs: number;
   /** Stops injecting after this many faults (default: none stops it but `stop`). */
   readonly maxFaults?: number;
+  /**
+   * The share of the workload's intents created so far, from 0 to 1. With `maxFaults`, the faults are spread over
+   * the workload by it instead of by time: the kth of N comes once k/(N+1) of the intents were created, so each one
+   * meets traffic however fast the machine runs the workload.
+   */
+  readonly progress?: () => number;
   readonly random: Random;
   readonly record: (fault: FaultRecord) => void;
 }
+
+/** How often a schedule spread over the workload looks at its progress. */
+const progressPollMs = 50;
 
 const leaseBalance = (projector: ManagedProcess): number =>
   projector
@@ -165,11 +174,23 @@ const inject = async (
 export const startProcessFaults = (options: ProcessFaultOptions): ProcessFaultSchedule => {
   const controller = new AbortController();
   let injected = 0;
-  const loop = async () => {
-    while (!controller.signal.aborted && injected < (options.maxFaults ?? Number.POSITIVE_INFINITY)) {
+  const { maxFaults, progress } = options;
+  const waitForTheNextFault = async (): Promise<boolean> => {
+    if (maxFaults === undefined || progress === undefined) {
       const pause = options.intervalMs * (0.5 + options.random());
-      const slept = await sleep(pause, true, { signal: controller.signal }).catch(() => false);
-      if (!slept || options.kinds.length === 0) return;
+      return sleep(pause, true, { signal: controller.signal }).catch(() => false);
+    }
+    const dueAt = (injected + 1) / (maxFaults + 1);
+    while (progress() < dueAt) {
+      const slept = await sleep(progressPollMs, true, { signal: controller.signal }).catch(() => false);
+      if (!slept) return false;
+    }
+    return true;
+  };
+  const loop = async () => {
+    while (!controller.signal.aborted && injected < (maxFaults ?? Number.POSITIVE_INFINITY)) {
+      const due = await waitForTheNextFault();
+      if (!due || options.kinds.length === 0) return;
       const kind = pick(options.random, options.kinds);
       await inject(kind, options.system, options.random, controller.signal, (target, failover) => {
         injected += 1;

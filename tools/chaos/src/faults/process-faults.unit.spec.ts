@@ -58,6 +58,30 @@ describe('the process fault schedule', () => {
     expect(records).toMatchObject([{ fault: 'kill-leader-node', target: 'node1', leaderAfter: 'node2' }]);
   });
 
+  it('spreads maxFaults over the workload by its progress, whatever the interval', async () => {
+    const { system, kills } = clusterThatHeals();
+    let progress = 0;
+    const faults = startProcessFaults({
+      system,
+      kinds: ['kill-leader-node'],
+      intervalMs: 1,
+      maxFaults: 2,
+      progress: () => progress,
+      random: seededRandom(7),
+      record: () => undefined,
+    });
+
+    await sleep(150);
+    expect(kills()).toBe(0);
+    progress = 0.4;
+    await expect.poll(kills).toBe(1);
+    await sleep(150);
+    expect(kills()).toBe(1);
+    progress = 0.7;
+    await expect.poll(kills).toBe(2);
+    await faults.stop();
+  });
+
   it('rejects failed, and stop, with the error of a kill whose victim never came back', async () => {
     const failure = new Error('no leader in time');
     const records: FaultRecord[] = [];

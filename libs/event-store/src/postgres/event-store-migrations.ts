@@ -331,10 +331,13 @@ ALTER TABLE streams SET (parallel_workers = 0);
 //   move, the heads this append moved are put back (its new rows deleted, its moved heads reset) and it is answered
 //   'deferred': the adapter sends it alone afterwards, through the path that decides it in full. So are the appends
 //   after it that name one of its streams, in their order. Otherwise its events go in with one INSERT.
+// Version 4 replaces the same function with what version 3 now creates: the retention update runs only for an
+// append that moved a head and asked for one, and the outcome rows come from the insert's own RETURNING (two
+// statements fewer an append).
 // Outcome rows: (item, part, outcome, revision, transaction_id, global_position, recorded_at), part being the 1-based
 // stream of a multi-stream append; recorded_at is reported for the streams of a multi-stream append it wrote.
-const sharedAppends = `
-CREATE FUNCTION event_store_append_batch(p_items jsonb, p_streams text[], p_now timestamptz)
+const appendBatchFunction = (create: 'CREATE' | 'CREATE OR REPLACE') => `
+${create} FUNCTION event_store_append_batch(p_items jsonb, p_streams text[], p_now timestamptz)
 RETURNS TABLE (item integer, part integer, outcome text, revision bigint, transaction_id text, global_position bigint,
                recorded_at timestamptz)
 LANGUAGE plpgsql AS $fn$
@@ -351,9 +354,7 @@ DECLARE
   v_missed boolean;
   v_count bigint;
   v_expected bigint;
-  v_written text[];
-  v_revisions bigint[];
-  v_positions bigint[];
+  v_retained boolean;
 BEGIN
   PERFORM 1 FROM streams s WHERE s.stream = ANY (p_streams) ORDER BY s.stream COLLATE "C" FOR UPDATE;
 
@@ -377,6 +378,7 @@ BEGIN
     END IF;
 
     v_missed := false;
+    v_retained := false;
     v_created := '{}';
     v_moved := '{}';
     v_moved_from := '{}';
@@ -409,6 +411,7 @@ BEGIN
         EXIT WHEN v_missed;
         v_moved := v_moved || (v_part.value->>'stream');
         v_moved_from := v_moved_from || v_expected;
+        v_retained := v_retained OR jsonb_typeof(v_part.value->'retention') = 'object';
       END IF;
     END LOOP;
 
@@ -421,30 +424,28 @@ BEGIN
       CONTINUE;
     END IF;
 
-    UPDATE streams s SET max_age_seconds = (a.value->'retention'->>'maxAgeSeconds')::double precision,
-                         truncate_before = (a.value->'retention'->>'truncateBefore')::bigint
-      FROM jsonb_array_elements(v_item.value->'appends') AS a(value)
-     WHERE s.stream = a.value->>'stream' AND s.stream = ANY (v_moved)
-       AND jsonb_typeof(a.value->'retention') = 'object';
-
-    WITH inserted AS (
-      INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
-      SELECT a.value->>'stream', (a.value->>'expected')::bigint + e.ord, (e.value->>'id')::uuid, e.value->>'type',
-             e.value->'data', coalesce(e.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
+    IF v_retained THEN
+      UPDATE streams s SET max_age_seconds = (a.value->'retention'->>'maxAgeSeconds')::double precision,
+                           truncate_before = (a.value->'retention'->>'truncateBefore')::bigint
         FROM jsonb_array_elements(v_item.value->'appends') AS a(value)
-        CROSS JOIN LATERAL jsonb_array_elements(a.value->'events') WITH ORDINALITY AS e(value, ord)
-       ORDER BY a.value->>'stream' COLLATE "C", e.ord
-      RETURNING events.stream, events.revision, events.global_position
-    )
-    SELECT array_agg(i.stream), array_agg(i.revision), array_agg(i.global_position)
-      INTO v_written, v_revisions, v_positions
-      FROM inserted i;
+       WHERE s.stream = a.value->>'stream' AND s.stream = ANY (v_moved)
+         AND jsonb_typeof(a.value->'retention') = 'object';
+    END IF;
+
     RETURN QUERY
+      WITH inserted AS (
+        INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
+        SELECT a.value->>'stream', (a.value->>'expected')::bigint + e.ord, (e.value->>'id')::uuid, e.value->>'type',
+               e.value->'data', coalesce(e.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
+          FROM jsonb_array_elements(v_item.value->'appends') AS a(value)
+          CROSS JOIN LATERAL jsonb_array_elements(a.value->'events') WITH ORDINALITY AS e(value, ord)
+         ORDER BY a.value->>'stream' COLLATE "C", e.ord
+        RETURNING events.stream, events.revision, events.global_position
+      )
       SELECT v_item.ord, a.ordinality::integer, 'ok'::text, max(w.revision), pg_current_xact_id()::text,
              max(w.global_position), coalesce(p_now, now())
         FROM jsonb_array_elements(v_item.value->'appends') WITH ORDINALITY AS a
-        JOIN unnest(v_written, v_revisions, v_positions) AS w(stream, revision, global_position)
-          ON w.stream = a.value->>'stream'
+        JOIN inserted AS w ON w.stream = a.value->>'stream'
        GROUP BY a.ordinality;
   END LOOP;
 END
@@ -462,7 +463,12 @@ export const eventStoreMigrations: readonly Migration[] = [
   {
     version: 3,
     name: 'appends of several callers in one statement, each with its own outcome',
-    sql: sharedAppends,
+    sql: appendBatchFunction('CREATE'),
+  },
+  {
+    version: 4,
+    name: 'a shared append of several streams writes retention only when asked and answers from its insert',
+    sql: appendBatchFunction('CREATE OR REPLACE'),
   },
 ];
 

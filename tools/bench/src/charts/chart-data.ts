@@ -22,8 +22,8 @@ export interface ChartData {
   readonly rounds?: number;
 }
 
-const throughput = /^([a-z0-9]+)_(.*(?:per_s|rps))$/;
-const latency = /^([a-z0-9]+)_(p\d+_ms)$/;
+const throughput = /^(.+)_(rps)$|^([a-z0-9]+)_(.*per_s)$/;
+const latency = /^(.+)_(p\d+_ms)$/;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -45,7 +45,7 @@ const roundValues = (results: Record<string, unknown>): Map<string, number[]> =>
 
 /**
  * The ratios of a sweep (`sweep: [{ connections: 1, a_vs_b: n, … }, …]`) against the number of connections: one
- * group per ratio, one bar per number of connections.
+ * group per ratio, one bar per number of connections; a ratio of latencies (`a_p50_vs_b`) is better lower.
  */
 const sweepGroups = (results: Record<string, unknown>): ChartGroup[] => {
   const sweep = results['sweep'];
@@ -63,7 +63,7 @@ const sweepGroups = (results: Record<string, unknown>): ChartGroup[] => {
   }
   return [...groups].map(([ratio, bars]) => ({
     metric: `${ratio} by connections`,
-    higherIsBetter: true,
+    higherIsBetter: !/_p\d+_vs_/.test(ratio),
     bars,
   }));
 };
@@ -91,7 +91,7 @@ export const toChartData = (name: string, results: unknown): ChartData => {
     }
     const match = throughput.exec(key) ?? latency.exec(key);
     if (!match) continue;
-    const [, side = key, metric = key] = match;
+    const [side = key, metric = key] = match.slice(1).filter((part) => part !== undefined);
     const group = groups.get(metric) ?? { higherIsBetter: throughput.test(key), bars: [] };
     const rounds = perRound.get(key);
     group.bars.push({

@@ -61,6 +61,37 @@ describe('benchmark charts', () => {
     expect(renderChartSvg(chart)).toContain('keyed vs article by connections');
   });
 
+  it('draws a sweep’s latency ratios as better lower', () => {
+    const chart = toChartData('http', {
+      sweep: [{ connections: 1, keyed_p50_vs_article: 1.1, keyed_vs_article: 1.2 }],
+    });
+    expect(chart.groups.map((group) => [group.metric, group.higherIsBetter])).toEqual([
+      ['keyed_p50_vs_article by connections', false],
+      ['keyed_vs_article by connections', true],
+    ]);
+  });
+
+  it('names a side by everything before its throughput or latency', () => {
+    const chart = toChartData('http', {
+      keyed_rps: 900,
+      keyed_unshared_rps: 700,
+      keyed_unshared_p50_ms: 1.25,
+      ours_appends_per_s: 10,
+    });
+    expect(chart.groups).toEqual([
+      {
+        metric: 'rps',
+        higherIsBetter: true,
+        bars: [
+          { side: 'keyed', value: 900 },
+          { side: 'keyed_unshared', value: 700 },
+        ],
+      },
+      { metric: 'p50_ms', higherIsBetter: false, bars: [{ side: 'keyed_unshared', value: 1.25 }] },
+      { metric: 'appends_per_s', higherIsBetter: true, bars: [{ side: 'ours', value: 10 }] },
+    ]);
+  });
+
   it('draws the bars with their values and the ratio to the first side', () => {
     const svg = renderChartSvg(toChartData('event-store', results));
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);

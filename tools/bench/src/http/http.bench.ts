@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -26,87 +27,16 @@ import {
 } from '../processes/bench-processes.js';
 import type { BenchService } from '../processes/bench-processes.js';
 import { median } from '../median.js';
+import { latencyPercentile } from './latency-percentile.js';
+import { refreshPerformanceDoc } from './performance-doc.js';
 import { loadAverages } from '../write-cost/machine-load.js';
 import { measurePhaseCpu, medianPhaseCpu, postgresTotal } from './phase-cpu.js';
 import type { PhaseCpu } from './phase-cpu.js';
-
-/** What `npm run bench -- http` writes to tools/bench/results/http.json. */
-export interface HttpBenchResult {
-  readonly keyed_rps: number;
-  readonly plain_rps: number;
-  readonly replay_rps: number;
-  readonly keyed_p50_ms: number;
-  readonly keyed_p99_ms: number;
-  readonly plain_p50_ms: number;
-  readonly plain_p99_ms: number;
-  readonly replay_p50_ms: number;
-  readonly replay_p99_ms: number;
-  readonly keyed_vs_plain: number;
-  /** Once's keyed payments with no projector at all (its own database; the read models are caught up after the run). */
-  readonly keyed_projector_off_rps: number;
-  readonly keyed_projector_off_p99_ms: number;
-  readonly keyed_projector_off_vs_article: number;
-  readonly replay_vs_keyed: number;
-  /** The article peer (tools/bench/src/article): the single-table design, measured in the same rounds. */
-  readonly article_rps: number;
-  readonly article_replay_rps: number;
-  readonly article_p99_ms: number;
-  readonly keyed_vs_article: number;
-  readonly replay_vs_article_replay: number;
-  /** Answers other than 2xx per phase (conflicts that outlasted the retries, 503s); 0 in a clean run. */
-  readonly non_2xx: {
-    readonly keyed: number;
-    readonly keyed_projector_off: number;
-    readonly plain: number;
-    readonly replay: number;
-    readonly article: number;
-    readonly article_replay: number;
-  };
-  /**
-   * Where the machine's CPU went per answered request, medians over each side's phases: the server process (all its
-   * threads), its database's PostgreSQL backends by application name, the load generator and the rest.
-   */
-  readonly cpu_per_request: Readonly<Partial<Record<Side['name'], PhaseCpu>>>;
-  /** Both sides checked after the run: paid amounts equal the sum of recorded payments, and those the confirmed ones. */
-  readonly balances: {
-    readonly once: Balances;
-    readonly once_projector_off: Balances;
-    readonly article: Balances;
-  };
-  readonly connections: number;
-  /**
-   * With `--sweep`: every side at each number of connections, measured in the same rounds (the fields above are
-   * the 16-connection column).
-   */
-  readonly sweep?: readonly SweepPoint[];
-  readonly pool_size: number;
-  readonly seconds_per_phase: number;
-  readonly rounds: number;
-  readonly invoices: number;
-  readonly postgres: string;
-  /** `uptime`'s 1, 5 and 15 minute load averages before and after the run (2 shared cores: measurements are noisy). */
-  readonly load_average: { readonly before: readonly number[]; readonly after: readonly number[] };
-  readonly measured_at: string;
-}
-
-/** One number of connections in the sweep: each side's medians there, and Once's ratios to the article's. */
-export interface SweepPoint {
-  readonly connections: number;
-  readonly sides: Readonly<
-    Record<
-      Side['name'],
-      { readonly rps: number; readonly p50_ms: number; readonly p99_ms: number; readonly cpu_us: number }
-    >
-  >;
-  readonly keyed_vs_article: number;
-  readonly keyed_projector_off_vs_article: number;
-  readonly replay_vs_article_replay: number;
-  /** The article's p50 ÷ Once's keyed p50: above 1, Once answers a single request sooner. */
-  readonly keyed_p50_vs_article_p50: number;
-}
+import type { HttpBenchResult, SideName, SweepPoint } from './http-bench-result.js';
 
 const CONNECTIONS = 16;
 const SWEEP_CONNECTIONS = [1, 4, 16, 64] as const;
+const performanceDoc = join(repositoryRoot, 'docs', 'PERFORMANCE.md');
 const SECONDS_PER_PHASE = 5;
 const DEFAULT_ROUNDS = 3;
 /**
@@ -143,30 +73,39 @@ const phase = async (
   fixed?: { key: string; invoiceId: string },
 ): Promise<PhaseResult> => {
   const { invoiceIds } = target;
-  const result = await autocannon({
-    url: target.service.url,
-    connections,
-    duration: SECONDS_PER_PHASE,
-    requests: [
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const running = autocannon(
       {
-        method: 'POST',
-        setupRequest: (request) => ({
-          ...request,
-          path: `/invoices/${fixed?.invoiceId ?? (invoiceIds[Math.floor(Math.random() * invoiceIds.length)] as string)}/payments`,
-          headers: {
-            authorization: `Bearer ${target.apiKey}`,
-            'content-type': 'application/json',
-            'idempotency-key': fixed?.key ?? randomUUID(),
+        url: target.service.url,
+        connections,
+        duration: SECONDS_PER_PHASE,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => ({
+              ...request,
+              path: `/invoices/${fixed?.invoiceId ?? (invoiceIds[Math.floor(Math.random() * invoiceIds.length)] as string)}/payments`,
+              headers: {
+                authorization: `Bearer ${target.apiKey}`,
+                'content-type': 'application/json',
+                'idempotency-key': fixed?.key ?? randomUUID(),
+              },
+              body: paymentText,
+            }),
           },
-          body: paymentText,
-        }),
+        ],
       },
-    ],
+      (error, done) => (error ? reject(error as Error) : resolve(done)),
+    );
+    running.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
+      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
+    });
   });
   return {
     rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    p50: latencyPercentile(latencies, 50),
+    p99: latencyPercentile(latencies, 99),
     ok: result['2xx'],
     non2xx: result.non2xx,
   };
@@ -176,10 +115,43 @@ const phase = async (
 const databaseOf = (connectionString: string): string =>
   new URL(connectionString).pathname.slice(1) || 'postgres';
 
+/**
+ * A database the sides write their payments to: what they had confirmed (answered 201) and how many requests a
+ * phase's end may have cut off after the server committed them.
+ */
+interface Ledger {
+  readonly name: string;
+  /** Its balances, once its read models have caught up. */
+  readonly balances: () => Promise<Balances>;
+  /** False where no projector runs during the phases: checked after the run only. */
+  readonly checkedEachPhase: boolean;
+  confirmed: number;
+  cutOff: number;
+}
+
+const ledger = (name: string, balances: () => Promise<Balances>, confirmed: number): Ledger => ({
+  name,
+  balances,
+  checkedEachPhase: true,
+  confirmed,
+  cutOff: 0,
+});
+
+/** Throws unless the ledger's database is balanced and holds the payments its sides confirmed. */
+const checkLedger = async (checked: Ledger): Promise<Balances> => {
+  const balances = await checked.balances();
+  assertBalanced(checked.name, balances, { count: checked.confirmed, inFlight: checked.cutOff });
+  return balances;
+};
+
 /** One measured side: its phases at each number of connections, and the connections it ran with in all. */
 interface Side {
-  readonly name: 'plain' | 'keyed' | 'keyed_projector_off' | 'article' | 'replay' | 'article_replay';
+  readonly name: SideName;
   readonly target: Target;
+  /** The database its payments go to, checked after each of its phases. */
+  readonly ledger: Ledger;
+  /** Whether its requests record payments (a replay records none). */
+  readonly records: boolean;
   readonly run: (connections: number) => Promise<PhaseResult>;
   readonly results: Map<number, PhaseResult[]>;
   readonly cpu: Map<number, PhaseCpu[]>;
@@ -206,8 +178,9 @@ const serverVersion = async (connectionString: string): Promise<string> => {
  * idempotency layer (`plain-api.ts`: the same app with the plain engine, a second process on the same database, paying
  * invoices of its own: each api is the only writer of its invoices, as one `npm start` is), replays of one key, and
  * the article peer (the single-table design, its own database in the same server, same pool size) with fresh keys and
- * replays. Phases alternate round after round and the medians count. After the run both sides' paid amounts must
- * equal the sum of their recorded payments, and those the confirmed ones.
+ * replays; with `ONCE_SHARED_COMMITS=false`, the keyed api again on a database of its own. Phases alternate round after
+ * round and the medians count. After each phase, the paid amounts of the database it wrote must equal the sum of its
+ * recorded payments, and those the confirmed ones (the side without a projector: after the run, once one caught up).
  */
 export const runHttpBench = async (
   log: (line: string) => void = () => undefined,
@@ -232,6 +205,13 @@ export const runHttpBench = async (
     const projectorOffUrl = await createDatabase(server.connectionString, 'once_projector_off');
     const projectorOffApi = await startOnceApi({ databaseUrl: projectorOffUrl, externalProjector: true });
     processes.push(projectorOffApi);
+    // Shared commits off: Once's api with its projector on a database of its own, so its costs are its own.
+    const unsharedUrl = await createDatabase(server.connectionString, 'once_unshared');
+    const unsharedApi = await startOnceApi({
+      databaseUrl: unsharedUrl,
+      environment: { ONCE_SHARED_COMMITS: 'false' },
+    });
+    processes.push(unsharedApi);
     const apiKey = await createOnceApiKey(server.connectionString);
     const invoiceIds = await issueOnceInvoices(keyedApi.url, apiKey, {
       count: INVOICES,
@@ -239,16 +219,17 @@ export const runHttpBench = async (
     });
     const onceDatabase = databaseOf(server.connectionString);
     const keyed: Target = { service: keyedApi, apiKey, invoiceIds, database: onceDatabase };
-    const projectorOffKey = await createOnceApiKey(projectorOffUrl);
-    const projectorOff: Target = {
-      service: projectorOffApi,
-      apiKey: projectorOffKey,
-      invoiceIds: await issueOnceInvoices(projectorOffApi.url, projectorOffKey, {
-        count: INVOICES,
-        total: INVOICE_TOTAL,
-      }),
-      database: databaseOf(projectorOffUrl),
+    const ownTarget = async (service: BenchService, databaseUrl: string): Promise<Target> => {
+      const ownKey = await createOnceApiKey(databaseUrl);
+      return {
+        service,
+        apiKey: ownKey,
+        invoiceIds: await issueOnceInvoices(service.url, ownKey, { count: INVOICES, total: INVOICE_TOTAL }),
+        database: databaseOf(databaseUrl),
+      };
     };
+    const projectorOff = await ownTarget(projectorOffApi, projectorOffUrl);
+    const unshared = await ownTarget(unsharedApi, unsharedUrl);
     const plain: Target = {
       service: plainApi,
       apiKey,
@@ -274,27 +255,47 @@ export const runHttpBench = async (
     const onceReplay = await replayOf(keyed);
     const articleReplay = await replayOf(peer);
 
-    const warmups = [
-      await phase(keyed, CONNECTIONS),
-      await phase(plain, CONNECTIONS),
-      await phase(peer, CONNECTIONS),
-      await phase(projectorOff, CONNECTIONS),
-    ];
-    const side = (name: Side['name'], target: Target, fixed?: { key: string; invoiceId: string }): Side => ({
+    // Each database's payments so far: the setup's replayed one on Once's and the article's.
+    const onceLedger = ledger('once', () => onceBalances(server.connectionString), 1);
+    const unsharedLedger = ledger('once without shared commits', () => onceBalances(unsharedUrl), 0);
+    const articleLedger = ledger('article', () => articleBalances(article.databaseUrl), 1);
+    // No projector runs for this one during the phases: it is checked once one has caught up, after the run.
+    const projectorOffLedger = {
+      ...ledger('once without projector', () => onceBalances(projectorOffUrl), 0),
+      checkedEachPhase: false,
+    };
+    const side = (
+      name: Side['name'],
+      target: Target,
+      writes: Ledger,
+      fixed?: { key: string; invoiceId: string },
+    ): Side => ({
       name,
       target,
+      ledger: writes,
+      records: fixed === undefined,
       run: (connections) => phase(target, connections, fixed),
       results: new Map(),
       cpu: new Map(),
     });
     const fresh: Side[] = [
-      side('plain', plain),
-      side('keyed', keyed),
-      side('keyed_projector_off', projectorOff),
-      side('article', peer),
+      side('plain', plain, onceLedger),
+      side('keyed', keyed, onceLedger),
+      side('keyed_unshared', unshared, unsharedLedger),
+      side('keyed_projector_off', projectorOff, projectorOffLedger),
+      side('article', peer, articleLedger),
     ];
-    const replays: Side[] = [side('replay', keyed, onceReplay), side('article_replay', peer, articleReplay)];
+    const replays: Side[] = [
+      side('replay', keyed, onceLedger, onceReplay),
+      side('article_replay', peer, articleLedger, articleReplay),
+    ];
     const sides = [...fresh, ...replays];
+    const record = (measured: Side, connections: number, result: PhaseResult) => {
+      if (!measured.records) return;
+      measured.ledger.confirmed += result.ok;
+      measured.ledger.cutOff += connections;
+    };
+    for (const warmedUp of fresh) record(warmedUp, CONNECTIONS, await warmedUp.run(CONNECTIONS));
     for (let round = 0; round < rounds; round++) {
       for (const connections of rotated(levels, round)) {
         for (const measured of [...rotated(fresh, round), ...rotated(replays, round)]) {
@@ -309,6 +310,8 @@ export const runHttpBench = async (
           );
           measured.results.set(connections, [...(measured.results.get(connections) ?? []), result]);
           measured.cpu.set(connections, [...(measured.cpu.get(connections) ?? []), cpu]);
+          record(measured, connections, result);
+          if (measured.ledger.checkedEachPhase) await checkLedger(measured.ledger);
           log(
             `round ${round + 1}, ${connections} connections: ${measured.name} ${result.rps.toFixed(0)}/s ` +
               `p50 ${result.p50} ms p99 ${result.p99} ms, CPU per request ${cpu.machine_busy_us} µs: server ` +
@@ -322,34 +325,15 @@ export const runHttpBench = async (
     const resultsOf = (name: Side['name'], connections: number = CONNECTIONS) =>
       sideNamed(name).results.get(connections) ?? [];
     const allResultsOf = (name: Side['name']) => [...sideNamed(name).results.values()].flat();
-    // Requests a phase's end cut off may still have been recorded: at most one per connection of each phase.
-    const cutOff = (name: Side['name']) =>
-      [...sideNamed(name).results].reduce(
-        (total, [connections, runs]) => total + connections * runs.length,
-        0,
-      );
-    const okOf = (results: readonly PhaseResult[]) => results.reduce((total, result) => total + result.ok, 0);
 
-    // Payments each side recorded: the setup's replayed one, warm-ups and measured phases (replays record none).
-    const onceBalance = await onceBalances(server.connectionString);
-    assertBalanced('once', onceBalance, {
-      count:
-        1 +
-        okOf([...(warmups.slice(0, 2) as PhaseResult[]), ...allResultsOf('keyed'), ...allResultsOf('plain')]),
-      inFlight: CONNECTIONS * 2 + cutOff('keyed') + cutOff('plain'),
-    });
-    const articleBalance = await articleBalances(article.databaseUrl);
-    assertBalanced('article', articleBalance, {
-      count: 1 + okOf([warmups[2] as PhaseResult, ...allResultsOf('article')]),
-      inFlight: CONNECTIONS + cutOff('article'),
-    });
-    // The projector-off side's read models are caught up by a projector started now, then checked the same way.
+    // The projector-off side's read models are caught up by a projector started now, then checked like the others.
     processes.push({ url: '', child: await startOnceProjector({ databaseUrl: projectorOffUrl }) });
-    const projectorOffBalance = await onceBalances(projectorOffUrl);
-    assertBalanced('once without projector', projectorOffBalance, {
-      count: okOf([warmups[3] as PhaseResult, ...allResultsOf('keyed_projector_off')]),
-      inFlight: CONNECTIONS + cutOff('keyed_projector_off'),
-    });
+    const [onceBalance, unsharedBalance, projectorOffBalance, articleBalance] = await Promise.all([
+      checkLedger(onceLedger),
+      checkLedger(unsharedLedger),
+      checkLedger(projectorOffLedger),
+      checkLedger(articleLedger),
+    ]);
     log(
       `balanced: once paid ${onceBalance.paid} over ${onceBalance.count} payments, ` +
         `article paid ${articleBalance.paid} over ${articleBalance.count} payments`,
@@ -357,6 +341,11 @@ export const runHttpBench = async (
 
     const of = (name: Side['name'], pick: (result: PhaseResult) => number, connections = CONNECTIONS) =>
       Math.round(median(resultsOf(name, connections).map(pick)));
+    const latencyOf = (
+      name: Side['name'],
+      pick: (result: PhaseResult) => number,
+      connections = CONNECTIONS,
+    ) => Number(median(resultsOf(name, connections).map(pick)).toFixed(2));
     const ratioOf = (
       top: Side['name'],
       bottom: Side['name'],
@@ -377,16 +366,18 @@ export const runHttpBench = async (
           measured.name,
           {
             rps: of(measured.name, (r) => r.rps, connections),
-            p50_ms: of(measured.name, (r) => r.p50, connections),
-            p99_ms: of(measured.name, (r) => r.p99, connections),
+            p50_ms: latencyOf(measured.name, (r) => r.p50, connections),
+            p99_ms: latencyOf(measured.name, (r) => r.p99, connections),
             cpu_us: medianPhaseCpu(measured.cpu.get(connections) ?? [])?.machine_busy_us ?? Number.NaN,
           },
         ]),
       ) as SweepPoint['sides'],
       keyed_vs_article: ratio('keyed', 'article', connections),
+      keyed_unshared_vs_article: ratio('keyed_unshared', 'article', connections),
       keyed_projector_off_vs_article: ratio('keyed_projector_off', 'article', connections),
       replay_vs_article_replay: ratio('replay', 'article_replay', connections),
-      keyed_p50_vs_article_p50: ratioOf('article', 'keyed', (r) => r.p50, connections),
+      keyed_p50_vs_article: ratioOf('keyed', 'article', (r) => r.p50, connections),
+      keyed_unshared_p50_vs_article: ratioOf('keyed_unshared', 'article', (r) => r.p50, connections),
     }));
     const non2xx = (name: Side['name']) =>
       allResultsOf(name).reduce((total, result) => total + result.non2xx, 0);
@@ -394,24 +385,31 @@ export const runHttpBench = async (
       keyed_rps: of('keyed', (r) => r.rps),
       plain_rps: of('plain', (r) => r.rps),
       replay_rps: of('replay', (r) => r.rps),
-      keyed_p50_ms: of('keyed', (r) => r.p50),
-      keyed_p99_ms: of('keyed', (r) => r.p99),
-      plain_p50_ms: of('plain', (r) => r.p50),
-      plain_p99_ms: of('plain', (r) => r.p99),
-      replay_p50_ms: of('replay', (r) => r.p50),
-      replay_p99_ms: of('replay', (r) => r.p99),
+      keyed_p50_ms: latencyOf('keyed', (r) => r.p50),
+      keyed_p99_ms: latencyOf('keyed', (r) => r.p99),
+      plain_p50_ms: latencyOf('plain', (r) => r.p50),
+      plain_p99_ms: latencyOf('plain', (r) => r.p99),
+      replay_p50_ms: latencyOf('replay', (r) => r.p50),
+      replay_p99_ms: latencyOf('replay', (r) => r.p99),
       keyed_vs_plain: ratio('keyed', 'plain'),
+      keyed_unshared_rps: of('keyed_unshared', (r) => r.rps),
+      keyed_unshared_p50_ms: latencyOf('keyed_unshared', (r) => r.p50),
+      keyed_unshared_p99_ms: latencyOf('keyed_unshared', (r) => r.p99),
+      keyed_unshared_vs_article: ratio('keyed_unshared', 'article'),
+      keyed_vs_keyed_unshared: ratio('keyed', 'keyed_unshared'),
       keyed_projector_off_rps: of('keyed_projector_off', (r) => r.rps),
-      keyed_projector_off_p99_ms: of('keyed_projector_off', (r) => r.p99),
+      keyed_projector_off_p99_ms: latencyOf('keyed_projector_off', (r) => r.p99),
       keyed_projector_off_vs_article: ratio('keyed_projector_off', 'article'),
       replay_vs_keyed: ratio('replay', 'keyed'),
       article_rps: of('article', (r) => r.rps),
       article_replay_rps: of('article_replay', (r) => r.rps),
-      article_p99_ms: of('article', (r) => r.p99),
+      article_p50_ms: latencyOf('article', (r) => r.p50),
+      article_p99_ms: latencyOf('article', (r) => r.p99),
       keyed_vs_article: ratio('keyed', 'article'),
       replay_vs_article_replay: ratio('replay', 'article_replay'),
       non_2xx: {
         keyed: non2xx('keyed'),
+        keyed_unshared: non2xx('keyed_unshared'),
         keyed_projector_off: non2xx('keyed_projector_off'),
         plain: non2xx('plain'),
         replay: non2xx('replay'),
@@ -423,15 +421,29 @@ export const runHttpBench = async (
           (measured) => [measured.name, medianPhaseCpu(measured.cpu.get(CONNECTIONS) ?? [])] as const,
         ),
       ),
-      balances: { once: onceBalance, once_projector_off: projectorOffBalance, article: articleBalance },
+      balances: {
+        once: onceBalance,
+        once_unshared: unsharedBalance,
+        once_projector_off: projectorOffBalance,
+        article: articleBalance,
+      },
       connections: CONNECTIONS,
       ...(levels.length > 1 ? { sweep } : {}),
+      ...(levels.includes(1)
+        ? {
+            p50_vs_article: {
+              keyed: ratioOf('keyed', 'article', (r) => r.p50, 1),
+              keyed_unshared: ratioOf('keyed_unshared', 'article', (r) => r.p50, 1),
+            },
+          }
+        : {}),
       pool_size: POOL_SIZE,
       seconds_per_phase: SECONDS_PER_PHASE,
       rounds,
       invoices: INVOICES,
       postgres: `embedded ${await serverVersion(server.connectionString)}, fsync on`,
       load_average: { before: loadBefore, after: loadAverages() },
+      cpus: availableParallelism(),
       measured_at: new Date().toISOString(),
     };
     const file = join(repositoryRoot, 'tools', 'bench', 'results', 'http.json');
@@ -445,37 +457,69 @@ export const runHttpBench = async (
   }
 };
 
+/** The sweep's numbers of connections: 1, 4, 16 and 64, or those `--connections 16,64` names. */
+const sweepConnections = (args: readonly string[]): readonly number[] => {
+  const index = args.indexOf('--connections');
+  if (index === -1) return SWEEP_CONNECTIONS;
+  const levels = (args[index + 1] ?? '').split(',').map(Number);
+  if (levels.some((level) => !Number.isInteger(level) || level < 1))
+    throw new Error('--connections takes whole numbers of connections separated by commas, e.g. 16,64');
+  return levels;
+};
+
 /**
- * The `npm run bench -- http [--rounds N] [--sweep]` entry (3 rounds by default; more where the machine is noisy).
- * `--sweep` measures every side at 1, 4, 16 and 64 connections in each round instead of at 16 only.
+ * The `npm run bench -- http [--rounds N] [--sweep [--connections 16,64]]` entry (3 rounds by default; more where the
+ * machine is noisy). `--sweep` measures every side at 1, 4, 16 and 64 connections (or those named) in each round
+ * instead of at 16 only.
  */
 export const run = async (args: readonly string[] = []): Promise<void> => {
   const index = args.indexOf('--rounds');
   const rounds = index === -1 ? DEFAULT_ROUNDS : Number(args[index + 1]);
   if (!Number.isInteger(rounds) || rounds < 1)
     throw new Error('--rounds takes a whole number of rounds, 1 or more');
-  const levels = args.includes('--sweep') ? SWEEP_CONNECTIONS : [CONNECTIONS];
+  const levels = args.includes('--sweep') ? sweepConnections(args) : [CONNECTIONS];
   const result = await runHttpBench((line) => console.log(line), rounds, levels);
   console.log(JSON.stringify(result, null, 2));
-  if (result.sweep) console.table(sweepTable(result.sweep));
-  console.log(
-    `keyed/plain ${result.keyed_vs_plain} (target >= 0.8), replay/keyed ${result.replay_vs_keyed} (target >= 2), ` +
-      `keyed/article ${result.keyed_vs_article} (target >= 0.75), without projector ` +
-      `${result.keyed_projector_off_vs_article} (target >= 0.9), replay/article replay ` +
-      `${result.replay_vs_article_replay} (target >= 3)`,
-  );
+  if (result.sweep) {
+    console.table(sweepTable(result.sweep));
+    if (levels === SWEEP_CONNECTIONS) {
+      await refreshPerformanceDoc(result, performanceDoc);
+      console.log(`wrote ${performanceDoc}`);
+    }
+    const at = (connections: number) => result.sweep?.find((point) => point.connections === connections);
+    console.log(
+      `keyed/article ${at(16)?.keyed_vs_article} at 16 connections (target >= 1.0), ${at(64)?.keyed_vs_article} ` +
+        `at 64 (target >= 1.3); keyed p50/article p50 at 1 connection ${result.p50_vs_article?.keyed} ` +
+        `(target <= 1.25); replay/article replay ` +
+        `${result.sweep.map((point) => point.replay_vs_article_replay).join(', ')} (target >= 5 at each); ` +
+        `shared/unshared ${result.sweep.map((point) => (point.keyed_vs_article / point.keyed_unshared_vs_article).toFixed(2)).join(', ')}`,
+    );
+  } else
+    console.log(
+      `keyed/plain ${result.keyed_vs_plain} (target >= 0.8), replay/keyed ${result.replay_vs_keyed} (target >= 2), ` +
+        `keyed/article ${result.keyed_vs_article} (target >= 1.0), unshared ${result.keyed_unshared_vs_article}, ` +
+        `without projector ${result.keyed_projector_off_vs_article}, replay/article replay ` +
+        `${result.replay_vs_article_replay} (target >= 5)`,
+    );
 };
 
-/** The sweep as a table: one row per number of connections, Once's ratios to the article's and each side's req/s. */
+/**
+ * The sweep as a table: one row per number of connections, Once's ratios to the article's (shared commits on and
+ * off), each side's req/s and its p50 and p99 in milliseconds.
+ */
 const sweepTable = (sweep: readonly SweepPoint[]) =>
   sweep.map((point) => ({
     connections: point.connections,
     'keyed ÷ article': point.keyed_vs_article,
-    'keyed, no projector ÷ article': point.keyed_projector_off_vs_article,
+    'unshared ÷ article': point.keyed_unshared_vs_article,
+    'no projector ÷ article': point.keyed_projector_off_vs_article,
     'replay ÷ article replay': point.replay_vs_article_replay,
-    'article p50 ÷ keyed p50': point.keyed_p50_vs_article_p50,
-    'keyed req/s': point.sides.keyed.rps,
-    'article req/s': point.sides.article.rps,
-    'keyed p50 ms': point.sides.keyed.p50_ms,
-    'article p50 ms': point.sides.article.p50_ms,
+    'keyed p50 ÷ article p50': point.keyed_p50_vs_article,
+    'unshared p50 ÷ article p50': point.keyed_unshared_p50_vs_article,
+    ...Object.fromEntries(
+      (['keyed', 'keyed_unshared', 'article'] as const).flatMap((name) => [
+        [`${name} req/s`, point.sides[name].rps],
+        [`${name} p50/p99 ms`, `${point.sides[name].p50_ms} / ${point.sides[name].p99_ms}`],
+      ]),
+    ),
   }));

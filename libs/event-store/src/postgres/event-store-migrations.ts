@@ -334,6 +334,11 @@ ALTER TABLE streams SET (parallel_workers = 0);
 // Version 4 replaces the same function with what version 3 now creates: the retention update runs only for an
 // append that moved a head and asked for one, and the outcome rows come from the insert's own RETURNING (two
 // statements fewer an append).
+// Version 5 replaces it again, with the plain appends first: a one-stream append the adapter marks plain (its stream
+// named by no other append of the call, events, no_stream or an explicit revision, no retention) is written by
+// three statements shared by every plain append of the call, instead of a function call of its own; one whose head
+// does not move is decided in the loop as before. Every stream a plain append names is its alone in the call, so
+// writing it first changes no outcome.
 // Outcome rows: (item, part, outcome, revision, transaction_id, global_position, recorded_at), part being the 1-based
 // stream of a multi-stream append; recorded_at is reported for the streams of a multi-stream append it wrote.
 const appendBatchFunction = (create: 'CREATE' | 'CREATE OR REPLACE') => `
@@ -355,11 +360,58 @@ DECLARE
   v_count bigint;
   v_expected bigint;
   v_retained boolean;
+  v_plain integer[];
+  v_plain_revisions bigint[];
+  v_plain_positions bigint[];
 BEGIN
   PERFORM 1 FROM streams s WHERE s.stream = ANY (p_streams) ORDER BY s.stream COLLATE "C" FOR UPDATE;
 
+  -- The plain appends, all at once: a head that moves from the revision expected with none of the ids in its stream
+  -- yet, or a new stream's row, then every event of the appends written, in one INSERT. A plain append whose head
+  -- did not move is left to the loop below, which decides it in full.
+  WITH plain AS (
+    SELECT i.ordinality::integer AS ord, i.value->'appends'->0->>'stream' AS stream,
+           (i.value->'appends'->0->>'expected')::bigint AS expected, i.value->'appends'->0->'events' AS events
+      FROM jsonb_array_elements(p_items) WITH ORDINALITY AS i
+     WHERE coalesce((i.value->>'plain')::boolean, false)
+  ), moved AS (
+    UPDATE streams s SET revision = p.expected + jsonb_array_length(p.events)
+      FROM plain p
+     WHERE p.expected >= 0 AND s.stream = p.stream AND s.revision = p.expected
+       AND NOT EXISTS (
+         SELECT 1 FROM events e
+          WHERE e.stream = p.stream
+            AND e.event_id IN (SELECT (v.value->>'id')::uuid FROM jsonb_array_elements(p.events) AS v(value)))
+    RETURNING s.stream
+  ), created AS (
+    INSERT INTO streams (stream, revision)
+    SELECT p.stream, jsonb_array_length(p.events) - 1 FROM plain p WHERE p.expected = -1
+    ON CONFLICT DO NOTHING
+    RETURNING streams.stream
+  ), written AS (
+    SELECT p.* FROM plain p
+     WHERE p.stream IN (SELECT m.stream FROM moved m UNION ALL SELECT c.stream FROM created c)
+  ), inserted AS (
+    INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
+    SELECT w.stream, w.expected + e.ord, (e.value->>'id')::uuid, e.value->>'type', e.value->'data',
+           coalesce(e.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
+      FROM written w CROSS JOIN LATERAL jsonb_array_elements(w.events) WITH ORDINALITY AS e(value, ord)
+     ORDER BY w.ord, e.ord
+    RETURNING events.stream, events.revision, events.global_position
+  )
+  SELECT coalesce(array_agg(w.ord), '{}'), coalesce(array_agg(x.revision), '{}'),
+         coalesce(array_agg(x.global_position), '{}')
+    INTO v_plain, v_plain_revisions, v_plain_positions
+    FROM written w
+    JOIN (SELECT n.stream, max(n.revision) AS revision, max(n.global_position) AS global_position
+            FROM inserted n GROUP BY n.stream) AS x ON x.stream = w.stream;
+  RETURN QUERY
+    SELECT d.ord, 1, 'ok'::text, d.revision, pg_current_xact_id()::text, d.global_position, NULL::timestamptz
+      FROM unnest(v_plain, v_plain_revisions, v_plain_positions) AS d(ord, revision, global_position);
+
   FOR v_item IN
     SELECT i.value, i.ordinality::integer AS ord FROM jsonb_array_elements(p_items) WITH ORDINALITY AS i
+     WHERE i.ordinality::integer <> ALL (v_plain)
   LOOP
     v_streams := ARRAY(SELECT a.value->>'stream' FROM jsonb_array_elements(v_item.value->'appends') AS a(value));
     IF v_streams && v_deferred THEN
@@ -468,6 +520,11 @@ export const eventStoreMigrations: readonly Migration[] = [
   {
     version: 4,
     name: 'a shared append of several streams writes retention only when asked and answers from its insert',
+    sql: appendBatchFunction('CREATE OR REPLACE'),
+  },
+  {
+    version: 5,
+    name: 'a shared append writes its plain one-stream appends with three statements for all of them',
     sql: appendBatchFunction('CREATE OR REPLACE'),
   },
 ];

@@ -53,6 +53,17 @@ const streamsOf = (append: SharedAppend): readonly StreamAppend[] =>
   append.kind === 'one' ? [append] : append.appends;
 
 /**
+ * A one-stream append the statement writes together with the other plain ones before anything else: its stream is
+ * named by no other append of the call, and it has events, no retention, and expects no stream or an explicit revision.
+ */
+const isPlain = (append: SharedAppend, named: ReadonlyMap<string, number>): boolean =>
+  append.kind === 'one' &&
+  named.get(append.stream) === 1 &&
+  append.events.length > 0 &&
+  append.retention === undefined &&
+  (append.expectedRevision === 'no_stream' || typeof append.expectedRevision === 'bigint');
+
+/**
  * Runs several callers' appends, in the order given, as one statement and so in one transaction and one commit
  * (`event_store_append_batch`). Each answer is the append's own: a one-stream append is decided in full (a wrong
  * revision is a value, as alone); a multi-stream append is written when every head moves from where it expected,
@@ -68,11 +79,14 @@ export const appendTogether = async (
   appends: readonly SharedAppend[],
   now: Date | null,
 ): Promise<readonly (SharedAnswer | undefined)[]> => {
+  const named = new Map<string, number>();
+  for (const { stream } of appends.flatMap(streamsOf)) named.set(stream, (named.get(stream) ?? 0) + 1);
   const items = appends.map((append) => ({
     multi: append.kind === 'multi',
+    plain: isPlain(append, named),
     appends: streamsOf(append).map(streamPayload),
   }));
-  const streams = [...new Set(appends.flatMap((append) => streamsOf(append).map(({ stream }) => stream)))];
+  const streams = [...named.keys()];
   const { rows } = await pool.query<SharedRow>({
     ...appendBatchStatement,
     values: [JSON.stringify(items), streams, now],

@@ -5,7 +5,7 @@ import { migrate } from './migrate.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    databaseUrl: string;
+    databaseUrls: string[];
   }
 }
 
@@ -15,13 +15,14 @@ const migrations = [
 ];
 
 describe('migrate', () => {
-  // @once/testing builds on this package, so this file makes its own database.
-  const admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
+  // @once/testing builds on this package, so this file makes its own database (on any of the run's servers).
+  const serverUrl = inject('databaseUrls')[0] as string;
+  const admin = new pg.Pool({ connectionString: serverUrl, max: 1 });
   const name = `migrate_${randomUUID().replaceAll('-', '')}`;
   const db = { pool: undefined as unknown as pg.Pool };
   beforeAll(async () => {
     await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(inject('databaseUrl'));
+    const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     db.pool = new pg.Pool({ connectionString: url.toString() });
   });

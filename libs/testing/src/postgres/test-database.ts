@@ -11,7 +11,7 @@ export interface TestDatabase {
 }
 
 /**
- * Creates a fresh database on the run's PostgreSQL server (see the global setup), so a test file
+ * Creates a fresh database on this test worker's PostgreSQL server (see the global setup), so a test file
  * can migrate and write without seeing anyone else's rows.
  *
  * @example
@@ -20,7 +20,7 @@ export interface TestDatabase {
  * await db.release();
  */
 export const createTestDatabase = async (options: { poolSize?: number } = {}): Promise<TestDatabase> => {
-  const serverUrl = inject('databaseUrl');
+  const serverUrl = workerServerUrl();
   const name = `once_test_${randomUUID().replaceAll('-', '')}`;
   await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
@@ -35,6 +35,15 @@ export const createTestDatabase = async (options: { poolSize?: number } = {}): P
       await withAdminClient(serverUrl, (client) => dropDatabase(client, name));
     },
   };
+};
+
+/** The server of the worker running this file: Vitest numbers its workers from 1 (`VITEST_POOL_ID`). */
+const workerServerUrl = (): string => {
+  const urls = inject('databaseUrls');
+  const worker = Number(process.env['VITEST_POOL_ID'] ?? 1);
+  const url = urls[(Number.isInteger(worker) && worker > 0 ? worker - 1 : 0) % urls.length];
+  if (url === undefined) throw new Error('the global setup provided no PostgreSQL server');
+  return url;
 };
 
 const withAdminClient = async <T>(

@@ -166,10 +166,13 @@ export const playCompleterOutage = async (input: {
     const startedAt = Date.now();
     // The client gives up after its first attempt: the key stays in flight at charge_requested.
     const first = await client.submit(payment.intent, { retry: { maxRetries: 0 } });
-    if (answered(first))
-      throw new Error(
-        `the faulted card payment ${payment.id} was answered at once: ${JSON.stringify(first).slice(0, 500)}`,
-      );
+    if (answered(first)) {
+      // A charge whose answer was lost can still be answered at once: the gateway's webhook may record it before the
+      // request records its unknown reply, and the payment then stands charged. Right, but nothing left in flight.
+      log(`the card payment ${payment.id} was answered at once (${first.kind}); it is not left in flight`);
+      finish(payment.id, 'pay-card', payment.intent, { invoiceId, amount }, first, startedAt);
+      continue;
+    }
     abandoned.push({
       id: payment.id,
       intent: payment.intent,
@@ -178,6 +181,7 @@ export const playCompleterOutage = async (input: {
       startedAt,
     });
   }
+  if (abandoned.length === 0) throw new Error('no card payment of the outage was left in flight');
   const keys = abandoned.map((each) => each.intent.key);
   record({ type: 'fault', at: Date.now(), fault: 'completer-down', target: 'completer' });
   log(

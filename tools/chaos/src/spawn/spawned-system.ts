@@ -111,16 +111,18 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
   try {
     const gatewayDatabaseUrl = await createGatewayDatabase(postgres.connectionString);
     const databaseUrl = options.cluster?.connectionString ?? postgres.connectionString;
-    const [balancerPort, gatewayPort, ...apiPorts] = await Promise.all(
-      Array.from({ length: options.replicas + 2 }, () => findFreePort()),
+    const [gatewayPort, ...apiPorts] = await Promise.all(
+      Array.from({ length: options.replicas + 1 }, () => findFreePort()),
     );
+    // Listening from the start: a port only reserved could be taken by a child's outgoing connection meanwhile.
+    balancer = await startBalancer(0, apiPorts);
     const gatewayUrl = `http://127.0.0.1:${String(gatewayPort)}`;
     const settings: ChildSettings = {
       databaseUrl,
       ...(options.eventStoreUrl === undefined ? {} : { eventStoreUrl: options.eventStoreUrl }),
       gatewayDatabaseUrl,
       gatewayUrl,
-      webhookUrl: `http://127.0.0.1:${String(balancerPort)}/webhooks/gateway`,
+      webhookUrl: `${balancer.url}/webhooks/gateway`,
       webhookSecret: generateWebhookSecret(),
       leaseMs: options.leaseMs ?? 3_000,
       poolSize: options.poolSize ?? 12,
@@ -169,7 +171,6 @@ export const spawnSystem = async (options: SpawnOptions): Promise<SpawnedSystem>
     for (let index = 1; index <= (options.projectors ?? 2); index += 1) {
       projectors.push(await launch('projector', `projector-${String(index)}`, 'apps/projector/src/main.ts'));
     }
-    balancer = await startBalancer(balancerPort as number, apiPorts);
     const credentials = await createApiKey(databaseUrl);
     return {
       url: balancer.url,

@@ -289,6 +289,27 @@ export const run = async (args: readonly string[]): Promise<void> => {
       ours_read_events_per_s: median(results.map((result) => result.ours_read_events_per_s)),
       emmett_read_events_per_s: median(results.map((result) => result.emmett_read_events_per_s)),
     };
+    // Each round's contenders ran back to back: the median of the rounds' own ratios is steadier than a ratio of
+    // medians taken from different stretches of a noisy machine.
+    const roundRatio = (a: (result: RoundResult) => number, b: (result: RoundResult) => number): number =>
+      median(results.map((result) => a(result) / b(result)));
+    const ratios = {
+      appends_vs_ceiling: roundRatio(
+        (r) => r.ours_appends_per_s,
+        (r) => r.ceiling_tx_per_s,
+      ),
+      appends_vs_emmett: roundRatio(
+        (r) => r.ours_appends_per_s,
+        (r) => r.emmett_appends_per_s,
+      ),
+      read_vs_emmett: roundRatio(
+        (r) => r.ours_read_events_per_s,
+        (r) => r.emmett_read_events_per_s,
+      ),
+    };
+    console.log(
+      `medians of each round's ratios: appends ${ratios.appends_vs_ceiling.toFixed(2)}x the ceiling, ${ratios.appends_vs_emmett.toFixed(2)}x emmett's; global read ${ratios.read_vs_emmett.toFixed(2)}x emmett's`,
+    );
     const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
     console.table({
       'appends/s (median)': {
@@ -329,6 +350,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
       `${JSON.stringify(
         {
           ...summary,
+          ...ratios,
           setup: {
             streams: streamCount,
             writers,

@@ -106,8 +106,12 @@ describe('npm run chaos -- --spawn (short run)', () => {
       summary.verdicts.map((verdict) => [verdict.invariant, verdict.status, verdict.violations]),
       lines.join('\n'),
     ).toEqual(summary.verdicts.map((verdict) => [verdict.invariant, 'pass', []]));
-    // The outage happened: every abandoned payment was still in flight after three retentions.
-    expect(lines).toContain('after the outage the key table shows 4 of them in flight');
+    // The outage happened: every abandoned payment was still in flight after three retentions. A charged one whose
+    // webhook was recorded before its request's unknown reply is answered at once and not abandoned; the uncharged
+    // ones always are.
+    const left = lines.map((line) => /^(\d+) card payments left in flight/.exec(line)?.[1]).find(Boolean);
+    expect(Number(left), lines.join('\n')).toBeGreaterThanOrEqual(2);
+    expect(lines).toContain(`after the outage the key table shows ${String(left)} of them in flight`);
     const history = await readHistory(join(directory, 'history.jsonl'));
     const outagePayments = history.filter(
       (record) =>

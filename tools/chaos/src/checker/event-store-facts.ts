@@ -1,5 +1,5 @@
-import { asTenantId, menuStream, streamPrefixes } from '@once/domain';
 import type { EventStore, GlobalPosition } from '@once/event-store';
+import { tenantStreamPrefixes } from './system-facts.js';
 import type { LoggedEvent } from './system-facts.js';
 
 /**
@@ -13,18 +13,13 @@ export const readTenantEventsFromStore = async (
   store: EventStore,
   tenantId: string,
 ): Promise<LoggedEvent[]> => {
-  // Every aggregate's streams are `<prefix><tenant>-<id>`, but for the tenant's one menu: `menu-<tenant>`.
-  const prefixes = Object.values(streamPrefixes).map((prefix) => `${prefix}${tenantId}-`);
-  const menu = menuStream(asTenantId(tenantId));
-  const isTenants = (stream: string) =>
-    stream === menu || prefixes.some((prefix) => stream.startsWith(prefix));
+  const filter = { streamPrefixes: tenantStreamPrefixes(tenantId) };
   const events: LoggedEvent[] = [];
   let after: GlobalPosition | undefined;
   for (;;) {
-    const page = await store.readAll({ ...(after ? { after } : {}), maxCount: 1_000 });
+    const page = await store.readAll({ ...(after ? { after } : {}), filter, maxCount: 1_000 });
     for (const event of page.events)
-      if (isTenants(event.stream))
-        events.push({ stream: event.stream, type: event.type, data: event.data as LoggedEvent['data'] });
+      events.push({ stream: event.stream, type: event.type, data: event.data as LoggedEvent['data'] });
     if (page.caughtUp || page.checkpoint === undefined) return events;
     after = page.checkpoint;
   }

@@ -1,20 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { asTenantId, menuStream, streamPrefixes } from '@once/domain';
 import { parsePosition } from '@once/event-store';
 import type { EventStore } from '@once/event-store';
 import { createPostgresEventStore } from '@once/event-store/postgres';
 import { physicalTableName, readLiveCheckpoint, rebuildProjections } from '@once/projections';
 import { allProjections } from '@once/read-models';
+import { tenantStreamPrefixes } from './system-facts.js';
 import type { GatewayCharge, LoggedEvent, ReadModelDifference } from './system-facts.js';
 
 /** The tenant's domain events, in the global order. */
 export const readTenantEvents = async (pool: pg.Pool, tenantId: string): Promise<LoggedEvent[]> => {
-  // Every aggregate's streams are `<prefix><tenant>-<id>`, but for the tenant's one menu: `menu-<tenant>`.
-  const patterns = [
-    ...Object.values(streamPrefixes).map((prefix) => `${prefix}${tenantId}-%`),
-    menuStream(asTenantId(tenantId)),
-  ];
+  const patterns = tenantStreamPrefixes(tenantId).map((prefix) => `${prefix}%`);
   const { rows } = await pool.query<LoggedEvent>(
     'SELECT stream, type, data FROM events WHERE stream LIKE ANY($1) ORDER BY global_position',
     [patterns],

@@ -1,9 +1,20 @@
+import { asTenantId, menuStream, streamPrefixes } from '@once/domain';
+
 /** A domain event of the run's tenant, as the log holds it. */
 export interface LoggedEvent {
   readonly stream: string;
   readonly type: string;
   readonly data: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * The names the tenant's domain streams start with: every aggregate's streams are `<prefix><tenant>-<id>`, but for
+ * the tenant's one menu, `menu-<tenant>` (no other stream starts with it: tenant ids have one length).
+ */
+export const tenantStreamPrefixes = (tenantId: string): string[] => [
+  ...Object.values(streamPrefixes).map((prefix) => `${prefix}${tenantId}-`),
+  menuStream(asTenantId(tenantId)),
+];
 
 /** A charge the card gateway recorded. */
 export interface GatewayCharge {

@@ -10,9 +10,10 @@ import { freshStream, someEvents } from '../testing/index.js';
 import { describeAppendsTogether } from '../testing/appends-together-contract.js';
 import { eventStoreMigrations, migrateEventStore } from './event-store-migrations.js';
 import { keepingConnections } from './keeping-connections.js';
-import { appendOnClient, fastAppendMultiStatement } from './postgres-append.js';
+import { appendMultiOnPool, appendOnClient, fastAppendMultiStatement } from './postgres-append.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 import { readTailsStatements } from './postgres-read.js';
+import { appendTogether } from './shared-append.js';
 
 /**
  * The pool, adding to `names` the name of each statement sent with its own `query` (the store's reads; its writes
@@ -136,6 +137,88 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       await original.end();
     }
     expect((await store.readStream(stream)).map((event) => event.id)).toHaveLength(2);
+  });
+
+  it('an append looks up its event ids in the unique index, whatever the length of the stream', async () => {
+    // A database of its own: the global reads of the other tests start at the first event.
+    const own = await createTestDatabase();
+    const store = createPostgresEventStore(own.pool, { shareCommits: false });
+    const [long, short] = [freshStream('long'), freshStream('short')];
+    await store.appendToStream(long, someEvents(3_000), { expectedRevision: 'no_stream' });
+    await store.appendToStream(short, someEvents(1), { expectedRevision: 'no_stream' });
+    const heads = { [long]: 2_999n, [short]: 0n };
+    const client = new pg.Client({ connectionString: own.connectionString });
+    await client.connect();
+    // The blocks of the store's tables and indexes one write reads, in a transaction of its own that is rolled back.
+    // (The counters are this backend's and not yet reported, so they are read before and after.)
+    const blocksFetched = async (): Promise<number> => {
+      const { rows } = await client.query<{ blocks: number }>(
+        `SELECT sum(pg_stat_get_xact_blocks_fetched(c.oid))::integer AS blocks
+           FROM pg_class c WHERE c.relname LIKE 'events%' OR c.relname LIKE 'streams%'`,
+      );
+      return rows[0]?.blocks ?? 0;
+    };
+    const blocksRead = async (write: () => Promise<unknown>): Promise<number> => {
+      await client.query('BEGIN');
+      try {
+        const before = await blocksFetched();
+        await write();
+        return (await blocksFetched()) - before;
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    };
+    const other = () => ({
+      stream: freshStream('other'),
+      events: someEvents(1),
+      expectedRevision: 'no_stream' as const,
+    });
+    const writes: Record<string, (stream: string) => Promise<unknown>> = {
+      'alone, at its head': (stream) =>
+        appendOnClient(client, stream, someEvents(1), heads[stream] ?? 0n, null),
+      'alone, with any revision': (stream) => appendOnClient(client, stream, someEvents(1), 'any', null),
+      'appendMulti, decided in full': (stream) =>
+        appendMultiOnPool(
+          client,
+          [
+            { stream, events: someEvents(1), expectedRevision: heads[stream] ?? 0n },
+            { ...other(), expectedRevision: 'any' },
+          ],
+          null,
+        ),
+      'shared, one stream': (stream) =>
+        appendTogether(
+          client,
+          [
+            { kind: 'one', stream, events: someEvents(1), expectedRevision: heads[stream] ?? 0n },
+            { kind: 'one', ...other() },
+          ],
+          null,
+        ),
+      'shared, several streams': (stream) =>
+        appendTogether(
+          client,
+          [
+            {
+              kind: 'multi',
+              appends: [{ stream, events: someEvents(1), expectedRevision: heads[stream] ?? 0n }, other()],
+            },
+            { kind: 'one', ...other() },
+          ],
+          null,
+        ),
+    };
+    try {
+      for (const [name, write] of Object.entries(writes)) {
+        const [onLong, onShort] = [await blocksRead(() => write(long)), await blocksRead(() => write(short))];
+        // Reading the 3,000 events' ids would take tens of blocks more, whichever index or scan it went through.
+        expect(onLong - onShort, name).toBeLessThan(10);
+      }
+    } finally {
+      await client.end();
+      await store.close();
+      await own.release();
+    }
   });
 
   it('keeps a held transaction out of the global read until it commits', async () => {

@@ -28,13 +28,6 @@ const eventColumnsButStream =
   'e.event_id, e.revision, e.type, e.data, e.metadata, e.transaction_id::text AS transaction_id, e.global_position, e.recorded_at';
 const eventColumns = `e.stream, ${eventColumnsButStream}`;
 
-// An event is visible unless its stream's retention has expired it: below truncateBefore, or older than the age.
-const visible = (now: string): string => `NOT EXISTS (
-  SELECT 1 FROM streams r WHERE r.stream = e.stream
-    AND (r.max_age_seconds IS NOT NULL OR r.truncate_before IS NOT NULL)
-    AND (e.revision < r.truncate_before
-         OR e.recorded_at < coalesce(${now}, now()) - make_interval(secs => r.max_age_seconds)))`;
-
 // The same rule for reads of one stream, against that stream's own row joined by its name: at most one row found
 // through the primary key, whatever the planner thinks of the table. (A correlated NOT EXISTS leaves the planner
 // free to hash the whole set of retention rows, one per idempotency key, and a cached plan that does so made every
@@ -212,6 +205,31 @@ export const readStreamTailsRows = async (
   );
 };
 
+// A page of the global order: the rows `page` selects, each flagged by the filters (`$types`, `$prefixes`) and its
+// stream's retention (an event is visible unless below truncateBefore or older than the age), in the page's order.
+// Retention is looked up once for each stream the page names, then joined to the page's rows: a correlated probe for
+// each row let the planner scan the whole streams table once a row when it thought the table small (a page of
+// 20,000 events over 200 streams cost 10 ms instead of 3 once autovacuum had analysed the tables).
+const pageOfGlobalOrder = (page: string, types: string, prefixes: string, now: string): string =>
+  `WITH page AS MATERIALIZED (${page}),
+        retained AS (
+          SELECT r.stream, r.truncate_before, r.max_age_seconds FROM streams r
+           WHERE r.stream IN (SELECT p.stream FROM page p)
+             AND (r.max_age_seconds IS NOT NULL OR r.truncate_before IS NOT NULL))
+   SELECT e.transaction_id::text AS transaction_id, e.global_position, m.matches,
+          e.event_id, e.stream, e.revision, e.type, e.recorded_at,
+          CASE WHEN m.matches THEN e.data END AS data,
+          CASE WHEN m.matches THEN e.metadata END AS metadata
+     FROM page e
+     LEFT JOIN retained r ON r.stream = e.stream
+     CROSS JOIN LATERAL (
+       SELECT (${types}::text[] IS NULL OR e.type = ANY(${types}::text[]))
+          AND (${prefixes}::text[] IS NULL OR e.stream LIKE ANY(${prefixes}::text[]))
+          AND NOT coalesce(e.revision < r.truncate_before, false)
+          AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => r.max_age_seconds), false)
+          AS matches) m
+    ORDER BY e.transaction_id, e.global_position`;
+
 // Only transactions below the snapshot's xmin are final: none of them can still commit an earlier event. Scanning
 // in (transaction_id, global_position) order below it never skips a late commit. A page scans at most `$3` rows in
 // index order and flags those the filters and retention let through; the checkpoint is the last row scanned, so a
@@ -219,40 +237,30 @@ export const readStreamTailsRows = async (
 const readAllStatement = {
   name: 'once_event_store_read_all',
   types: eventRowTypes,
-  text: `SELECT e.transaction_id::text AS transaction_id, e.global_position, m.matches,
-                e.event_id, e.stream, e.revision, e.type, e.recorded_at,
-                CASE WHEN m.matches THEN e.data END AS data,
-                CASE WHEN m.matches THEN e.metadata END AS metadata
-           FROM (SELECT * FROM events e
-                  WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-                    AND (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
-                  ORDER BY e.transaction_id, e.global_position
-                  LIMIT $3) e
-           CROSS JOIN LATERAL (
-             SELECT ($4::text[] IS NULL OR e.type = ANY($4::text[]))
-                AND ($5::text[] IS NULL OR e.stream LIKE ANY($5::text[]))
-                AND ${visible('$6::timestamptz')} AS matches
-             OFFSET 0) m
-          ORDER BY e.transaction_id, e.global_position`,
+  text: pageOfGlobalOrder(
+    `SELECT * FROM events e
+      WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        AND (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
+      ORDER BY e.transaction_id, e.global_position
+      LIMIT $3`,
+    '$4',
+    '$5',
+    '$6::timestamptz',
+  ),
 };
 
 // The rest of a transaction a full page ended inside (see readAllRows): same columns and flags as a page.
 const readRestOfTransaction = {
   name: 'once_event_store_read_rest_of_transaction',
   types: eventRowTypes,
-  text: `SELECT e.transaction_id::text AS transaction_id, e.global_position, m.matches,
-                e.event_id, e.stream, e.revision, e.type, e.recorded_at,
-                CASE WHEN m.matches THEN e.data END AS data,
-                CASE WHEN m.matches THEN e.metadata END AS metadata
-           FROM (SELECT * FROM events e
-                  WHERE e.transaction_id = $1::xid8 AND e.global_position > $2::bigint
-                  ORDER BY e.transaction_id, e.global_position) e
-           CROSS JOIN LATERAL (
-             SELECT ($3::text[] IS NULL OR e.type = ANY($3::text[]))
-                AND ($4::text[] IS NULL OR e.stream LIKE ANY($4::text[]))
-                AND ${visible('$5::timestamptz')} AS matches
-             OFFSET 0) m
-          ORDER BY e.transaction_id, e.global_position`,
+  text: pageOfGlobalOrder(
+    `SELECT * FROM events e
+      WHERE e.transaction_id = $1::xid8 AND e.global_position > $2::bigint
+      ORDER BY e.transaction_id, e.global_position`,
+    '$3',
+    '$4',
+    '$5::timestamptz',
+  ),
 };
 
 interface ReadAllRow extends EventRow {

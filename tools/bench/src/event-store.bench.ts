@@ -13,8 +13,9 @@ import pg from 'pg';
  * Single-event appends to 1,000 streams with 8 concurrent writers, on one embedded PostgreSQL with fsync on:
  * (a) our adapter, (b) Emmett's appendToStream, (c) the ceiling, a bare BEGIN; INSERT; COMMIT loop. Our adapter runs
  * with its appends sharing commits (the default) and without (`shareCommits: false`), at 8 writers and at 64. Then the global
- * read from the start, ours against Emmett's readMessagesBatch. Runs are interleaved, round after round, so machine
- * noise hits all contenders alike; the table reports medians.
+ * read from the start, ours against Emmett's readMessagesBatch, of two stores of a fixed size (100,000 and 20,000
+ * events). Runs are interleaved, round after round, so machine noise hits all contenders alike; the table reports
+ * medians.
  */
 
 const streamCount = 1_000;
@@ -23,8 +24,16 @@ const manyWriters = 64;
 const defaultRounds = 5;
 const defaultSecondsPerRun = 4;
 const readBatchSize = 1_000;
-const readDatasetStreams = 400;
-const readDatasetEventsPerStream = 100;
+const readEventsPerStream = 100;
+/**
+ * The stores the global read goes through, each in databases of its own for both contenders, so that what a machine
+ * managed to append in the rounds does not change what is read. Emmett's page query sorts every event past the
+ * page's start, so its rate falls as the store grows, and ours does not: the ratio is reported at both sizes.
+ */
+const readStores = [
+  { events: 100_000, ours: 'ours_read_events_per_s', emmett: 'emmett_read_events_per_s' },
+  { events: 20_000, ours: 'ours_read_20k_events_per_s', emmett: 'emmett_read_20k_events_per_s' },
+] as const;
 
 interface RoundResult {
   round: number;
@@ -36,6 +45,8 @@ interface RoundResult {
   ceiling_tx_per_s: number;
   ours_read_events_per_s: number;
   emmett_read_events_per_s: number;
+  ours_read_20k_events_per_s: number;
+  emmett_read_20k_events_per_s: number;
 }
 
 type AppendOnce = (writer: number, streamIndex: number) => Promise<void>;
@@ -179,7 +190,6 @@ export const run = async (args: readonly string[]): Promise<void> => {
     const ours = createPostgresEventStore(oursPool);
     const oursUnshared = createPostgresEventStore(oursPool, { migrate: false, shareCommits: false });
     const emmett = getPostgreSQLEventStore(emmettUrl);
-    const emmettReader = dumbo({ connectionString: emmettUrl });
     const ceilingPool = new pg.Pool({ connectionString: ceilingUrl, max: writers });
     // Idle clients see the server stop at the end; that is not an error of the benchmark.
     for (const pool of [oursPool, ceilingPool]) pool.on('error', () => undefined);
@@ -230,6 +240,8 @@ export const run = async (args: readonly string[]): Promise<void> => {
         ceiling_tx_per_s: 0,
         ours_read_events_per_s: 0,
         emmett_read_events_per_s: 0,
+        ours_read_20k_events_per_s: 0,
+        emmett_read_20k_events_per_s: 0,
       };
       const order = [...runs.slice(round % runs.length), ...runs.slice(0, round % runs.length)];
       for (const { key, run: measure } of order) result[key] = await measure();
@@ -239,42 +251,48 @@ export const run = async (args: readonly string[]): Promise<void> => {
       );
     }
 
-    // The read dataset: the same 40,000 events in both stores (on top of what the append rounds wrote).
-    const seedPayload = Array.from({ length: readDatasetEventsPerStream }, (_, index) => payload(index));
-    for (let stream = 0; stream < readDatasetStreams; stream += 1) {
-      await ours.appendToStream(
-        `read-${stream}`,
-        seedPayload.map((data) => ({ id: randomUUID(), type: 'PaymentRecorded', data })),
-        { expectedRevision: 'no_stream' },
-      );
-      await emmett.appendToStream(
-        `read-${stream}`,
-        seedPayload.map((data) => ({ type: 'PaymentRecorded', data })),
-        { expectedStreamVersion: 0n },
-      );
-    }
-    const countEvents = async (url: string, table: string): Promise<number> => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        const { rows } = await client.query<{ count: string }>(`SELECT count(*) FROM ${table}`);
-        return Number(rows[0]?.count ?? 0);
-      } finally {
-        await client.end();
+    const readDatabases = [];
+    for (const store of readStores) {
+      const streams = store.events / readEventsPerStream;
+      const oursReadPool = new pg.Pool({
+        connectionString: await createDatabase(server.connectionString, `bench_ours_read_${streams}`),
+        max: 2,
+      });
+      oursReadPool.on('error', () => undefined);
+      const oursRead = createPostgresEventStore(oursReadPool);
+      const emmettReadUrl = await createDatabase(server.connectionString, `bench_emmett_read_${streams}`);
+      const emmettRead = getPostgreSQLEventStore(emmettReadUrl);
+      const seedPayload = Array.from({ length: readEventsPerStream }, (_, index) => payload(index));
+      for (let stream = 0; stream < streams; stream += 1) {
+        await oursRead.appendToStream(
+          `read-${stream}`,
+          seedPayload.map((data) => ({ id: randomUUID(), type: 'PaymentRecorded', data })),
+          { expectedRevision: 'no_stream' },
+        );
+        await emmettRead.appendToStream(
+          `read-${stream}`,
+          seedPayload.map((data) => ({ type: 'PaymentRecorded', data })),
+          { expectedStreamVersion: 0n },
+        );
       }
-    };
-    const readLimit = Math.min(
-      await countEvents(oursUrl, 'events'),
-      await countEvents(emmettUrl, 'emt_messages'),
-    );
+      readDatabases.push({
+        ...store,
+        oursRead,
+        oursReadPool,
+        emmettRead,
+        emmettReader: dumbo({ connectionString: emmettReadUrl }),
+      });
+    }
     for (const result of results) {
-      const readFirst = result.round % 2 === 0;
-      if (readFirst) result.ours_read_events_per_s = await measureOursRead(ours, readLimit);
-      result.emmett_read_events_per_s = await measureEmmettRead(emmettReader.execute, readLimit);
-      if (!readFirst) result.ours_read_events_per_s = await measureOursRead(ours, readLimit);
-      console.log(
-        `round ${result.round}: read events/s ours ${result.ours_read_events_per_s.toFixed(0)}, emmett ${result.emmett_read_events_per_s.toFixed(0)} (${readLimit} events)`,
-      );
+      for (const { events, ours: oursKey, emmett: emmettKey, oursRead, emmettReader } of readDatabases) {
+        const oursFirst = result.round % 2 === 0;
+        if (oursFirst) result[oursKey] = await measureOursRead(oursRead, events);
+        result[emmettKey] = await measureEmmettRead(emmettReader.execute, events);
+        if (!oursFirst) result[oursKey] = await measureOursRead(oursRead, events);
+        console.log(
+          `round ${result.round}: read events/s of ${events} events: ours ${result[oursKey].toFixed(0)}, emmett ${result[emmettKey].toFixed(0)}`,
+        );
+      }
     }
 
     const summary = {
@@ -288,6 +306,8 @@ export const run = async (args: readonly string[]): Promise<void> => {
       ceiling_tx_per_s: median(results.map((result) => result.ceiling_tx_per_s)),
       ours_read_events_per_s: median(results.map((result) => result.ours_read_events_per_s)),
       emmett_read_events_per_s: median(results.map((result) => result.emmett_read_events_per_s)),
+      ours_read_20k_events_per_s: median(results.map((result) => result.ours_read_20k_events_per_s)),
+      emmett_read_20k_events_per_s: median(results.map((result) => result.emmett_read_20k_events_per_s)),
     };
     // Each round's contenders ran back to back: the median of the rounds' own ratios is steadier than a ratio of
     // medians taken from different stretches of a noisy machine.
@@ -306,9 +326,13 @@ export const run = async (args: readonly string[]): Promise<void> => {
         (r) => r.ours_read_events_per_s,
         (r) => r.emmett_read_events_per_s,
       ),
+      read_20k_vs_emmett: roundRatio(
+        (r) => r.ours_read_20k_events_per_s,
+        (r) => r.emmett_read_20k_events_per_s,
+      ),
     };
     console.log(
-      `medians of each round's ratios: appends ${ratios.appends_vs_ceiling.toFixed(2)}x the ceiling, ${ratios.appends_vs_emmett.toFixed(2)}x emmett's; global read ${ratios.read_vs_emmett.toFixed(2)}x emmett's`,
+      `medians of each round's ratios: appends ${ratios.appends_vs_ceiling.toFixed(2)}x the ceiling, ${ratios.appends_vs_emmett.toFixed(2)}x emmett's; global read ${ratios.read_vs_emmett.toFixed(2)}x emmett's (${ratios.read_20k_vs_emmett.toFixed(2)}x of 20,000 events)`,
     );
     const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
     console.table({
@@ -319,11 +343,18 @@ export const run = async (args: readonly string[]): Promise<void> => {
         'ours/emmett': ratio(summary.ours_appends_per_s, summary.emmett_appends_per_s),
         'ours/ceiling': ratio(summary.ours_appends_per_s, summary.ceiling_tx_per_s),
       },
-      'read events/s (median)': {
+      'read events/s, 100,000 (median)': {
         ours: Math.round(summary.ours_read_events_per_s),
         emmett: Math.round(summary.emmett_read_events_per_s),
         ceiling: '',
         'ours/emmett': ratio(summary.ours_read_events_per_s, summary.emmett_read_events_per_s),
+        'ours/ceiling': '',
+      },
+      'read events/s, 20,000 (median)': {
+        ours: Math.round(summary.ours_read_20k_events_per_s),
+        emmett: Math.round(summary.emmett_read_20k_events_per_s),
+        ceiling: '',
+        'ours/emmett': ratio(summary.ours_read_20k_events_per_s, summary.emmett_read_20k_events_per_s),
         'ours/ceiling': '',
       },
     });
@@ -358,7 +389,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
             rounds,
             seconds_per_run: seconds,
             fsync: true,
-            read_events: readLimit,
+            read_events: readStores.map((store) => store.events),
           },
           rounds: results,
         },
@@ -369,8 +400,22 @@ export const run = async (args: readonly string[]): Promise<void> => {
     console.log(`wrote ${file}`);
 
     for (const client of ceilingClients) client.release();
-    await Promise.all([ours.close(), oursUnshared.close(), emmett.close(), emmettReader.close()]);
-    await Promise.all([oursPool.end(), ceilingPool.end(), endAllPools()]);
+    await Promise.all([
+      ours.close(),
+      oursUnshared.close(),
+      emmett.close(),
+      ...readDatabases.flatMap((store) => [
+        store.oursRead.close(),
+        store.emmettRead.close(),
+        store.emmettReader.close(),
+      ]),
+    ]);
+    await Promise.all([
+      oursPool.end(),
+      ceilingPool.end(),
+      ...readDatabases.map((store) => store.oursReadPool.end()),
+      endAllPools(),
+    ]);
   } finally {
     await server.stop();
   }

@@ -167,6 +167,39 @@ const createDatabase = async (serverUrl: string, name: string): Promise<string> 
   return url.toString();
 };
 
+/** One read store in a database of its own for each contender, holding the same events, 100 to a stream. */
+const openReadStore = async (serverUrl: string, store: (typeof readStores)[number]) => {
+  const streams = store.events / readEventsPerStream;
+  const oursReadPool = new pg.Pool({
+    connectionString: await createDatabase(serverUrl, `bench_ours_read_${streams}`),
+    max: 2,
+  });
+  oursReadPool.on('error', () => undefined);
+  const oursRead = createPostgresEventStore(oursReadPool);
+  const emmettReadUrl = await createDatabase(serverUrl, `bench_emmett_read_${streams}`);
+  const emmettRead = getPostgreSQLEventStore(emmettReadUrl);
+  const seedPayload = Array.from({ length: readEventsPerStream }, (_, index) => payload(index));
+  for (let stream = 0; stream < streams; stream += 1) {
+    await oursRead.appendToStream(
+      `read-${stream}`,
+      seedPayload.map((data) => ({ id: randomUUID(), type: 'PaymentRecorded', data })),
+      { expectedRevision: 'no_stream' },
+    );
+    await emmettRead.appendToStream(
+      `read-${stream}`,
+      seedPayload.map((data) => ({ type: 'PaymentRecorded', data })),
+      { expectedStreamVersion: 0n },
+    );
+  }
+  return {
+    ...store,
+    oursRead,
+    oursReadPool,
+    emmettRead,
+    emmettReader: dumbo({ connectionString: emmettReadUrl }),
+  };
+};
+
 const numberArgument = (args: readonly string[], flag: string, fallback: number): number => {
   const index = args.indexOf(flag);
   const value = index >= 0 ? Number(args[index + 1]) : Number.NaN;
@@ -252,37 +285,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
     }
 
     const readDatabases = [];
-    for (const store of readStores) {
-      const streams = store.events / readEventsPerStream;
-      const oursReadPool = new pg.Pool({
-        connectionString: await createDatabase(server.connectionString, `bench_ours_read_${streams}`),
-        max: 2,
-      });
-      oursReadPool.on('error', () => undefined);
-      const oursRead = createPostgresEventStore(oursReadPool);
-      const emmettReadUrl = await createDatabase(server.connectionString, `bench_emmett_read_${streams}`);
-      const emmettRead = getPostgreSQLEventStore(emmettReadUrl);
-      const seedPayload = Array.from({ length: readEventsPerStream }, (_, index) => payload(index));
-      for (let stream = 0; stream < streams; stream += 1) {
-        await oursRead.appendToStream(
-          `read-${stream}`,
-          seedPayload.map((data) => ({ id: randomUUID(), type: 'PaymentRecorded', data })),
-          { expectedRevision: 'no_stream' },
-        );
-        await emmettRead.appendToStream(
-          `read-${stream}`,
-          seedPayload.map((data) => ({ type: 'PaymentRecorded', data })),
-          { expectedStreamVersion: 0n },
-        );
-      }
-      readDatabases.push({
-        ...store,
-        oursRead,
-        oursReadPool,
-        emmettRead,
-        emmettReader: dumbo({ connectionString: emmettReadUrl }),
-      });
-    }
+    for (const store of readStores) readDatabases.push(await openReadStore(server.connectionString, store));
     for (const result of results) {
       for (const { events, ours: oursKey, emmett: emmettKey, oursRead, emmettReader } of readDatabases) {
         const oursFirst = result.round % 2 === 0;

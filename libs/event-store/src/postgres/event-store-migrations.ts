@@ -352,8 +352,8 @@ ALTER TABLE streams SET (parallel_workers = 0);
 // Version 6 replaces the three append functions: each looks up the ids of the events it appends one by one, a
 // LATERAL lookup with LIMIT 1 on UNIQUE (stream, event_id) per id. The `e.event_id IN (SELECT …)` they used before
 // left the planner free to read every event of the stream (an index range of the stream, or a hash of it), since it
-// costs a stream by the average length: the lookup of one id in a stream of 3,000 events took 0.4–1.0 ms instead of
-// 0.03. A subquery with a LIMIT is not flattened, so each lookup stays a probe of the unique index. The shared append's
+// costs a stream by the average length. A subquery with a LIMIT is not flattened, so each lookup stays a probe of the
+// unique index, whatever the length of the stream (docs/PERFORMANCE.md). The shared append's
 // plain heads are also found through the primary key (`s.stream = ANY (p_streams)`): joined to the plain appends
 // alone, the planner hashed them and scanned the whole streams table, as the fast multi-stream statement once did.
 // Outcome rows: (item, part, outcome, revision, transaction_id, global_position, recorded_at), part being the 1-based

@@ -147,6 +147,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     await store.appendToStream(long, someEvents(3_000), { expectedRevision: 'no_stream' });
     await store.appendToStream(short, someEvents(1), { expectedRevision: 'no_stream' });
     const heads = { [long]: 2_999n, [short]: 0n };
+    const head = (stream: string) => heads[stream] ?? 0n;
     const client = new pg.Client({ connectionString: own.connectionString });
     await client.connect();
     // The blocks of the store's tables and indexes one write reads, in a transaction of its own that is rolled back.
@@ -174,14 +175,13 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
       expectedRevision: 'no_stream' as const,
     });
     const writes: Record<string, (stream: string) => Promise<unknown>> = {
-      'alone, at its head': (stream) =>
-        appendOnClient(client, stream, someEvents(1), heads[stream] ?? 0n, null),
+      'alone, at its head': (stream) => appendOnClient(client, stream, someEvents(1), head(stream), null),
       'alone, with any revision': (stream) => appendOnClient(client, stream, someEvents(1), 'any', null),
       'appendMulti, decided in full': (stream) =>
         appendMultiOnPool(
           client,
           [
-            { stream, events: someEvents(1), expectedRevision: heads[stream] ?? 0n },
+            { stream, events: someEvents(1), expectedRevision: head(stream) },
             { ...other(), expectedRevision: 'any' },
           ],
           null,
@@ -190,7 +190,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
         appendTogether(
           client,
           [
-            { kind: 'one', stream, events: someEvents(1), expectedRevision: heads[stream] ?? 0n },
+            { kind: 'one', stream, events: someEvents(1), expectedRevision: head(stream) },
             { kind: 'one', ...other() },
           ],
           null,
@@ -201,7 +201,7 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
           [
             {
               kind: 'multi',
-              appends: [{ stream, events: someEvents(1), expectedRevision: heads[stream] ?? 0n }, other()],
+              appends: [{ stream, events: someEvents(1), expectedRevision: head(stream) }, other()],
             },
             { kind: 'one', ...other() },
           ],

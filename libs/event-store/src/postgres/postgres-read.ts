@@ -208,9 +208,8 @@ export const readStreamTailsRows = async (
 // A page of the global order: the rows `page` selects, each flagged by the filters (`$types`, `$prefixes`) and its
 // stream's retention (an event is visible unless below truncateBefore or older than the age), in the page's order.
 // Retention is a lookup of the row's stream alone, with a LIMIT so the planner keeps it a lookup: a NOT EXISTS over
-// the row let it scan the whole streams table for every row once it thought the table small (a page of 1,000 events
-// over 200 streams took 10 ms instead of 3 after autovacuum had analysed the store). Depending on the stream only,
-// the lookup can also be remembered for the next row of the same stream.
+// the row let it scan the whole streams table for every row once statistics said the table was small. Depending on
+// the stream only, the lookup can also be remembered for the next row of the same stream.
 const pageOfGlobalOrder = (page: string, types: string, prefixes: string, now: string): string =>
   `SELECT e.transaction_id::text AS transaction_id, e.global_position, m.matches,
           e.event_id, e.stream, e.revision, e.type, e.recorded_at,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventStoreDBClient } from '@eventstore/db-client';
-import { createTestDatabase } from '@once/testing';
+import { createTestDatabase, waitFor } from '@once/testing';
 import type { TestDatabase } from '@once/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../port/index.js';
@@ -72,10 +72,13 @@ describe('the EventStoreDB scavenge schedule', () => {
     const other = startServerScavenger({ store, pool: db.pool, intervalMs: 3_600_000 });
     try {
       expect(await leader.runRound()).toMatchObject({ led: true });
-      await db.pool.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_locks
-          WHERE locktype = 'advisory' AND ((classid::bigint << 32) | objid::bigint) = $1`,
-        [serverScavengerLockKey],
+      const lockHolders = `FROM pg_locks
+          WHERE locktype = 'advisory' AND ((classid::bigint << 32) | objid::bigint) = $1`;
+      await db.pool.query(`SELECT pg_terminate_backend(pid) ${lockHolders}`, [serverScavengerLockKey]);
+      // pg_terminate_backend only signals: the lock goes when the backend has ended.
+      await waitFor(
+        async () => (await db.pool.query(`SELECT 1 ${lockHolders}`, [serverScavengerLockKey])).rowCount === 0,
+        'the broken leader to release the lock',
       );
       expect(await other.runRound()).toMatchObject({ led: true });
       expect(await leader.runRound()).toEqual({ led: false });

@@ -240,6 +240,39 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     }
   });
 
+  it('a global page reads one row past its end: only a page that ends inside a write sends a second statement', async () => {
+    // A database of its own: its global order holds just these writes.
+    const own = await createTestDatabase();
+    const statements: string[] = [];
+    const store = createPostgresEventStore(namingStatements(own.pool, statements));
+    try {
+      const [one, two, three] = [someEvents(1), someEvents(1), someEvents(3)];
+      await store.appendToStream(freshStream('page'), one, { expectedRevision: 'no_stream' });
+      await store.appendToStream(freshStream('page'), two, { expectedRevision: 'no_stream' });
+      await store.appendToStream(freshStream('page'), three, { expectedRevision: 'no_stream' });
+      const restStatements = () =>
+        statements.filter((name) => name === 'once_event_store_read_rest_of_transaction').length;
+
+      const first = await store.readAll({ maxCount: 1 });
+      expect(first.events.map((event) => event.id)).toEqual(one.map((event) => event.id));
+      expect(first.caughtUp).toBe(false);
+      expect(restStatements()).toBe(0);
+
+      const ending = await store.readAll({ after: first.checkpoint, maxCount: 2 });
+      expect(ending.events.map((event) => event.id)).toEqual([...two, ...three].map((event) => event.id));
+      expect(ending.caughtUp).toBe(false);
+      expect(restStatements()).toBe(1);
+
+      const last = await store.readAll({ maxCount: 5 });
+      expect(last.events).toHaveLength(5);
+      expect(last.caughtUp).toBe(true);
+      expect(restStatements()).toBe(1);
+    } finally {
+      await store.close();
+      await own.release();
+    }
+  });
+
   it('appends made in one turn share one commit, each with its own outcome; shareCommits: false commits each alone', async () => {
     const commitsOf = async (store: EventStore) => {
       const existing = freshStream('shared');

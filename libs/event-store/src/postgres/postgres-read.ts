@@ -247,7 +247,7 @@ const readAllStatement = {
   ),
 };
 
-// The rest of a transaction a full page ended inside (see readAllRows): same columns and flags as a page.
+// The rest of a transaction a page ended inside (see readAllRows): same columns and flags as a page.
 const readRestOfTransaction = {
   name: 'once_event_store_read_rest_of_transaction',
   types: eventRowTypes,
@@ -274,9 +274,10 @@ const filterValues = (filter: GlobalFilter | undefined): [string[] | null, strin
 
 /**
  * One page of the global order after `options.after`, never past a transaction that may still commit, and never
- * ending inside a transaction: a full page whose last row's transaction has more rows is extended to that
- * transaction's last row (a second, small statement, only when the page was full), so a checkpoint at any event of
- * a write means the whole write was read.
+ * ending inside a transaction. The page statement reads one row more than the page: when that row belongs to another
+ * transaction (or there is none), the page ends where a write ends; when it belongs to the same one as the page's last
+ * row, a second, small statement extends the page to that transaction's last row. So a checkpoint at any event of a
+ * write means the whole write was read, and a page that reaches the end says so.
  */
 export const readAllRows = async (
   pool: Pool,
@@ -293,15 +294,15 @@ export const readAllRows = async (
     values: [
       after?.commit.toString() ?? '0',
       after?.prepare.toString() ?? '0',
-      maxCount,
+      maxCount + 1,
       types,
       prefixes,
       now,
     ],
   });
-  const full = rows.length >= maxCount;
+  const beyond = rows.length > maxCount ? rows.pop() : undefined;
   const lastOfPage = rows.at(-1);
-  if (full && lastOfPage) {
+  if (beyond && lastOfPage && beyond.transaction_id === lastOfPage.transaction_id) {
     const rest = await pool.query<ReadAllRow>({
       ...readRestOfTransaction,
       values: [lastOfPage.transaction_id, lastOfPage.global_position, types, prefixes, now],
@@ -313,6 +314,6 @@ export const readAllRows = async (
   return {
     events,
     checkpoint: last ? { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) } : after,
-    caughtUp: !full,
+    caughtUp: beyond === undefined,
   };
 };

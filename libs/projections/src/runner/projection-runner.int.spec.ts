@@ -58,7 +58,7 @@ describe('projection runner', () => {
     }
   });
 
-  it('loses and duplicates nothing when it crashes between applying a batch and committing it', async () => {
+  it('loses and duplicates nothing when it crashes between applying a batch and writing it', async () => {
     const projection = { ...ledgerProjection(), name: 'ledger_crash' };
     const live = await ensureLiveVersion(db.pool, projection);
     const store = createInMemoryEventStore();
@@ -73,13 +73,13 @@ describe('projection runner', () => {
       batchSize: 40,
       stopWhenCaughtUp: true,
       faults: {
-        beforeCommit: () => {
+        beforeWrite: () => {
           batches += 1;
-          if (batches === 4) throw new Error('injected crash before COMMIT');
+          if (batches === 4) throw new Error('injected crash before the write');
         },
       },
     });
-    await expect(crashing.done).rejects.toThrow('injected crash before COMMIT');
+    await expect(crashing.done).rejects.toThrow('injected crash before the write');
     const partial = await db.pool.query<{ count: string }>(
       `SELECT count(*) FROM ledger_accounts_v${live.version} WHERE tenant_id = $1`,
       [tenantId],
@@ -102,7 +102,7 @@ describe('projection runner', () => {
     expect(new Map(result.rows.map((row) => [row.account_id, row]))).toEqual(expected);
   });
 
-  it('recovers by itself when its connection dies between applying a batch and committing it', async () => {
+  it('recovers by itself when its connection dies between applying a batch and writing it', async () => {
     const projection = { ...ledgerProjection(), name: 'ledger_connection_loss' };
     const live = await ensureLiveVersion(db.pool, projection);
     const store = createInMemoryEventStore();
@@ -120,7 +120,7 @@ describe('projection runner', () => {
       stopWhenCaughtUp: true,
       onStateChange: (state) => states.push(state),
       faults: {
-        beforeCommit: async ({ client }) => {
+        beforeWrite: async ({ client }) => {
           batches += 1;
           if (batches !== 3) return;
           const pid = (client as unknown as { processID: number }).processID;

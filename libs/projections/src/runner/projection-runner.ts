@@ -8,7 +8,8 @@ import type {
 } from '@once/event-store';
 import { comparePositions, formatPosition, parsePosition } from '@once/event-store';
 import { physicalTableName } from '../tables/table-definition.js';
-import { BatchUnitOfWork, RowCache } from '../tables/unit-of-work.js';
+import { BatchUnitOfWork, RowCache, StatementParameters } from '../tables/unit-of-work.js';
+import { checkpointConflictCode } from '../schema/projections-schema.js';
 import type { ProjectionDefinition, ProjectionLogger } from './projection-definition.js';
 import { silentLogger } from './projection-definition.js';
 import { abortableSleep } from './abortable-sleep.js';
@@ -30,8 +31,11 @@ export class CheckpointConflictError extends Error {
 
 /** Where tests inject crashes. */
 export interface RunnerFaults {
-  /** Runs after a batch's rows and checkpoint are written, before COMMIT. Throw to crash there. */
-  readonly beforeCommit?: (batch: {
+  /**
+   * Runs once a batch is applied in memory, before the statement that writes its rows and moves its checkpoints
+   * (one transaction) is sent. Throw to crash there.
+   */
+  readonly beforeWrite?: (batch: {
     readonly events: readonly RecordedEvent[];
     readonly client: PoolClient;
   }) => void | Promise<void>;
@@ -112,6 +116,18 @@ export const startProjectionRunner = (options: ProjectionRunnerOptions): Project
     targets: [{ projection: options.projection, version: options.version }],
   });
 
+/** A batch applied in memory: its members with their share of the events, and the parts of its statement. */
+interface PreparedBatch {
+  readonly batch: ReadAllBatch;
+  readonly next: GlobalPosition;
+  readonly applied: ReadonlyMap<TargetState, number>;
+  readonly parameters: StatementParameters;
+  /** The `WITH` parts that write the rows (see `BatchUnitOfWork.takeChanges`). */
+  readonly changes: readonly string[];
+}
+
+const noop = (): void => undefined;
+
 interface TargetState {
   readonly target: RunnerTarget;
   readonly leaseName: string;
@@ -182,45 +198,81 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
   const isAfter = (position: GlobalPosition, checkpoint: GlobalPosition | undefined): boolean =>
     checkpoint === undefined || comparePositions(position, checkpoint) > 0;
 
-  const commitBatch = async (
+  /**
+   * Applies a batch in memory: each moving member's share of the events, its rows read from the session cache or,
+   * once `previousWrite` has settled, from the database. The rows are handed to the cache at once, for the next
+   * batch, and the changes are fixed as parts of the batch's statement.
+   */
+  const prepareBatch = async (
     client: PoolClient,
     batch: ReadAllBatch,
     next: GlobalPosition,
     states: readonly TargetState[],
     cache: RowCache,
-  ): Promise<Map<TargetState, number>> => {
-    const nextText = formatPosition(next);
+    previousWrite: Promise<void>,
+  ): Promise<PreparedBatch> => {
     const applied = new Map<TargetState, number>();
-    const works: BatchUnitOfWork[] = [];
-    const moving = states.filter((member) => isAfter(next, member.checkpoint));
-    await client.query('BEGIN');
+    const parameters = new StatementParameters();
+    const changes: string[] = [];
+    const readsAfter = previousWrite.then(noop, noop);
+    // A member's checkpoint may still be the one before the batch being written: every event of this batch lies past
+    // that batch's end, so the same members move and the same events are theirs.
+    for (const member of states.filter((state) => isAfter(next, state.checkpoint))) {
+      const { projection, version } = member.target;
+      const events = batch.events.filter(
+        (event) => member.matches(event) && isAfter(event.position, member.checkpoint),
+      );
+      applied.set(member, events.length);
+      if (events.length === 0) continue;
+      const work = new BatchUnitOfWork(client, version, cache, readsAfter);
+      if (projection.reads) await work.prefetch(events.flatMap((event) => projection.reads?.(event) ?? []));
+      for (const event of events) await projection.apply(work, event);
+      changes.push(...work.takeChanges(parameters));
+      work.publish();
+    }
+    return { batch, next, applied, parameters, changes };
+  };
+
+  /**
+   * Writes a prepared batch with one statement, so one transaction: its rows, and its members' checkpoints moved by
+   * compare-and-set (the statement fails when one was moved by another writer).
+   */
+  const writeBatch = async (client: PoolClient, prepared: PreparedBatch): Promise<void> => {
+    const { batch, next, applied, parameters, changes } = prepared;
+    const members = [...applied.keys()];
+    if (members.length === 0) return;
+    const nextText = formatPosition(next);
+    const moved = `moved AS (
+      UPDATE projection_checkpoints c SET position = ${parameters.add(nextText)}, updated_at = now()
+        FROM unnest(${parameters.add(members.map((member) => member.target.projection.name))}::text[],
+                    ${parameters.add(members.map((member) => member.target.version))}::integer[],
+                    ${parameters.add(members.map((member) => member.checkpointText))}::text[])
+             AS m(name, version, expected)
+       WHERE c.name = m.name AND c.version = m.version AND c.position IS NOT DISTINCT FROM m.expected
+      RETURNING 1)`;
+    const text = `WITH ${[moved, ...changes].join(',\n')}
+      SELECT projection_checkpoints_moved((SELECT count(*) FROM moved), ${parameters.add(members.length)})`;
+    await options.faults?.beforeWrite?.({ events: batch.events, client });
     try {
-      await moveCheckpoints(client, moving, nextText);
-      for (const member of moving) {
-        const { projection, version } = member.target;
-        const events = batch.events.filter(
-          (event) => member.matches(event) && isAfter(event.position, member.checkpoint),
-        );
-        applied.set(member, events.length);
-        if (events.length === 0) continue;
-        const work = new BatchUnitOfWork(client, version, cache);
-        works.push(work);
-        if (projection.reads) await work.prefetch(events.flatMap((event) => projection.reads?.(event) ?? []));
-        for (const event of events) await projection.apply(work, event);
-        await work.flush();
-      }
-      await options.faults?.beforeCommit?.({ events: batch.events, client });
-      await client.query('COMMIT');
+      await client.query(text, parameters.values);
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if ((error as { code?: unknown }).code === checkpointConflictCode)
+        throw await conflictOf(client, members, error);
       throw error;
     }
-    for (const work of works) work.publish();
-    for (const member of applied.keys()) {
+    for (const [member, events] of applied) {
       member.checkpointText = nextText;
       member.checkpoint = next;
+      member.totalEvents += events;
+      options.onBatch?.({
+        projection: member.target.projection.name,
+        version: member.target.version,
+        events,
+        checkpoint: next,
+        caughtUp: batch.caughtUp,
+        totalEvents: member.totalEvents,
+      });
     }
-    return applied;
   };
 
   const loadStates = async (client: PoolClient): Promise<TargetState[]> => {
@@ -254,7 +306,7 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
   /** Applies batches while holding the leases; returns when stopped, or caught up with `stopWhenCaughtUp`. */
   const lead = async (client: PoolClient): Promise<void> => {
     const states = await loadStates(client);
-    // Rows of committed batches stay in memory while this runner is the only writer; empty tables need no lookups.
+    // The session's rows stay in memory while this runner is the only writer; empty tables need no lookups.
     const cache = new RowCache(options.rowCacheSize ?? 10_000);
     for (const { target } of states) {
       for (const table of target.projection.tables) {
@@ -274,34 +326,39 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
             .reduce((a, b) => (comparePositions(a, b) <= 0 ? a : b));
     let position = lowest();
     let pending = read(position);
-    while (!stopController.signal.aborted) {
-      const batch = await pending;
-      const next = batch.checkpoint;
-      if (next === undefined || !isAfter(next, position)) {
-        if (batch.caughtUp && options.stopWhenCaughtUp) return;
-        await abortableSleep(pollIntervalMs, stopController.signal);
-        pending = read(position);
-        continue;
+    // A batch is applied while the one before it is written: its statement is sent whole, so PostgreSQL writes it
+    // while this process applies the next.
+    let writing: Promise<void> = Promise.resolve();
+    try {
+      while (!stopController.signal.aborted) {
+        const batch = await pending;
+        const next = batch.checkpoint;
+        if (next === undefined || !isAfter(next, position)) {
+          await writing;
+          if (batch.caughtUp && options.stopWhenCaughtUp) return;
+          await abortableSleep(pollIntervalMs, stopController.signal);
+          pending = read(position);
+          continue;
+        }
+        if (!batch.caughtUp) pending = read(next);
+        const prepared = await prepareBatch(client, batch, next, states, cache, writing);
+        await writing;
+        writing = writeBatch(client, prepared);
+        // Awaited below; until then its failure is not unhandled.
+        writing.catch(noop);
+        position = next;
+        if (batch.caughtUp) {
+          await writing;
+          if (options.stopWhenCaughtUp) return;
+          await abortableSleep(pollIntervalMs, stopController.signal);
+          pending = read(position);
+        }
       }
-      if (!batch.caughtUp) pending = read(next);
-      const applied = await commitBatch(client, batch, next, states, cache);
-      position = next;
-      for (const [member, events] of applied) {
-        member.totalEvents += events;
-        options.onBatch?.({
-          projection: member.target.projection.name,
-          version: member.target.version,
-          events,
-          checkpoint: next,
-          caughtUp: batch.caughtUp,
-          totalEvents: member.totalEvents,
-        });
-      }
-      if (batch.caughtUp) {
-        if (options.stopWhenCaughtUp) return;
-        await abortableSleep(pollIntervalMs, stopController.signal);
-        pending = read(position);
-      }
+      await writing;
+    } catch (error) {
+      // The connection goes back only once the batch in flight has ended.
+      await writing.catch(noop);
+      throw error;
     }
   };
 
@@ -380,39 +437,32 @@ export const startProjectionGroupRunner = (options: ProjectionGroupRunnerOptions
   };
 };
 
-/**
- * Moves every member's checkpoint to `position` with one compare-and-set statement (one round trip however many
- * projections the group runs); throws `CheckpointConflictError` naming a member whose checkpoint another writer moved.
- */
-const moveCheckpoints = async (
+/** The error for a batch whose compare-and-set failed, naming a member whose checkpoint another writer moved. */
+const conflictOf = async (
   client: PoolClient,
   members: readonly TargetState[],
-  position: string,
-): Promise<void> => {
-  if (members.length === 0) return;
-  const moved = await client.query<{ name: string; version: number }>(
-    `UPDATE projection_checkpoints c SET position = $1, updated_at = now()
-       FROM unnest($2::text[], $3::integer[], $4::text[]) AS m(name, version, expected)
-      WHERE c.name = m.name AND c.version = m.version AND c.position IS NOT DISTINCT FROM m.expected
-     RETURNING c.name, c.version`,
-    [
-      position,
-      members.map((member) => member.target.projection.name),
-      members.map((member) => member.target.version),
-      members.map((member) => member.checkpointText),
-    ],
+  cause: unknown,
+): Promise<CheckpointConflictError> => {
+  const stored = await client.query<{ name: string; version: number; position: string | null }>(
+    `SELECT c.name, c.version, c.position FROM projection_checkpoints c
+       JOIN unnest($1::text[], $2::integer[]) AS m(name, version) ON c.name = m.name AND c.version = m.version`,
+    [members.map((member) => member.target.projection.name), members.map((member) => member.target.version)],
   );
-  if (moved.rowCount === members.length) return;
-  const conflicted = members.find(
-    (member) =>
-      !moved.rows.some(
-        (row) => row.name === member.target.projection.name && row.version === member.target.version,
-      ),
-  ) as TargetState;
-  throw new CheckpointConflictError(
+  const conflicted =
+    members.find(
+      (member) =>
+        !stored.rows.some(
+          (row) =>
+            row.name === member.target.projection.name &&
+            row.version === member.target.version &&
+            row.position === member.checkpointText,
+        ),
+    ) ?? (members[0] as TargetState);
+  return new CheckpointConflictError(
     conflicted.target.projection.name,
     conflicted.target.version,
     conflicted.checkpointText,
+    { cause },
   );
 };
 

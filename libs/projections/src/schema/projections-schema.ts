@@ -2,6 +2,9 @@ import type { Pool } from 'pg';
 import { migrate } from '@once/postgres';
 import type { Migration } from '@once/postgres';
 
+/** The SQLSTATE of a batch whose checkpoint compare-and-set found another writer's position. */
+export const checkpointConflictCode = 'OP409';
+
 const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -25,6 +28,20 @@ const migrations: readonly Migration[] = [
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (name, version)
       );
+    `,
+  },
+  {
+    version: 2,
+    name: 'a batch fails when a checkpoint it moves was moved by another writer',
+    sql: `
+      CREATE FUNCTION projection_checkpoints_moved(moved bigint, expected integer) RETURNS bigint
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        IF moved <> expected THEN
+          RAISE EXCEPTION 'a projection checkpoint was moved by another writer' USING ERRCODE = '${checkpointConflictCode}';
+        END IF;
+        RETURN moved;
+      END $$;
     `,
   },
 ];

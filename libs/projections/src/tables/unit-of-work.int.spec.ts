@@ -12,11 +12,22 @@ const countersTable = defineTable<CounterRow>({
   primaryKey: ['counter_id'],
 });
 
+type SeatRow = { seat_id: string; holder: string };
+
+/** Seats with a unique holder: a holder moves by deleting one seat and taking another. */
+const seatsTable = defineTable<SeatRow>({
+  name: 'uow_seats',
+  columns: { seat_id: { type: 'text' }, holder: { type: 'text' } },
+  primaryKey: ['seat_id'],
+  unique: [['holder']],
+});
+
 let db: TestDatabase;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   await db.pool.query(tableDdl(countersTable, 1));
+  await db.pool.query(tableDdl(seatsTable, 1));
 });
 
 afterAll(async () => {
@@ -66,6 +77,31 @@ describe('batch unit of work', () => {
       { counter_id: 'a', value: 2 },
       { counter_id: 'b', value: 6 },
       { counter_id: 'c', value: 1 },
+    ]);
+  });
+
+  it('deletes before it writes: a row may take the unique key of a row deleted in the same batch', async () => {
+    await inBatch(async (unit) => {
+      unit.put(seatsTable, { seat_id: 's1', holder: 'ada' });
+      unit.put(seatsTable, { seat_id: 's2', holder: 'bob' });
+    });
+    // Many rows written around the move, so the deletes and the writes are long enough to interleave if they could.
+    await inBatch(async (unit) => {
+      for (let seat = 100; seat < 2_100; seat += 1)
+        unit.put(seatsTable, { seat_id: `s${seat}`, holder: `h${seat}` });
+      expect(await unit.get(seatsTable, { seat_id: 's1' })).toEqual({ seat_id: 's1', holder: 'ada' });
+      unit.delete(seatsTable, { seat_id: 's1' });
+      unit.put(seatsTable, { seat_id: 's3', holder: 'ada' });
+      expect(await unit.get(seatsTable, { seat_id: 's2' })).toEqual({ seat_id: 's2', holder: 'bob' });
+      unit.delete(seatsTable, { seat_id: 's2' });
+      unit.put(seatsTable, { seat_id: 's0', holder: 'bob' });
+    });
+    const { rows: seats } = await db.pool.query<SeatRow>(
+      "SELECT seat_id, holder FROM uow_seats_v1 WHERE holder IN ('ada', 'bob') ORDER BY seat_id",
+    );
+    expect(seats).toEqual([
+      { seat_id: 's0', holder: 'bob' },
+      { seat_id: 's3', holder: 'ada' },
     ]);
   });
 

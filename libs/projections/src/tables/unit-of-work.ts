@@ -24,7 +24,7 @@ export const rowRef = <Row extends AnyRow>(table: TableDefinition<Row>, key: Row
 
 /**
  * What a projection sees while applying one event: rows by primary key, read through a batch cache,
- * and writes that are buffered and flushed as one multi-row statement per table at the end of the batch.
+ * and writes that are buffered and written at the end of the batch, one statement for the whole batch.
  */
 export interface ProjectionTransaction {
   /** The current row (including this batch's writes), or undefined. */
@@ -52,8 +52,9 @@ interface CachedTable {
 
 /**
  * Rows kept across the batches of one writer's session, so a batch reads from memory what earlier batches wrote.
- * Sound only while that writer holds the lease (nobody else writes the tables) and only with rows of committed
- * batches; a failed batch ends the session and its cache.
+ * Sound only while that writer holds the lease (nobody else writes the tables), with batches handed over in the order
+ * they are written, and while a failed batch ends the session and its cache: a batch's rows are handed over before
+ * its commit, so the next batch can be applied while this one is being written.
  */
 export class RowCache {
   private readonly tables = new Map<string, CachedTable>();
@@ -74,7 +75,7 @@ export class RowCache {
     return table.complete ? null : undefined;
   }
 
-  /** Takes a committed batch's rows. */
+  /** Takes a batch's rows (read or written). */
   remember(physical: string, rows: ReadonlyMap<string, AnyRow | null>): void {
     const table = this.tableOf(physical);
     for (const [id, row] of rows) {
@@ -96,17 +97,51 @@ export class RowCache {
   }
 }
 
+/** A statement being built from parts: its values, each added where its text needs it, and its parts' names. */
+export class StatementParameters {
+  readonly values: unknown[] = [];
+  private parts = 0;
+
+  /** Adds a value; answers its placeholder (`$3`). */
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+
+  /** A name for one more part of the statement's `WITH` (`change_2`). */
+  partName(): string {
+    this.parts += 1;
+    return `change_${this.parts}`;
+  }
+}
+
+/** What a batch changed in one table: rows to delete, to insert (known new), and to insert or replace. */
+interface TableChanges {
+  readonly state: TableState;
+  readonly deletes: readonly AnyRow[];
+  readonly inserts: readonly AnyRow[];
+  readonly upserts: readonly AnyRow[];
+}
+
 /** The batch-scoped implementation of `ProjectionTransaction` over one PostgreSQL connection. */
 export class BatchUnitOfWork implements ProjectionTransaction {
   private readonly tables = new Map<string, TableState>();
 
+  /**
+   * @param client the connection the batch reads (and, with `flush`, writes) on
+   * @param version the projection version whose tables are written
+   * @param cache the session's rows, read before the database
+   * @param readsAfter reads from the database wait for it: the write of the batch before, still in flight while
+   *   this one is applied (so a row that batch wrote and the cache no longer holds is read once committed)
+   */
   constructor(
     private readonly client: PoolClient,
     private readonly version: number,
     private readonly cache?: RowCache,
+    private readonly readsAfter?: Promise<void>,
   ) {}
 
-  /** Hands this batch's rows to the session cache; call only after the batch committed. */
+  /** Hands this batch's rows to the session cache, for the batches after it (see `RowCache`). */
   publish(): void {
     if (!this.cache) return;
     for (const state of this.tables.values()) this.cache.remember(state.physical, state.rows);
@@ -161,14 +196,11 @@ export class BatchUnitOfWork implements ProjectionTransaction {
   }
 
   /**
-   * Writes every changed row: per table one DELETE, one plain INSERT of the rows known to be new, and one INSERT …
-   * ON CONFLICT DO UPDATE of the others. A row is known new when the batch read it as absent (from the database or
-   * the session cache) before writing it; a plain INSERT spares the speculative insertion an upsert pays (its extra
-   * WAL record and conflict check), and should the cache ever be wrong it fails on the primary key instead of
-   * overwriting.
+   * The changes to write as parts of one statement (see `changeStatements`), their values added to `parameters` (so
+   * they are fixed now, whatever later happens to the row objects); the rows are then no longer counted as changed.
    */
-  async flush(): Promise<number> {
-    let written = 0;
+  takeChanges(parameters: StatementParameters): string[] {
+    const changes: TableChanges[] = [];
     for (const state of this.tables.values()) {
       if (state.dirty.size === 0) continue;
       const inserts: AnyRow[] = [];
@@ -180,14 +212,19 @@ export class BatchUnitOfWork implements ProjectionTransaction {
         else if (state.fresh.has(id)) inserts.push(row);
         else upserts.push(row);
       }
-      if (deletes.length > 0) await this.deleteRows(state, deletes);
-      if (inserts.length > 0) await this.writeRows(state, inserts, 'insert');
-      if (upserts.length > 0) await this.writeRows(state, upserts, 'upsert');
-      written += inserts.length + upserts.length + deletes.length;
+      changes.push({ state, deletes, inserts, upserts });
       state.dirty.clear();
       state.fresh.clear();
     }
-    return written;
+    return changeStatements(changes, parameters);
+  }
+
+  /** Writes every changed row with one statement, on the unit's connection. */
+  async flush(): Promise<void> {
+    const parameters = new StatementParameters();
+    const parts = this.takeChanges(parameters);
+    if (parts.length === 0) return;
+    await this.client.query(`WITH ${parts.join(', ')} SELECT 1`, parameters.values);
   }
 
   private stateOf(table: AnyTable): TableState {
@@ -215,6 +252,7 @@ export class BatchUnitOfWork implements ProjectionTransaction {
       keys.map((key) => toParameter(columnOf(table, column), key[column] ?? null)),
     );
     const casts = pk.map((column, index) => `$${index + 1}::${columnOf(table, column).type}[]`).join(', ');
+    await this.readsAfter;
     const result = await this.client.query<Record<string, unknown>>(
       `SELECT * FROM ${quote(state.physical)} WHERE (${pk.map(quote).join(', ')}) IN (SELECT * FROM unnest(${casts}))`,
       arrays,
@@ -225,50 +263,76 @@ export class BatchUnitOfWork implements ProjectionTransaction {
       state.rows.set(keyOf(table, row), row);
     }
   }
-
-  private async writeRows(
-    state: TableState,
-    rows: readonly AnyRow[],
-    mode: 'insert' | 'upsert',
-  ): Promise<void> {
-    const { table } = state;
-    const columns = Object.keys(table.columns);
-    const arrays = columns.map((column) =>
-      rows.map((row) => toParameter(columnOf(table, column), row[column] ?? null)),
-    );
-    const casts = columns
-      .map((column, index) => `$${index + 1}::${columnOf(table, column).type}[]`)
-      .join(', ');
-    const updatable = columns.filter((column) => !table.primaryKey.includes(column));
-    const onConflict =
-      mode === 'insert'
-        ? ''
-        : `ON CONFLICT (${table.primaryKey.map(quote).join(', ')}) ${
-            updatable.length === 0
-              ? 'DO NOTHING'
-              : `DO UPDATE SET ${updatable.map((column) => `${quote(column)} = EXCLUDED.${quote(column)}`).join(', ')}`
-          }`;
-    await this.client.query(
-      `INSERT INTO ${quote(state.physical)} (${columns.map(quote).join(', ')})
-       SELECT * FROM unnest(${casts})
-       ${onConflict}`,
-      arrays,
-    );
-  }
-
-  private async deleteRows(state: TableState, keys: readonly AnyRow[]): Promise<void> {
-    const { table } = state;
-    const pk = table.primaryKey;
-    const arrays = pk.map((column) =>
-      keys.map((key) => toParameter(columnOf(table, column), key[column] ?? null)),
-    );
-    const casts = pk.map((column, index) => `$${index + 1}::${columnOf(table, column).type}[]`).join(', ');
-    await this.client.query(
-      `DELETE FROM ${quote(state.physical)} WHERE (${pk.map(quote).join(', ')}) IN (SELECT * FROM unnest(${casts}))`,
-      arrays,
-    );
-  }
 }
+
+/**
+ * The parts of a `WITH` that write the changes given, each named by `parameters`: per table a DELETE, a plain
+ * INSERT of the rows known to be new, and an INSERT … ON CONFLICT DO UPDATE of the others, each from arrays of column
+ * values. A row is known new when the batch read it as absent (from the database or the session cache) before writing
+ * it; a plain INSERT spares the speculative insertion an upsert pays (its extra WAL record and conflict check), and
+ * should the cache ever be wrong it fails on the primary key instead of overwriting.
+ *
+ * The parts of one statement run in no set order, so the inserts and upserts first read how many rows the deletes
+ * removed: that runs the deletes to their end before any row is written, and a row may take the unique key of one
+ * deleted in the same batch.
+ */
+const changeStatements = (changes: readonly TableChanges[], parameters: StatementParameters): string[] => {
+  const parts: string[] = [];
+  const deleted: string[] = [];
+  for (const { state, deletes } of changes) {
+    if (deletes.length === 0) continue;
+    const { table } = state;
+    const keys = columnArrays(table, table.primaryKey, deletes, parameters);
+    const name = parameters.partName();
+    deleted.push(name);
+    parts.push(
+      `${name} AS (DELETE FROM ${quote(state.physical)} WHERE (${table.primaryKey.map(quote).join(', ')}) IN (SELECT * FROM unnest(${keys})) RETURNING 1)`,
+    );
+  }
+  const afterDeletes =
+    deleted.length === 0
+      ? ''
+      : `WHERE (${deleted.map((part) => `(SELECT count(*) FROM ${part})`).join(' + ')}) >= 0`;
+  for (const { state, inserts, upserts } of changes) {
+    for (const [rows, mode] of [
+      [inserts, 'insert'],
+      [upserts, 'upsert'],
+    ] as const) {
+      if (rows.length === 0) continue;
+      const { table } = state;
+      const columns = Object.keys(table.columns);
+      const values = columnArrays(table, columns, rows, parameters);
+      const updatable = columns.filter((column) => !table.primaryKey.includes(column));
+      const onConflict =
+        mode === 'insert'
+          ? ''
+          : ` ON CONFLICT (${table.primaryKey.map(quote).join(', ')}) ${
+              updatable.length === 0
+                ? 'DO NOTHING'
+                : `DO UPDATE SET ${updatable.map((column) => `${quote(column)} = EXCLUDED.${quote(column)}`).join(', ')}`
+            }`;
+      parts.push(
+        `${parameters.partName()} AS (INSERT INTO ${quote(state.physical)} (${columns.map(quote).join(', ')}) SELECT * FROM unnest(${values}) ${afterDeletes}${onConflict})`,
+      );
+    }
+  }
+  return parts;
+};
+
+/** One array parameter per column, each cast to its column's type: `$3::text[], $4::bigint[]`. */
+const columnArrays = (
+  table: AnyTable,
+  columns: readonly string[],
+  rows: readonly AnyRow[],
+  parameters: StatementParameters,
+): string =>
+  columns
+    .map((column) => {
+      const definition = columnOf(table, column);
+      const values = rows.map((row) => toParameter(definition, row[column] ?? null));
+      return `${parameters.add(values)}::${definition.type}[]`;
+    })
+    .join(', ');
 
 const keySeparator = '\u0000';
 

@@ -247,15 +247,12 @@ export class BatchUnitOfWork implements ProjectionTransaction {
     keys: readonly Readonly<Record<string, ColumnValue>>[],
   ): Promise<void> {
     const { table } = state;
-    const pk = table.primaryKey;
-    const arrays = pk.map((column) =>
-      keys.map((key) => toParameter(columnOf(table, column), key[column] ?? null)),
-    );
-    const casts = pk.map((column, index) => `$${index + 1}::${columnOf(table, column).type}[]`).join(', ');
+    const parameters = new StatementParameters();
+    const match = byPrimaryKey(table, keys, parameters);
     await this.readsAfter;
     const result = await this.client.query<Record<string, unknown>>(
-      `SELECT * FROM ${quote(state.physical)} WHERE (${pk.map(quote).join(', ')}) IN (SELECT * FROM unnest(${casts}))`,
-      arrays,
+      `SELECT * FROM ${quote(state.physical)} WHERE ${match}`,
+      parameters.values,
     );
     for (const key of keys) state.rows.set(keyOf(table, key), null);
     for (const raw of result.rows) {
@@ -281,13 +278,10 @@ const changeStatements = (changes: readonly TableChanges[], parameters: Statemen
   const deleted: string[] = [];
   for (const { state, deletes } of changes) {
     if (deletes.length === 0) continue;
-    const { table } = state;
-    const keys = columnArrays(table, table.primaryKey, deletes, parameters);
+    const match = byPrimaryKey(state.table, deletes, parameters);
     const name = parameters.partName();
     deleted.push(name);
-    parts.push(
-      `${name} AS (DELETE FROM ${quote(state.physical)} WHERE (${table.primaryKey.map(quote).join(', ')}) IN (SELECT * FROM unnest(${keys})) RETURNING 1)`,
-    );
+    parts.push(`${name} AS (DELETE FROM ${quote(state.physical)} WHERE ${match} RETURNING 1)`);
   }
   const afterDeletes =
     deleted.length === 0
@@ -323,7 +317,7 @@ const changeStatements = (changes: readonly TableChanges[], parameters: Statemen
 const columnArrays = (
   table: AnyTable,
   columns: readonly string[],
-  rows: readonly AnyRow[],
+  rows: readonly Readonly<Record<string, ColumnValue>>[],
   parameters: StatementParameters,
 ): string =>
   columns
@@ -333,6 +327,14 @@ const columnArrays = (
       return `${parameters.add(values)}::${definition.type}[]`;
     })
     .join(', ');
+
+/** The condition that selects the rows of the given keys: `("a", "b") IN (SELECT * FROM unnest($1::text[], …))`. */
+const byPrimaryKey = (
+  table: AnyTable,
+  keys: readonly Readonly<Record<string, ColumnValue>>[],
+  parameters: StatementParameters,
+): string =>
+  `(${table.primaryKey.map(quote).join(', ')}) IN (SELECT * FROM unnest(${columnArrays(table, table.primaryKey, keys, parameters)}))`;
 
 const keySeparator = '\u0000';
 

@@ -356,6 +356,11 @@ ALTER TABLE streams SET (parallel_workers = 0);
 // unique index, whatever the length of the stream (docs/PERFORMANCE.md). The shared append's
 // plain heads are also found through the primary key (`s.stream = ANY (p_streams)`): joined to the plain appends
 // alone, the planner hashed them and scanned the whole streams table, as the fast multi-stream statement once did.
+// Version 7 replaces it again: a multi-stream append the adapter marks plain (every stream of it named by no other
+// append of the call, each with events, new or at an explicit revision, a retention only on a new stream) joins the
+// plain one-stream appends, so a keyed request's append (its key stream new, its aggregate's head guarded) costs no
+// loop step of its own. A plain append with a head that did not move has the heads it did move put back before the
+// loop decides it.
 // Outcome rows: (item, part, outcome, revision, transaction_id, global_position, recorded_at), part being the 1-based
 // stream of a multi-stream append; recorded_at is reported for the streams of a multi-stream append it wrote.
 const appendBatchFunction = (create: 'CREATE' | 'CREATE OR REPLACE') => `
@@ -377,58 +382,86 @@ DECLARE
   v_count bigint;
   v_expected bigint;
   v_retained boolean;
-  v_plain integer[];
-  v_plain_revisions bigint[];
-  v_plain_positions bigint[];
+  v_missed_plain integer[];
+  v_headed text[];
 BEGIN
   PERFORM 1 FROM streams s WHERE s.stream = ANY (p_streams) ORDER BY s.stream COLLATE "C" FOR UPDATE;
 
-  -- The plain appends, all at once: a head that moves from the revision expected with none of the ids in its stream
-  -- yet, or a new stream's row, then every event of the appends written, in one INSERT. A plain append whose head
-  -- did not move is left to the loop below, which decides it in full.
-  WITH plain AS (
-    SELECT i.ordinality::integer AS ord, i.value->'appends'->0->>'stream' AS stream,
-           (i.value->'appends'->0->>'expected')::bigint AS expected, i.value->'appends'->0->'events' AS events
+  -- The plain appends, all at once, one-stream and multi-stream alike, as their streams: a head that moves from the
+  -- revision expected (with none of the ids in its stream yet and, where guarded, no retention), or a new stream's
+  -- row. A plain append with a head that did not move is missed: the heads it did move are put back, and it is left
+  -- to the loop below, which decides it in full. Every other plain append has its events written by one INSERT.
+  WITH plain_part AS (
+    SELECT i.ordinality::integer AS ord, a.value->>'stream' AS stream, (a.value->>'expected')::bigint AS expected,
+           jsonb_array_length(a.value->'events') AS count, a.value->'retention' AS retention,
+           coalesce((a.value->>'no_retention')::boolean, false) AS no_retention, a.value->'events' AS events
       FROM jsonb_array_elements(p_items) WITH ORDINALITY AS i
+      CROSS JOIN LATERAL jsonb_array_elements(i.value->'appends') AS a(value)
      WHERE coalesce((i.value->>'plain')::boolean, false)
-  ), moved AS (
-    UPDATE streams s SET revision = p.expected + jsonb_array_length(p.events)
-      FROM plain p
-     WHERE s.stream = ANY (p_streams) AND p.expected >= 0 AND s.stream = p.stream AND s.revision = p.expected
+  ), unseen AS MATERIALIZED (
+    SELECT p.* FROM plain_part p
+     WHERE p.expected >= 0
        AND NOT EXISTS (
          SELECT 1 FROM jsonb_array_elements(p.events) AS v(value)
            CROSS JOIN LATERAL (SELECT 1 FROM events e
                                 WHERE e.stream = p.stream AND e.event_id = (v.value->>'id')::uuid LIMIT 1) AS known)
+  ), moved AS (
+    UPDATE streams s SET revision = p.expected + p.count
+      FROM unseen p
+     WHERE s.stream = ANY (p_streams) AND s.stream = p.stream AND s.revision = p.expected
+       AND (NOT p.no_retention OR (s.max_age_seconds IS NULL AND s.truncate_before IS NULL))
     RETURNING s.stream
   ), created AS (
-    INSERT INTO streams (stream, revision)
-    SELECT p.stream, jsonb_array_length(p.events) - 1 FROM plain p WHERE p.expected = -1
+    INSERT INTO streams (stream, revision, max_age_seconds, truncate_before)
+    SELECT p.stream, p.count - 1, (p.retention->>'maxAgeSeconds')::double precision,
+           (p.retention->>'truncateBefore')::bigint
+      FROM plain_part p WHERE p.expected = -1
     ON CONFLICT DO NOTHING
     RETURNING streams.stream
-  ), written AS (
-    SELECT p.* FROM plain p
-     WHERE p.stream IN (SELECT m.stream FROM moved m UNION ALL SELECT c.stream FROM created c)
-  ), inserted AS (
-    INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
-    SELECT w.stream, w.expected + e.ord, (e.value->>'id')::uuid, e.value->>'type', e.value->'data',
-           coalesce(e.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
-      FROM written w CROSS JOIN LATERAL jsonb_array_elements(w.events) WITH ORDINALITY AS e(value, ord)
-     ORDER BY w.ord, e.ord
-    RETURNING events.stream, events.revision, events.global_position
   )
-  SELECT coalesce(array_agg(w.ord), '{}'), coalesce(array_agg(x.revision), '{}'),
-         coalesce(array_agg(x.global_position), '{}')
-    INTO v_plain, v_plain_revisions, v_plain_positions
-    FROM written w
-    JOIN (SELECT n.stream, max(n.revision) AS revision, max(n.global_position) AS global_position
-            FROM inserted n GROUP BY n.stream) AS x ON x.stream = w.stream;
+  SELECT coalesce(array_agg(DISTINCT p.ord) FILTER (WHERE h.stream IS NULL), '{}'),
+         coalesce(array_agg(p.stream) FILTER (WHERE h.stream IS NOT NULL), '{}')
+    INTO v_missed_plain, v_headed
+    FROM plain_part p LEFT JOIN (SELECT m.stream FROM moved m UNION ALL SELECT c.stream FROM created c) AS h
+      ON h.stream = p.stream;
+
+  IF cardinality(v_missed_plain) > 0 THEN
+    DELETE FROM streams s
+     USING jsonb_array_elements(p_items) WITH ORDINALITY AS i
+      CROSS JOIN LATERAL jsonb_array_elements(i.value->'appends') AS a(value)
+     WHERE i.ordinality::integer = ANY (v_missed_plain) AND (a.value->>'expected')::bigint = -1
+       AND s.stream = a.value->>'stream' AND s.stream = ANY (v_headed);
+    UPDATE streams s SET revision = (a.value->>'expected')::bigint
+      FROM jsonb_array_elements(p_items) WITH ORDINALITY AS i
+      CROSS JOIN LATERAL jsonb_array_elements(i.value->'appends') AS a(value)
+     WHERE i.ordinality::integer = ANY (v_missed_plain) AND (a.value->>'expected')::bigint >= 0
+       AND s.stream = a.value->>'stream' AND s.stream = ANY (v_headed);
+  END IF;
+
   RETURN QUERY
-    SELECT d.ord, 1, 'ok'::text, d.revision, pg_current_xact_id()::text, d.global_position, NULL::timestamptz
-      FROM unnest(v_plain, v_plain_revisions, v_plain_positions) AS d(ord, revision, global_position);
+    WITH plain_part AS (
+      SELECT i.ordinality::integer AS ord, a.ordinality::integer AS part, (i.value->>'multi')::boolean AS multi,
+             a.value->>'stream' AS stream, (a.value->>'expected')::bigint AS expected, a.value->'events' AS events
+        FROM jsonb_array_elements(p_items) WITH ORDINALITY AS i
+        CROSS JOIN LATERAL jsonb_array_elements(i.value->'appends') WITH ORDINALITY AS a
+       WHERE coalesce((i.value->>'plain')::boolean, false) AND i.ordinality::integer <> ALL (v_missed_plain)
+    ), inserted AS (
+      INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at)
+      SELECT p.stream, p.expected + e.ord, (e.value->>'id')::uuid, e.value->>'type', e.value->'data',
+             coalesce(e.value->'metadata', '{}'::jsonb), coalesce(p_now, now())
+        FROM plain_part p CROSS JOIN LATERAL jsonb_array_elements(p.events) WITH ORDINALITY AS e(value, ord)
+       ORDER BY p.ord, p.stream COLLATE "C", e.ord
+      RETURNING events.stream, events.revision, events.global_position
+    )
+    SELECT p.ord, p.part, 'ok'::text, x.revision, pg_current_xact_id()::text, x.global_position,
+           CASE WHEN p.multi THEN coalesce(p_now, now()) END
+      FROM plain_part p
+      JOIN (SELECT n.stream, max(n.revision) AS revision, max(n.global_position) AS global_position
+              FROM inserted n GROUP BY n.stream) AS x ON x.stream = p.stream;
 
   FOR v_item IN
     SELECT i.value, i.ordinality::integer AS ord FROM jsonb_array_elements(p_items) WITH ORDINALITY AS i
-     WHERE i.ordinality::integer <> ALL (v_plain)
+     WHERE NOT coalesce((i.value->>'plain')::boolean, false) OR i.ordinality::integer = ANY (v_missed_plain)
   LOOP
     v_streams := ARRAY(SELECT a.value->>'stream' FROM jsonb_array_elements(v_item.value->'appends') AS a(value));
     IF v_streams && v_deferred THEN
@@ -556,6 +589,11 @@ export const eventStoreMigrations: readonly Migration[] = [
       appendFunction('CREATE OR REPLACE') +
       appendMultiFunction('CREATE OR REPLACE') +
       appendBatchFunction('CREATE OR REPLACE'),
+  },
+  {
+    version: 7,
+    name: 'a shared append writes its plain multi-stream appends with the plain one-stream ones',
+    sql: appendBatchFunction('CREATE OR REPLACE'),
   },
 ];
 

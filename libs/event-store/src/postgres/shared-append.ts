@@ -53,15 +53,18 @@ const streamsOf = (append: SharedAppend): readonly StreamAppend[] =>
   append.kind === 'one' ? [append] : append.appends;
 
 /**
- * A one-stream append the statement writes together with the other plain ones before anything else: its stream is
- * named by no other append of the call, and it has events, no retention, and expects no stream or an explicit revision.
+ * An append the statement writes together with the other plain ones before anything else: each of its streams is
+ * named by no other append of the call, has events, expects no stream or an explicit revision, and carries a
+ * retention only when it expects no stream.
  */
 const isPlain = (append: SharedAppend, named: ReadonlyMap<string, number>): boolean =>
-  append.kind === 'one' &&
-  named.get(append.stream) === 1 &&
-  append.events.length > 0 &&
-  append.retention === undefined &&
-  (append.expectedRevision === 'no_stream' || typeof append.expectedRevision === 'bigint');
+  streamsOf(append).every(
+    (part) =>
+      named.get(part.stream) === 1 &&
+      part.events.length > 0 &&
+      (part.expectedRevision === 'no_stream' ||
+        (typeof part.expectedRevision === 'bigint' && part.retention === undefined)),
+  );
 
 /**
  * Runs several callers' appends, in the order given, as one statement and so in one transaction and one commit

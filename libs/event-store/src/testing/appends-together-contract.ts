@@ -49,7 +49,21 @@ export const describeAppendsTogether = (store: () => EventStore, options: Contra
 
       // Multi-stream writes where the adapter offers them: a new one, one refused by a conflict on one of its
       // streams, a repeat of an earlier one, a guarded one, and a one-stream append after a new write's stream.
-      const [newA, newB, refusedNew, earlierA, earlierB, guardedKey, guardedAggregate] = [
+      // The last four are named by no other append of the call: a write refused on one stream must leave the
+      // other as it was, a new stream absent and a moved head back where it was.
+      const [
+        newA,
+        newB,
+        refusedNew,
+        earlierA,
+        earlierB,
+        guardedKey,
+        guardedAggregate,
+        lonelyNew,
+        stale,
+        movable,
+        taken,
+      ] = [
         'new-a',
         'new-b',
         'refused-new',
@@ -57,7 +71,15 @@ export const describeAppendsTogether = (store: () => EventStore, options: Contra
         'earlier-b',
         'guarded-key',
         'guarded-aggregate',
+        'lonely-new',
+        'stale',
+        'movable',
+        'taken',
       ].map((label) => freshStream(`together-${label}`)) as [
+        string,
+        string,
+        string,
+        string,
         string,
         string,
         string,
@@ -74,6 +96,9 @@ export const describeAppendsTogether = (store: () => EventStore, options: Contra
       if (multi) {
         earlierResults = await store().appendMulti(earlier);
         await store().appendToStream(guardedAggregate, someEvents(1), { expectedRevision: 'no_stream' });
+        for (const existing of [stale, movable, taken]) {
+          await store().appendToStream(existing, someEvents(1), { expectedRevision: 'no_stream' });
+        }
       }
 
       const calls: {
@@ -152,6 +177,22 @@ export const describeAppendsTogether = (store: () => EventStore, options: Contra
                     },
                   ]),
               },
+              {
+                name: 'multi, a new stream beside a stale head',
+                call: () =>
+                  store().appendMulti([
+                    { stream: lonelyNew, events: someEvents(1), expectedRevision: 'no_stream' },
+                    { stream: stale, events: someEvents(1), expectedRevision: 5n },
+                  ]),
+              },
+              {
+                name: 'multi, a movable head beside a taken stream',
+                call: () =>
+                  store().appendMulti([
+                    { stream: movable, events: someEvents(1), expectedRevision: 0n },
+                    { stream: taken, events: someEvents(1), expectedRevision: 'no_stream' },
+                  ]),
+              },
             ]
           : []),
       ];
@@ -216,6 +257,20 @@ export const describeAppendsTogether = (store: () => EventStore, options: Contra
         );
       expect(await store().readStream(newA)).toHaveLength('written' in (afterNew ?? {}) ? 2 : 1);
       expect(outcomes.get('multi, guarded')).toEqual({ written: [0n, 1n] });
+      expect(outcomes.get('multi, a new stream beside a stale head')).toEqual({
+        wrong: { stream: stale, actual: 0n },
+      });
+      expect(await store().readStream(lonelyNew)).toEqual([]);
+      expect(outcomes.get('multi, a movable head beside a taken stream')).toEqual({
+        wrong: { stream: taken, actual: 0n },
+      });
+      expect(await store().readStream(movable)).toHaveLength(1);
+      await expect(
+        store().appendToStream(movable, someEvents(1), { expectedRevision: 0n }),
+      ).resolves.toMatchObject({ nextExpectedRevision: 1n });
+      await expect(
+        store().appendToStream(lonelyNew, someEvents(1), { expectedRevision: 'no_stream' }),
+      ).resolves.toMatchObject({ nextExpectedRevision: 0n });
     });
   });
 };

@@ -9,22 +9,26 @@ import type {
 } from '@once/idempotency';
 import { domainProblem, problemResponse } from '../problems/index.js';
 
-/** A stream's state as a decider last folded it, kept on the last event folded (see `foldSnapshot`). */
+/** Where a decider last folded a stream: the last event folded, its place in the events, and the state there. */
 interface LastFold {
-  readonly decider: object;
-  /** The first event and the place of the last one in the events folded: the same prefix, when both match. */
-  readonly first: object;
+  readonly last: object;
   readonly index: number;
   readonly state: unknown;
 }
-const lastFolds = new WeakMap<object, LastFold>();
+/**
+ * The last fold of each stream (keyed by its first event object), per decider. One fold a stream and decider, each
+ * fold replacing the one before: a state kept on every event folded would keep as many states of a stream as it has
+ * events, each as big as its prefix (an invoice's payments), so a process's memory would grow with the square of
+ * the payments.
+ */
+const lastFolds = new WeakMap<object, WeakMap<object, LastFold>>();
 
 /**
  * Folds a stream snapshot into an aggregate's state. The engine hands over a stream it keeps as the same event objects
- * request after request, so the state is kept on the last event folded and the next fold of that stream starts
- * there: a payment folds the events since the last decision, not the whole invoice again (whose `evolve` copies the
- * payments once per event, so a full fold grows with the square of the payments). Deciders never change a state in
- * place, so a kept state is safe to start from.
+ * request after request, so the state of the last fold is kept and the next fold of that stream starts there when it
+ * holds the same objects up to that place: a payment folds the events since the last decision, not the whole invoice
+ * again (whose `evolve` copies the payments once per event, so a full fold grows with the square of the payments).
+ * Deciders never change a state in place, so a kept state is safe to start from.
  */
 export const foldSnapshot = <Command extends Message, Event extends Message, State>(
   decider: Decider<Command, Event, State>,
@@ -33,21 +37,20 @@ export const foldSnapshot = <Command extends Message, Event extends Message, Sta
   const events = snapshot?.events ?? [];
   const [first] = events;
   if (first === undefined) return decider.initialState();
-  let state = decider.initialState();
-  let from = 0;
-  for (let index = events.length - 1; index >= 0; index--) {
-    const last = lastFolds.get(events[index] as object);
-    if (last?.decider === decider && last.first === first && last.index === index) {
-      state = last.state as State;
-      from = index + 1;
-      break;
-    }
+  let folds = lastFolds.get(first);
+  if (folds === undefined) {
+    folds = new WeakMap();
+    lastFolds.set(first, folds);
   }
+  const last = folds.get(decider);
+  const resumes = last !== undefined && events[last.index] === last.last;
+  let state = resumes ? (last.state as State) : decider.initialState();
+  const from = resumes ? last.index + 1 : 0;
   for (const event of events.slice(from)) {
     state = decider.evolve(state, { type: event.type, data: event.data } as Event);
   }
   if (from < events.length) {
-    lastFolds.set(events[events.length - 1] as object, { decider, first, index: events.length - 1, state });
+    folds.set(decider, { last: events[events.length - 1] as object, index: events.length - 1, state });
   }
   return state;
 };

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Decider, Message } from '@once/domain';
 import type { RecordedEvent } from '@once/event-store';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { foldSnapshot } from './aggregate-command.js';
 
@@ -39,6 +41,12 @@ const snapshotOf = (events: readonly RecordedEvent[]) => ({
   revision: events.at(-1)?.revision ?? ('no_stream' as const),
 });
 
+/** A full garbage collection, through V8's own `gc` (exposed to a fresh context). */
+const collectGarbage = (): void => {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+};
+
 describe('foldSnapshot', () => {
   it('folds a stream it folded before from the last event it folded: one evolve per new event', () => {
     const { decider, calls } = countingDecider();
@@ -72,5 +80,20 @@ describe('foldSnapshot', () => {
     foldSnapshot(other.decider, snapshotOf(events));
     expect(other.calls.evolve).toBe(4);
     expect(foldSnapshot(decider, undefined)).toEqual({ total: 0, amounts: [] });
+  });
+
+  it('keeps only the last fold of a stream: the states of earlier folds are let go', async () => {
+    const { decider, calls } = countingDecider();
+    let events = [added(0)];
+    const firstState = new WeakRef(foldSnapshot(decider, snapshotOf(events)));
+    for (let revision = 1; revision < 50; revision++) {
+      events = [...events, added(revision)];
+      foldSnapshot(decider, snapshotOf(events));
+    }
+    expect(calls.evolve).toBe(50);
+    // A WeakRef holds its target until the job that made it ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(firstState.deref()).toBeUndefined();
   });
 });

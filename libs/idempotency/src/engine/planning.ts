@@ -70,7 +70,8 @@ export const planWrites = (
  * event's place, so they are there only when this key's effect was recorded before, in a life of the key whose log
  * has since expired (a key in flight never expires, and a live log is answered from before anything is decided).
  * Appending them again would record the effect twice (EventStoreDB, at the head) or never be accepted (PostgreSQL).
- * A write's first ID stands for all of them: every life of the key that wrote to the stream wrote that one.
+ * A write's first ID stands for all of them: every life of the key that wrote to the stream wrote that one. The scan
+ * runs over every event of the stream on every decision, so it compares in place (`sameId`) and allocates nothing.
  */
 export const recordedBefore = (
   writes: readonly PlannedWrite[],
@@ -79,9 +80,20 @@ export const recordedBefore = (
   for (const write of writes) {
     const first = write.eventIds[0]?.toLowerCase();
     const events = snapshots.get(write.stream)?.events ?? [];
-    if (first !== undefined && events.some((event) => event.id.toLowerCase() === first)) return write.stream;
+    if (first !== undefined && events.some((event) => sameId(event.id, first))) return write.stream;
   }
   return undefined;
+};
+
+/** True when `id` is `lowerCased` in any case (ASCII letters, as in a UUID); stops at the first that differs. */
+const sameId = (id: string, lowerCased: string): boolean => {
+  if (id.length !== lowerCased.length) return false;
+  for (let index = 0; index < id.length; index++) {
+    const code = id.charCodeAt(index);
+    const lower = code >= 65 && code <= 90 ? code + 32 : code;
+    if (lower !== lowerCased.charCodeAt(index)) return false;
+  }
+  return true;
 };
 
 /**

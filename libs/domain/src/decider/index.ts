@@ -1,2 +1,3 @@
 export { foldEvents } from './decider.js';
 export type { Decider, Message } from './decider.js';
+export { ChunkedMap } from './chunked-map.js';

@@ -1,4 +1,5 @@
 import type { Decider } from '../decider/index.js';
+import { ChunkedMap } from '../decider/index.js';
 import {
   requireCurrency,
   requireNonNegativeAmount,
@@ -55,7 +56,7 @@ export interface IssuedInvoice {
   readonly paid: number;
   /** Minor units held by card payments waiting for the gateway. */
   readonly reserved: number;
-  readonly payments: ReadonlyMap<PaymentId, InvoicePayment>;
+  readonly payments: ChunkedMap<PaymentId, InvoicePayment>;
 }
 
 export type InvoiceState = { readonly status: 'none' } | IssuedInvoice;
@@ -231,7 +232,7 @@ export const decide = (command: InvoiceCommand, state: InvoiceState): readonly I
 };
 
 const withPayment = (invoice: IssuedInvoice, paymentId: PaymentId, payment: InvoicePayment) =>
-  new Map(invoice.payments).set(paymentId, payment);
+  invoice.payments.with(paymentId, payment);
 
 /**
  * Folds one invoice event into the state. Events that cannot apply (a payment before the invoice) leave it as is.
@@ -248,7 +249,7 @@ export const evolve = (state: InvoiceState, event: InvoiceEvent): InvoiceState =
       total,
       paid: 0,
       reserved: 0,
-      payments: new Map(),
+      payments: ChunkedMap.empty(),
     };
   }
   if (state.status === 'none') return state;

@@ -114,6 +114,19 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     }
   });
 
+  it('ANALYZE gathers statistics of the columns statements filter on, not of data and metadata', async () => {
+    const store = createPostgresEventStore(db.pool);
+    await store.appendToStream(freshStream('analyzed'), someEvents(20), { expectedRevision: 'no_stream' });
+    await db.pool.query('ANALYZE events');
+    const { rows } = await db.pool.query<{ attname: string }>(
+      `SELECT attname FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'events' ORDER BY attname`,
+    );
+    const analyzed = rows.map((row) => row.attname);
+    expect(analyzed).toEqual(expect.arrayContaining(['stream', 'type', 'recorded_at', 'event_id']));
+    expect(analyzed).not.toContain('data');
+    expect(analyzed).not.toContain('metadata');
+  });
+
   it('a re-append that waits on its uncommitted original gets the original result, written once', async () => {
     await migrateEventStore(db.pool);
     const store = createPostgresEventStore(db.pool, { migrate: false });

@@ -10,6 +10,11 @@ export interface ColumnDefinition {
   readonly type: ColumnType;
   /** NOT NULL unless set. */
   readonly nullable?: boolean;
+  /**
+   * False for a column no statement filters, joins or sorts on (a stored body, say): ANALYZE then gathers no
+   * statistics of it, which for long values costs more than the rest of the row's.
+   */
+  readonly analyzed?: boolean;
 }
 
 /**
@@ -84,8 +89,12 @@ export const tableDdl = (table: TableDefinition, version: number): string => {
     const method = using === undefined ? '' : ` USING ${using}`;
     return `CREATE INDEX IF NOT EXISTS ${quote(`${physical}_i${index}`)} ON ${quote(physical)}${method} (${columns.map(quote).join(', ')})${where === undefined ? '' : ` WHERE ${where}`};`;
   });
+  const unanalyzed = Object.entries(table.columns)
+    .filter(([, column]: [string, ColumnDefinition]) => column.analyzed === false)
+    .map(([name]) => `ALTER COLUMN ${quote(name)} SET STATISTICS 0`);
   return [
     `CREATE TABLE IF NOT EXISTS ${quote(physical)} (\n  ${[...columns, ...constraints].join(',\n  ')}\n);`,
+    ...(unanalyzed.length === 0 ? [] : [`ALTER TABLE ${quote(physical)} ${unanalyzed.join(', ')};`]),
     ...indexes,
   ].join('\n');
 };

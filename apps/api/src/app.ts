@@ -72,6 +72,8 @@ export interface AppDeps {
   readonly leaseMs?: number;
   /** How many completed keys are answered from memory (10,000 by default; 0: every arrival reads its key log). */
   readonly completedKeys?: number;
+  /** How many aggregate events the engine keeps in memory to decide on (250,000 by default; 0: none). */
+  readonly keptEvents?: number;
   /**
    * PostgreSQL streams: appends of one event-loop turn share one statement and commit, a batch kept open
    * `waitMicroseconds` past its turn while other appends are in flight (on, 0 µs, by default); `false` commits each alone.
@@ -228,6 +230,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       faults: deps.faults,
       leaseMs: deps.leaseMs,
       completedKeys: deps.completedKeys,
+      keptEvents: deps.keptEvents,
       keyRetentionSeconds: operations.keyRetentionSeconds,
       secretReferenceKeys: secrets.referenceKeys,
     });

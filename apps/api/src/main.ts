@@ -38,6 +38,7 @@ const env = readEnvironment(
       ONCE_PROJECTOR: true,
       ONCE_LEASE_MS: true,
       ONCE_COMPLETED_KEYS: true,
+      ONCE_KEPT_EVENTS: true,
       ONCE_SHARED_COMMITS: true,
       ONCE_SHARED_COMMITS_WAIT_US: true,
       ONCE_COMPLETER_INTERVAL_MS: true,
@@ -124,6 +125,7 @@ const app = await buildApp({
   gatewayWebhookSecret: webhookSecret,
   ...(env.ONCE_LEASE_MS === undefined ? {} : { leaseMs: env.ONCE_LEASE_MS }),
   ...(env.ONCE_COMPLETED_KEYS === undefined ? {} : { completedKeys: env.ONCE_COMPLETED_KEYS }),
+  ...(env.ONCE_KEPT_EVENTS === undefined ? {} : { keptEvents: env.ONCE_KEPT_EVENTS }),
   sharedCommits:
     env.ONCE_SHARED_COMMITS === false ? false : { waitMicroseconds: env.ONCE_SHARED_COMMITS_WAIT_US ?? 0 },
   projector: env.ONCE_PROJECTOR,

@@ -82,6 +82,8 @@ export const onceEnvironment = z.object({
   ONCE_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
   /** How many completed keys the api answers from memory, without reading their key log (0: none). */
   ONCE_COMPLETED_KEYS: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /** How many events of the aggregates it decides on the api keeps in memory, over all of them (0: none). */
+  ONCE_KEPT_EVENTS: z.coerce.number().int().min(0).max(10_000_000).optional(),
   /** Appends that reach the PostgreSQL store in one turn of the event loop share one statement and commit (default on). */
   ONCE_SHARED_COMMITS: flag,
   /** How long a batch of appends stays open past its turn while other appends are being written (µs; default 0). */

@@ -3,22 +3,22 @@
  * of the capacity at once (only the excess below 16), so the map stays within it. A JavaScript `Map` keeps deleted
  * entries as holes in its table until it rebuilds the table, and a walk from the first key passes every one of them:
  * dropping one entry at a time walked thousands of holes on every insert into a full map, where one walk now drops
- * many. `dropped` hears of each key dropped (to forget what else was kept with it).
+ * many. `dropped` hears of each key dropped, with its value (to forget what else was kept with it).
  *
  * @example
  * cache.set(stream, events);
  * dropOldestBeyond(cache, 4096, (stream) => behind.delete(stream));
  */
-export const dropOldestBeyond = <Key>(
-  map: Map<Key, unknown>,
+export const dropOldestBeyond = <Key, Value>(
+  map: Map<Key, Value>,
   capacity: number,
-  dropped?: (key: Key) => void,
+  dropped?: (key: Key, value: Value) => void,
 ): void => {
   if (map.size <= capacity) return;
   const keep = capacity - Math.floor(capacity / 16);
-  for (const key of map.keys()) {
+  for (const [key, value] of map) {
     if (map.size <= keep) return;
     map.delete(key);
-    dropped?.(key);
+    dropped?.(key, value);
   }
 };

@@ -68,6 +68,12 @@ export interface IdempotencyEngineOptions {
    * completed), the engine reads first on its own (trying one request in 16, in 128 on new ones); false never tries.
    */
   readonly decideOnKeptEvents?: boolean;
+  /**
+   * How many events of the aggregates it decides on the engine keeps in memory, over all of them (about a kilobyte
+   * each), so that the next decision on one reads only what was appended since, or nothing. Past it, the aggregates
+   * least recently read are dropped and read whole when next decided on. Default 250,000; 0 keeps none.
+   */
+  readonly keptEvents?: number;
 }
 
 export interface IdempotencyEngine {
@@ -114,7 +120,10 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     allowList: options.responseHeaderAllowList ?? defaultResponseHeaderAllowList,
     referenceKeys: options.secretReferenceKeys?.length ? options.secretReferenceKeys : [randomBytes(32)],
   };
-  const shortcuts = createReadShortcuts({ decideWithoutRead: options.decideOnKeptEvents ?? true });
+  const shortcuts = createReadShortcuts({
+    decideWithoutRead: options.decideOnKeptEvents ?? true,
+    ...(options.keptEvents === undefined ? {} : { keptEvents: options.keptEvents }),
+  });
   const runtime: EngineRuntime = {
     settings,
     store: options.store,

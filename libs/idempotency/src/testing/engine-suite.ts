@@ -205,6 +205,18 @@ export const describeEngineSuite = (name: string, setup: EngineSuiteSetup): void
         expect(reads.count).toBeGreaterThan(beforeOff);
       });
 
+      it('an engine that may keep no events reads before it decides on a counter it wrote, and counts each once', async () => {
+        const { store: reading, reads } = watchingReads(store);
+        const engine = engineWith({ store: reading, keptEvents: 0 });
+        const { scope, counterId } = fresh();
+        expect(valueOf(await increment(engine, scope, counterId))).toBe(1);
+        const before = reads.count;
+        for (const value of [2, 3, 4]) expect(valueOf(await increment(engine, scope, counterId))).toBe(value);
+        expect(reads.count).toBeGreaterThanOrEqual(before + 3);
+        const counts = await countIncrementsByKey(store, counterId);
+        expect([...counts.values()]).toEqual([1, 1, 1, 1]);
+      });
+
       it('where another engine writes the same counter between every request, the engine soon reads first', async () => {
         const { store: refusing, refusals } = countingRefusals(store);
         const [mine, theirs] = [engineWith({ store: refusing }), engineWith()];

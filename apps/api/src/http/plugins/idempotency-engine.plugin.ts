@@ -20,6 +20,8 @@ export interface IdempotencyEnginePluginOptions {
   readonly leaseMs?: number | undefined;
   /** How many completed keys are answered from memory. Default 10,000. */
   readonly completedKeys?: number | undefined;
+  /** How many aggregate events the engine keeps in memory. Default 250,000. */
+  readonly keptEvents?: number | undefined;
   /** How long a key is kept when its route and handler set no retention (seconds). Default 24 h. */
   readonly keyRetentionSeconds?: number | undefined;
   /** The keys card tokens are referenced under (an HMAC; the secrets keyring's reference keys, current first). */
@@ -28,7 +30,7 @@ export interface IdempotencyEnginePluginOptions {
 
 /** The idempotency engine over the app's event store, with the api's fault points wired in. */
 export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
-  async (app, { faults, leaseMs, completedKeys, keyRetentionSeconds, secretReferenceKeys }) => {
+  async (app, { faults, leaseMs, completedKeys, keptEvents, keyRetentionSeconds, secretReferenceKeys }) => {
     const faultPoint: ProcessFaultHook = faults ?? (() => undefined);
     app.decorate('faultPoint', faultPoint);
     app.decorate(
@@ -39,6 +41,7 @@ export const idempotencyEnginePlugin = fp<IdempotencyEnginePluginOptions>(
         faults: (point) => faultPoint(point),
         ...(leaseMs === undefined ? {} : { leaseMs }),
         ...(completedKeys === undefined ? {} : { completedKeys: { capacity: completedKeys } }),
+        ...(keptEvents === undefined ? {} : { keptEvents }),
         ...(keyRetentionSeconds === undefined ? {} : { retentionSeconds: keyRetentionSeconds }),
       }),
     );

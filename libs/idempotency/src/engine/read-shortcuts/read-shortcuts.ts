@@ -53,6 +53,8 @@ export interface ReadShortcutsOptions {
   readonly decideWithoutRead: boolean;
   /** How many aggregate streams to keep the events of. Default `STREAM_CACHE_SIZE`. */
   readonly streamCacheSize?: number;
+  /** How many of their events to keep at most, over all of them. Default `KEPT_EVENTS`. */
+  readonly keptEvents?: number;
 }
 
 /**
@@ -64,7 +66,7 @@ export interface ReadShortcutsOptions {
  * const reads = createKeyLogReads(store, shortcuts);
  */
 export const createReadShortcuts = (options: ReadShortcutsOptions): ReadShortcuts => {
-  const cache = new StreamCache(options.streamCacheSize);
+  const cache = new StreamCache(options.streamCacheSize, options.keptEvents);
   const keptOdds = new KeptDecisions(options.decideWithoutRead);
   const newOdds = new KeptDecisions(options.decideWithoutRead, NEW_AGGREGATE_PROBE_EVERY);
 

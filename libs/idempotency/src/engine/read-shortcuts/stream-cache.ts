@@ -5,6 +5,13 @@ import { dropOldestBeyond } from '../drop-oldest.js';
 export const STREAM_CACHE_SIZE = 4096;
 
 /**
+ * How many events an engine keeps over all those streams: a kept event costs about a kilobyte of memory, so streams
+ * that grow without end (an invoice paid again and again) would otherwise grow the process without end. Past it,
+ * the least recently read streams are dropped (a sixteenth of it at once); a stream longer than all of it is not kept.
+ */
+export const KEPT_EVENTS = 250_000;
+
+/**
  * The events of aggregate streams this process read before, so that the next decision on a stream reads only what
  * was appended since (`EventStore.readStreamTails`) instead of the whole stream: an invoice read whole grew by a
  * payment per request and its rows were an eighth of the api's CPU. Kept events are used only while they provably
@@ -18,8 +25,13 @@ export class StreamCache {
   private readonly kept = new Map<string, readonly RecordedEvent[]>();
   /** Kept streams this process wrote past without knowing the write's events exactly: a read catches them up. */
   private readonly behind = new Set<string>();
+  /** The events kept, over every stream. */
+  private keptEvents = 0;
 
-  constructor(private readonly capacity: number = STREAM_CACHE_SIZE) {}
+  constructor(
+    private readonly capacity: number = STREAM_CACHE_SIZE,
+    private readonly maxEvents: number = KEPT_EVENTS,
+  ) {}
 
   /** Where to read `stream` from, and the kept events below that revision. */
   tailRead(stream: string): { readonly read: StreamTailRead; readonly kept: readonly RecordedEvent[] } {
@@ -36,8 +48,7 @@ export class StreamCache {
     kept: readonly RecordedEvent[],
     tail: StreamTail,
   ): readonly RecordedEvent[] | undefined {
-    this.kept.delete(stream);
-    this.behind.delete(stream);
+    this.forget(stream);
     if (tail.retained || !completes(kept.length, tail)) return kept.length === 0 ? tail.events : undefined;
     const events = kept.length === 0 ? tail.events : [...kept, ...tail.events];
     if (events.length > 0) this.keep(stream, events);
@@ -71,13 +82,37 @@ export class StreamCache {
       this.behind.add(stream);
       return;
     }
-    this.kept.delete(stream); // kept again as the most recent
+    this.forget(stream); // kept again as the most recent
     this.keep(stream, [...kept, ...written]);
   }
 
   private keep(stream: string, events: readonly RecordedEvent[]): void {
+    if (events.length > this.maxEvents) return;
     this.kept.set(stream, events);
-    dropOldestBeyond(this.kept, this.capacity, (dropped) => this.behind.delete(dropped));
+    this.keptEvents += events.length;
+    dropOldestBeyond(this.kept, this.capacity, (dropped, droppedEvents) =>
+      this.forgotten(dropped, droppedEvents),
+    );
+    if (this.keptEvents <= this.maxEvents) return;
+    const keep = this.maxEvents - Math.floor(this.maxEvents / 16);
+    for (const [oldest, oldestEvents] of this.kept) {
+      if (this.keptEvents <= keep) return;
+      this.kept.delete(oldest);
+      this.forgotten(oldest, oldestEvents);
+    }
+  }
+
+  private forget(stream: string): void {
+    const events = this.kept.get(stream);
+    if (events === undefined) return;
+    this.kept.delete(stream);
+    this.forgotten(stream, events);
+  }
+
+  /** Accounts for `stream`, just taken out of the kept ones with its `events`. */
+  private forgotten(stream: string, events: readonly RecordedEvent[]): void {
+    this.keptEvents -= events.length;
+    this.behind.delete(stream);
   }
 }
 

@@ -91,4 +91,39 @@ describe('StreamCache', () => {
     expect(cache.tailRead('a').read.fromRevision).toBe(2n);
     expect(cache.tailRead('c').read.fromRevision).toBe(1n);
   });
+
+  it('keeps at most its budget of events over every stream, the least recently read streams dropped first', () => {
+    const cache = new StreamCache(100, 32);
+    for (const stream of ['a', 'b', 'c']) cache.merge(stream, [], tail(stream, 0, 10));
+    cache.merge('a', cache.tailRead('a').kept, tail('a', 10, 11)); // a read last, now 11 events: 31 kept
+    expect(cache.knows('b')).toBe(true);
+    cache.wrote('c', events('c', 10, 12)); // 33 events: b, the least recently read, goes
+    expect(cache.knows('b')).toBe(false);
+    expect(cache.current('a')).toHaveLength(11);
+    expect(cache.current('c')).toHaveLength(12);
+    expect(cache.tailRead('b').read.fromRevision).toBe(0n);
+  });
+
+  it('drops a sixteenth of its budget at once, and forgets whether a dropped stream was behind', () => {
+    const cache = new StreamCache(100, 64);
+    const streams = Array.from({ length: 16 }, (_, index) => `s${String(index)}`);
+    for (const stream of streams) cache.merge(stream, [], tail(stream, 0, 4)); // 64 events
+    cache.wrote('s0', undefined); // behind its head
+    cache.merge('x', [], tail('x', 0, 1)); // 65: s0 and s1 go (down to 60 at most), not s0 alone
+    expect(['s0', 's1', 's2', 'x'].map((stream) => cache.knows(stream))).toEqual([false, false, true, true]);
+    cache.wrote('s0', events('s0', 0, 1)); // as if this write created it: kept, up to its head
+    expect(cache.current('s0')).toEqual(events('s0', 0, 1));
+  });
+
+  it('does not keep a stream longer than its whole budget, and keeps nothing at a budget of 0', () => {
+    const small = new StreamCache(100, 4);
+    expect(small.merge('long', [], tail('long', 0, 5))).toEqual(events('long', 0, 5));
+    expect(small.knows('long')).toBe(false);
+    small.merge('short', [], tail('short', 0, 4));
+    expect(small.current('short')).toHaveLength(4);
+    const none = new StreamCache(100, 0);
+    none.merge('s', [], tail('s', 0, 1));
+    none.wrote('t', events('t', 0, 1));
+    expect([none.knows('s'), none.knows('t')]).toEqual([false, false]);
+  });
 });

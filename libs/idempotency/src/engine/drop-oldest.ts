@@ -16,8 +16,20 @@ export const dropOldestBeyond = <Key, Value>(
 ): void => {
   if (map.size <= capacity) return;
   const keep = capacity - Math.floor(capacity / 16);
+  dropOldestWhile(map, () => map.size > keep, dropped);
+};
+
+/**
+ * Drops a map's oldest entries, in one walk from its first key, for as long as `tooMany` says so: for a map bounded
+ * by something other than its size (the events its entries hold). `dropped` hears of each key dropped, with its value.
+ */
+export const dropOldestWhile = <Key, Value>(
+  map: Map<Key, Value>,
+  tooMany: () => boolean,
+  dropped?: (key: Key, value: Value) => void,
+): void => {
   for (const [key, value] of map) {
-    if (map.size <= keep) return;
+    if (!tooMany()) return;
     map.delete(key);
     dropped?.(key, value);
   }

@@ -1,5 +1,5 @@
 import type { RecordedEvent, StreamTail, StreamTailRead } from '@once/event-store';
-import { dropOldestBeyond } from '../drop-oldest.js';
+import { dropOldestBeyond, dropOldestWhile } from '../drop-oldest.js';
 
 /** How many aggregate streams an engine keeps the events of, least recently read dropped first (a few at once). */
 export const STREAM_CACHE_SIZE = 4096;
@@ -90,16 +90,12 @@ export class StreamCache {
     if (events.length > this.maxEvents) return;
     this.kept.set(stream, events);
     this.keptEvents += events.length;
-    dropOldestBeyond(this.kept, this.capacity, (dropped, droppedEvents) =>
-      this.forgotten(dropped, droppedEvents),
-    );
+    const forgotten = (dropped: string, droppedEvents: readonly RecordedEvent[]) =>
+      this.forgotten(dropped, droppedEvents);
+    dropOldestBeyond(this.kept, this.capacity, forgotten);
     if (this.keptEvents <= this.maxEvents) return;
     const keep = this.maxEvents - Math.floor(this.maxEvents / 16);
-    for (const [oldest, oldestEvents] of this.kept) {
-      if (this.keptEvents <= keep) return;
-      this.kept.delete(oldest);
-      this.forgotten(oldest, oldestEvents);
-    }
+    dropOldestWhile(this.kept, () => this.keptEvents > keep, forgotten);
   }
 
   private forget(stream: string): void {

@@ -70,6 +70,20 @@ const applyEndpointEvent = async (client: PoolClient, event: WebhookEndpointEven
 };
 
 /**
+ * The event types some endpoint (enabled, or disabled and holding) subscribes to, as the endpoints table says at the
+ * relay's checkpoint: the domain events the relay reads. A type nobody subscribes to is scanned past, not read.
+ *
+ * @example
+ * const types = await subscribedEventTypes(client); // Set { 'OrderPlaced' }
+ */
+export const subscribedEventTypes = async (client: PoolClient): Promise<ReadonlySet<string>> => {
+  const { rows } = await client.query<{ event_type: string }>(
+    `SELECT DISTINCT unnest(event_types) AS event_type FROM webhook_endpoints WHERE status IN ('enabled', 'disabled')`,
+  );
+  return new Set(rows.map((row) => row.event_type));
+};
+
+/**
  * Enqueues domain events for every endpoint of their tenant subscribed to their type, in log order (the message's
  * `seq` follows the log): `pending` for an enabled endpoint, `held` for a disabled one (delivered once it is enabled
  * again). An event already enqueued for an endpoint is left as it is. Returns the endpoints with new pending messages.

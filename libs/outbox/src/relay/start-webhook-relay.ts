@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PoolClient } from 'pg';
-import type { GlobalPosition } from '@once/event-store';
+import type { GlobalPosition, ReadAllBatch, RecordedEvent } from '@once/event-store';
 import { formatPosition, parsePosition } from '@once/event-store';
 import { webhookEndpointEventTypes, webhookEventTypes } from '@once/domain/webhook-endpoints';
 import { logMarkIntervalMs, recordLogMark, thinLogMarks } from '../delivery-state/log-marks.js';
@@ -8,7 +8,7 @@ import { pruneDeliveredWebhookMessages } from '../delivery-state/webhook-message
 import { migrateOutbox } from '../schema/index.js';
 import { createDeliveryRecorder } from './delivery-recorder.js';
 import { disableEndpoint } from './disable-endpoint.js';
-import { dispatchBatch, relayCheckpointName } from './dispatch-batch.js';
+import { dispatchBatch, relayCheckpointName, subscribedEventTypes } from './dispatch-batch.js';
 import { startEndpointWorker } from './endpoint-worker.js';
 import type { EndpointWorker, WorkerContext } from './endpoint-worker.js';
 import { defaultRetryLadderMs } from './retry-ladder.js';
@@ -32,6 +32,28 @@ const schedulePollMs = 1_000;
 export const defaultWebhookRetentionMs = 30 * 86_400_000;
 const endpointEventTypes: ReadonlySet<string> = new Set(webhookEndpointEventTypes);
 const reloadEveryRounds = 10;
+
+/** What the relay reads: every endpoint event, and the domain events of the types some endpoint subscribes to. */
+const relayFilter = (subscribed: ReadonlySet<string>) => ({
+  eventTypes: [...webhookEndpointEventTypes, ...webhookEventTypes.filter((type) => subscribed.has(type))],
+});
+
+/**
+ * The part of a page the relay applies before it looks at its endpoints again: up to and including the page's first
+ * endpoint event (an endpoint registered there may subscribe to types the page was read without), or all of it.
+ */
+const throughFirstEndpointEvent = (
+  batch: ReadAllBatch,
+): {
+  readonly events: readonly RecordedEvent[];
+  readonly checkpoint: GlobalPosition | undefined;
+  readonly endpointsChanged: boolean;
+} => {
+  const index = batch.events.findIndex((event) => endpointEventTypes.has(event.type));
+  if (index === -1) return { events: batch.events, checkpoint: batch.checkpoint, endpointsChanged: false };
+  const events = batch.events.slice(0, index + 1);
+  return { events, checkpoint: events[index]?.position, endpointsChanged: true };
+};
 
 /**
  * Starts the webhook relay: the outbox of the log. One relay leads at a time, holding a session advisory lock on a
@@ -73,7 +95,6 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
   // At least ten rounds per retention, so what is kept past it stays a tenth of it at most.
   const pruneIntervalMs = options.pruneIntervalMs ?? Math.min(60_000, retentionMs / 10);
   const pruneBatchSize = options.pruneBatchSize ?? 1_000;
-  const filter = { eventTypes: [...webhookEventTypes, ...webhookEndpointEventTypes] };
   const stopping = new AbortController();
   let state: RelayState = 'starting';
   await migrateOutbox(pool);
@@ -125,27 +146,31 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
       let checkpoint: GlobalPosition | undefined =
         checkpointText === null ? undefined : parsePosition(checkpointText);
       let markedAt = Number.NEGATIVE_INFINITY;
+      let subscribed = await subscribedEventTypes(client);
       while (!term.signal.aborted) {
         const batch = await store.readAll({
           ...(checkpoint ? { after: checkpoint } : {}),
-          filter,
+          filter: relayFilter(subscribed),
           maxCount: batchSize,
         });
-        if (batch.checkpoint !== undefined && batch.events.length > 0) {
-          const next = formatPosition(batch.checkpoint);
-          const touched = await dispatchBatch(client, batch.events, { from: checkpointText, to: next });
-          const first = batch.events[0];
+        const page = throughFirstEndpointEvent(batch);
+        const next = page.checkpoint === undefined ? null : formatPosition(page.checkpoint);
+        // A page of nothing but types nobody subscribes to still moves the checkpoint, so the next read starts past it.
+        if (page.checkpoint !== undefined && next !== null && next !== checkpointText) {
+          const touched = await dispatchBatch(client, page.events, { from: checkpointText, to: next });
+          const first = page.events[0];
           if (checkpointText !== null && first && Date.now() - markedAt >= logMarkIntervalMs) {
             await recordLogMark(client, checkpointText, first.recordedAt);
             markedAt = Date.now();
           }
           checkpointText = next;
-          checkpoint = batch.checkpoint;
-          for (const event of batch.events) {
+          checkpoint = page.checkpoint;
+          for (const event of page.events) {
             if (endpointEventTypes.has(event.type))
               wake((event.data as { endpointId: string }).endpointId, 'reload');
           }
           for (const endpointId of touched) wake(endpointId, 'new');
+          if (page.endpointsChanged) subscribed = await subscribedEventTypes(client);
         }
         if (batch.caughtUp)
           await sleep(pollIntervalMs, undefined, { signal: term.signal }).catch(() => undefined);

@@ -3,7 +3,8 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { asTenantId, asWebhookEndpointId, webhookEndpointStream } from '@once/domain';
+import { asOrderId, asTenantId, asWebhookEndpointId, orderStream, webhookEndpointStream } from '@once/domain';
+import { comparePositions, parsePosition } from '@once/event-store';
 import { freshTenantId, waitFor } from '@once/testing';
 import {
   createSecretsKeyring,
@@ -47,6 +48,36 @@ describe('the webhook relay', () => {
     expect(
       await listWebhookAttempts(bed.db.pool, endpointId, { messageId: placed as string, limit: 10 }),
     ).toEqual([expect.objectContaining({ attempt: 1, outcome: 'delivered', statusCode: 204 })]);
+  });
+
+  it('reads only the types some endpoint subscribes to, and gives an endpoint registered inside a page the events after it', async () => {
+    const tenantId = freshTenantId();
+    const secret = generateWebhookSecret();
+    const target = await receiver(secret);
+    // One page for the relay: an event of a type nobody subscribes to yet, the endpoint that subscribes to it, and
+    // another of that type. The first is past (the endpoint did not exist at that point of the log); the last is its.
+    await order(tenantId, ['StockCountPosted']);
+    await register(tenantId, target.url, secret, ['StockCountPosted']);
+    const [after] = await order(tenantId, ['StockCountPosted']);
+    await relay();
+    await waitFor(() => target.applied.length === 1, 'the delivery');
+    expect(target.applied).toEqual([after]);
+  });
+
+  it('moves its checkpoint past a page with no event any endpoint subscribes to', async () => {
+    await relay();
+    const appended = await bed.store.appendToStream(
+      orderStream(asTenantId(freshTenantId()), asOrderId(randomUUID())),
+      [{ id: randomUUID(), type: 'SaleRecorded', data: { at: new Date().toISOString() } }],
+      { expectedRevision: 'no_stream' },
+    );
+    await waitFor(async () => {
+      const { rows } = await bed.db.pool.query<{ position: string | null }>(
+        'SELECT position FROM webhook_relay_checkpoints',
+      );
+      const position = rows[0]?.position;
+      return position != null && comparePositions(parsePosition(position), appended.position) >= 0;
+    }, 'the checkpoint at the end of the log');
   });
 
   it('keeps the endpoint’s secret sealed in its table; a secret it cannot unseal fails each attempt as secret-unavailable', async () => {

@@ -70,8 +70,10 @@ export const planWrites = (
  * event's place, so they are there only when this key's effect was recorded before, in a life of the key whose log
  * has since expired (a key in flight never expires, and a live log is answered from before anything is decided).
  * Appending them again would record the effect twice (EventStoreDB, at the head) or never be accepted (PostgreSQL).
- * A write's first ID stands for all of them: every life of the key that wrote to the stream wrote that one. The scan
- * runs over every event of the stream on every decision, so it compares in place (`sameId`) and allocates nothing.
+ * A write's first ID stands for all of them: every life of the key that wrote to the stream wrote that one. A stream
+ * seen for the first time is scanned in place (`sameId`, allocating nothing); a stream the engine keeps comes back
+ * as the same event objects, and from its second decision on its ids are looked up (`placesOf`), not scanned, so a
+ * decision does not cost more as its stream grows.
  */
 export const recordedBefore = (
   writes: readonly PlannedWrite[],
@@ -79,10 +81,49 @@ export const recordedBefore = (
 ): string | undefined => {
   for (const write of writes) {
     const first = write.eventIds[0]?.toLowerCase();
+    if (first === undefined) continue;
     const events = snapshots.get(write.stream)?.events ?? [];
-    if (first !== undefined && events.some((event) => sameId(event.id, first))) return write.stream;
+    const places = placesOf(events);
+    const recorded =
+      places === undefined
+        ? events.some((event) => sameId(event.id, first))
+        : (places.get(first) ?? events.length) < events.length;
+    if (recorded) return write.stream;
   }
   return undefined;
+};
+
+/** A stream's events as last seen (the longest view of them), and where each of their ids first sits. */
+interface SeenIds {
+  events: readonly RecordedEvent[];
+  /** Each lower-cased id's first place among `events[0 … indexed − 1]`; none until the stream is seen again. */
+  places: Map<string, number> | undefined;
+  indexed: number;
+}
+
+/** What decisions saw of each stream, by the stream's first event object (gone with the events). */
+const seenIds = new WeakMap<RecordedEvent, SeenIds>();
+
+/**
+ * Where each id of `events` first sits, when these events were seen before (the same objects at the same places, so
+ * the same stream as kept: its events are in revision order, one object each); undefined the first time.
+ */
+const placesOf = (events: readonly RecordedEvent[]): ReadonlyMap<string, number> | undefined => {
+  const [first] = events;
+  if (first === undefined) return undefined;
+  const seen = seenIds.get(first);
+  const shared = seen === undefined ? 0 : Math.min(seen.events.length, events.length);
+  if (seen === undefined || seen.events[shared - 1] !== events[shared - 1]) {
+    seenIds.set(first, { events, places: undefined, indexed: 0 });
+    return undefined;
+  }
+  if (events.length > seen.events.length) seen.events = events;
+  seen.places ??= new Map();
+  for (; seen.indexed < seen.events.length; seen.indexed++) {
+    const id = (seen.events[seen.indexed] as RecordedEvent).id.toLowerCase();
+    if (!seen.places.has(id)) seen.places.set(id, seen.indexed);
+  }
+  return seen.places;
 };
 
 /** True when `id` is `lowerCased` in any case (ASCII letters, as in a UUID); stops at the first that differs. */

@@ -28,7 +28,10 @@ export class ChunkedMap<K, V> implements ReadonlyMap<K, V> {
     if (this.recent.size < RECENT_MAX || this.recent.has(key)) {
       return new ChunkedMap(this.older, new Map(this.recent).set(key, value), size);
     }
-    return new ChunkedMap(new Map(this.entries()).set(key, value), new Map(), size);
+    // The older entries copied whole, the recent ones set over them: each key keeps its place, as in `entries`.
+    const merged = new Map(this.older);
+    for (const [recentKey, recentValue] of this.recent) merged.set(recentKey, recentValue);
+    return new ChunkedMap(merged.set(key, value), new Map(), size);
   }
 
   get(key: K): V | undefined {

@@ -66,17 +66,18 @@ describe('the webhook relay', () => {
 
   it('moves its checkpoint past a page with no event any endpoint subscribes to', async () => {
     await relay();
-    const appended = await bed.store.appendToStream(
+    const { position: end } = await bed.store.appendToStream(
       orderStream(asTenantId(freshTenantId()), asOrderId(randomUUID())),
       [{ id: randomUUID(), type: 'SaleRecorded', data: { at: new Date().toISOString() } }],
       { expectedRevision: 'no_stream' },
     );
+    if (end === undefined) throw new Error('the PostgreSQL store says where an append lands');
     await waitFor(async () => {
       const { rows } = await bed.db.pool.query<{ position: string | null }>(
         'SELECT position FROM webhook_relay_checkpoints',
       );
       const position = rows[0]?.position;
-      return position != null && comparePositions(parsePosition(position), appended.position) >= 0;
+      return position != null && comparePositions(parsePosition(position), end) >= 0;
     }, 'the checkpoint at the end of the log');
   });
 

@@ -76,8 +76,9 @@ describe('the webhook relay', () => {
       const { rows } = await bed.db.pool.query<{ position: string | null }>(
         'SELECT position FROM webhook_relay_checkpoints',
       );
-      const position = rows[0]?.position;
-      return position != null && comparePositions(parsePosition(position), end) >= 0;
+      const stored = rows[0]?.position;
+      const reached = stored == null ? undefined : parsePosition(stored);
+      return reached !== undefined && comparePositions(reached, end) >= 0;
     }, 'the checkpoint at the end of the log');
   });
 

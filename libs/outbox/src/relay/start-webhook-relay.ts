@@ -148,6 +148,7 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
       let markedAt = Number.NEGATIVE_INFINITY;
       let subscribed = await subscribedEventTypes(client);
       while (!term.signal.aborted) {
+        const readAt = new Date();
         const batch = await store.readAll({
           ...(checkpoint ? { after: checkpoint } : {}),
           filter: relayFilter(subscribed),
@@ -158,9 +159,10 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
         // A page of nothing but types nobody subscribes to still moves the checkpoint, so the next read starts past it.
         if (page.checkpoint !== undefined && next !== null && next !== checkpointText) {
           const touched = await dispatchBatch(client, page.events, { from: checkpointText, to: next });
-          const first = page.events[0];
-          if (checkpointText !== null && first && Date.now() - markedAt >= logMarkIntervalMs) {
-            await recordLogMark(client, checkpointText, first.recordedAt);
+          if (checkpointText !== null && Date.now() - markedAt >= logMarkIntervalMs) {
+            // The time of the page's first event; for a page of nothing subscribed, when it was read: no event before
+            // the mark is later than either, so a replay may start at the mark whatever endpoints exist now.
+            await recordLogMark(client, checkpointText, page.events[0]?.recordedAt ?? readAt);
             markedAt = Date.now();
           }
           checkpointText = next;

@@ -64,7 +64,12 @@ describe('the webhook relay', () => {
     expect(target.applied).toEqual([after]);
   });
 
-  it('moves its checkpoint past a page with no event any endpoint subscribes to', async () => {
+  it('moves its checkpoint past a page with no event any endpoint subscribes to, and marks the log there', async () => {
+    const marks = async () =>
+      Number(
+        (await bed.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM webhook_log_marks')).rows[0]?.n,
+      );
+    const marksBefore = await marks();
     await relay();
     const { position: end } = await bed.store.appendToStream(
       orderStream(asTenantId(freshTenantId()), asOrderId(randomUUID())),
@@ -80,6 +85,8 @@ describe('the webhook relay', () => {
       const reached = stored == null ? undefined : parsePosition(stored);
       return reached !== undefined && comparePositions(reached, end) >= 0;
     }, 'the checkpoint at the end of the log');
+    // A replay of a time range starts at the mark before it, whether or not an endpoint subscribed back then.
+    expect(await marks()).toBeGreaterThan(marksBefore);
   });
 
   it('keeps the endpoint’s secret sealed in its table; a secret it cannot unseal fails each attempt as secret-unavailable', async () => {

@@ -146,18 +146,18 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
       let checkpoint: GlobalPosition | undefined =
         checkpointText === null ? undefined : parsePosition(checkpointText);
       let markedAt = Number.NEGATIVE_INFINITY;
-      let subscribed = await subscribedEventTypes(client);
+      let filter = relayFilter(await subscribedEventTypes(client));
       while (!term.signal.aborted) {
         const readAt = new Date();
         const batch = await store.readAll({
           ...(checkpoint ? { after: checkpoint } : {}),
-          filter: relayFilter(subscribed),
+          filter,
           maxCount: batchSize,
         });
         const page = throughFirstEndpointEvent(batch);
         const next = page.checkpoint === undefined ? null : formatPosition(page.checkpoint);
         // A page of nothing but types nobody subscribes to still moves the checkpoint, so the next read starts past it.
-        if (page.checkpoint !== undefined && next !== null && next !== checkpointText) {
+        if (next !== null && next !== checkpointText) {
           const touched = await dispatchBatch(client, page.events, { from: checkpointText, to: next });
           if (checkpointText !== null && Date.now() - markedAt >= logMarkIntervalMs) {
             // The time of the page's first event; for a page of nothing subscribed, when it was read: no event before
@@ -172,7 +172,7 @@ export const startWebhookRelay = async (options: WebhookRelayOptions): Promise<W
               wake((event.data as { endpointId: string }).endpointId, 'reload');
           }
           for (const endpointId of touched) wake(endpointId, 'new');
-          if (page.endpointsChanged) subscribed = await subscribedEventTypes(client);
+          if (page.endpointsChanged) filter = relayFilter(await subscribedEventTypes(client));
         }
         if (batch.caughtUp)
           await sleep(pollIntervalMs, undefined, { signal: term.signal }).catch(() => undefined);

@@ -361,6 +361,11 @@ ALTER TABLE streams SET (parallel_workers = 0);
 // plain one-stream appends, so a keyed request's append (its key stream new, its aggregate's head guarded) costs no
 // loop step of its own. A plain append with a head that did not move has the heads it did move put back before the
 // loop decides it.
+// Version 9 replaces it again: a plain append's outcome is its stream's last inserted row, found by stream and
+// revision among the inserted rows passed through arrays. The inserted rows' stream carries the statistics of
+// events.stream (a stream for every key, hundreds of thousands once ANALYZE ran): grouped by it, or joined on it,
+// the planner counted them by those and split the join's hash table into batches written to temporary files on
+// every call. Unnested from arrays, they count as the few rows they are.
 // Outcome rows: (item, part, outcome, revision, transaction_id, global_position, recorded_at), part being the 1-based
 // stream of a multi-stream append; recorded_at is reported for the streams of a multi-stream append it wrote.
 const appendBatchFunction = (create: 'CREATE' | 'CREATE OR REPLACE') => `
@@ -441,7 +446,8 @@ BEGIN
   RETURN QUERY
     WITH plain_part AS (
       SELECT i.ordinality::integer AS ord, a.ordinality::integer AS part, (i.value->>'multi')::boolean AS multi,
-             a.value->>'stream' AS stream, (a.value->>'expected')::bigint AS expected, a.value->'events' AS events
+             a.value->>'stream' AS stream, (a.value->>'expected')::bigint AS expected, a.value->'events' AS events,
+             jsonb_array_length(a.value->'events') AS count
         FROM jsonb_array_elements(p_items) WITH ORDINALITY AS i
         CROSS JOIN LATERAL jsonb_array_elements(i.value->'appends') WITH ORDINALITY AS a
        WHERE coalesce((i.value->>'plain')::boolean, false) AND i.ordinality::integer <> ALL (v_missed_plain)
@@ -452,12 +458,16 @@ BEGIN
         FROM plain_part p CROSS JOIN LATERAL jsonb_array_elements(p.events) WITH ORDINALITY AS e(value, ord)
        ORDER BY p.ord, p.stream COLLATE "C", e.ord
       RETURNING events.stream, events.revision, events.global_position
+    ), written AS (
+      SELECT w.stream, w.revision, w.global_position
+        FROM (SELECT array_agg(n.stream) AS streams, array_agg(n.revision) AS revisions,
+                     array_agg(n.global_position) AS positions FROM inserted n) AS a
+       CROSS JOIN LATERAL unnest(a.streams, a.revisions, a.positions) AS w(stream, revision, global_position)
     )
-    SELECT p.ord, p.part, 'ok'::text, x.revision, pg_current_xact_id()::text, x.global_position,
+    SELECT p.ord, p.part, 'ok'::text, w.revision, pg_current_xact_id()::text, w.global_position,
            CASE WHEN p.multi THEN coalesce(p_now, now()) END
       FROM plain_part p
-      JOIN (SELECT n.stream, max(n.revision) AS revision, max(n.global_position) AS global_position
-              FROM inserted n GROUP BY n.stream) AS x ON x.stream = p.stream;
+      JOIN written w ON w.stream = p.stream AND w.revision = p.expected + p.count;
 
   FOR v_item IN
     SELECT i.value, i.ordinality::integer AS ord FROM jsonb_array_elements(p_items) WITH ORDINALITY AS i
@@ -605,6 +615,11 @@ export const eventStoreMigrations: readonly Migration[] = [
     version: 8,
     name: "ANALYZE leaves out the events' data and metadata, which no statement filters on",
     sql: unanalyzedPayloads,
+  },
+  {
+    version: 9,
+    name: "a shared append answers from its streams' last rows, with no grouping that events' statistics mislead",
+    sql: appendBatchFunction('CREATE OR REPLACE'),
   },
 ];
 

@@ -322,6 +322,55 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     );
   });
 
+  it('appends write no temporary files once the statistics count a stream for every key', async () => {
+    // A database of its own, whose statistics say what a busy store's say: every key is a stream of its own (200,000
+    // of them). Under load the api's plans joined by hash there; merge joins are off so that they do here too.
+    const own = await createTestDatabase({ poolSize: 1 });
+    const files: string[] = [];
+    let watching = false;
+    const pool = new pg.Pool({ connectionString: own.connectionString, max: 4 });
+    pool.on('connect', (client) => {
+      client.on('notice', (notice) => {
+        if (watching && notice.message?.startsWith('temporary file')) files.push(notice.message);
+      });
+      void client.query('SET log_temp_files = 0; SET client_min_messages = log; SET enable_mergejoin = off');
+    });
+    try {
+      const store = createPostgresEventStore(pool);
+      const invoices = [freshStream('stats'), freshStream('stats'), freshStream('stats')];
+      for (const invoice of invoices) {
+        await store.appendToStream(invoice, someEvents(1), { expectedRevision: 'no_stream' });
+      }
+      await pool.query(
+        `INSERT INTO events (stream, revision, event_id, type, data)
+         SELECT 'stats-key-' || g, 0, gen_random_uuid(), 'T', '{}' FROM generate_series(1, 200000) g`,
+      );
+      await pool.query('ANALYZE events');
+      watching = true;
+      const keyedPayment = (invoice: string, revision: bigint) =>
+        store.appendMulti([
+          { stream: freshStream('key'), events: someEvents(1), expectedRevision: 'no_stream' },
+          { stream: invoice, events: someEvents(1), expectedRevision: revision, expectNoRetention: true },
+        ]);
+      // Alone in its turn (the fast statement), then three in one turn (one shared statement).
+      await keyedPayment(invoices[0] as string, 0n);
+      await Promise.all([
+        keyedPayment(invoices[0] as string, 1n),
+        keyedPayment(invoices[1] as string, 0n),
+        keyedPayment(invoices[2] as string, 0n),
+      ]);
+      expect((await store.readStream(invoices[0] as string)).map((event) => event.revision)).toEqual([
+        0n,
+        1n,
+        2n,
+      ]);
+      expect(files).toEqual([]);
+    } finally {
+      await pool.end();
+      await own.release();
+    }
+  });
+
   it('a multi-stream append whose head does not move is put back and sent alone, with the appends after it on its streams', async () => {
     const store = createPostgresEventStore(db.pool);
     const [existing, created] = [freshStream('put-back'), freshStream('put-back')];

@@ -286,6 +286,60 @@ describe('PostgreSQL event store: beyond the shared contract', () => {
     }
   });
 
+  it('a filtered page sends back the rows it lets through and its last two, and still ends where a write ends', async () => {
+    // A database of its own: its global order holds just these writes.
+    const own = await createTestDatabase();
+    const sent: { name: string; rows: number }[] = [];
+    const counting = new Proxy(own.pool, {
+      get: (target, property, receiver) =>
+        property === 'query'
+          ? async (...args: unknown[]) => {
+              const [statement] = args as [{ name?: string }];
+              const result = (await (target.query as (...a: unknown[]) => Promise<pg.QueryResult>)(
+                ...args,
+              )) as pg.QueryResult;
+              sent.push({ name: statement.name ?? 'unnamed', rows: result.rows.length });
+              return result;
+            }
+          : Reflect.get(target, property, receiver),
+    });
+    const store = createPostgresEventStore(counting);
+    try {
+      const [before, wanted, after] = [freshStream('other'), freshStream('wanted'), freshStream('other')];
+      await store.appendToStream(before, someEvents(10), { expectedRevision: 'no_stream' });
+      await store.appendToStream(wanted, someEvents(2), { expectedRevision: 'no_stream' });
+      await store.appendToStream(after, someEvents(10), { expectedRevision: 'no_stream' });
+      const filter = { streamPrefixes: [wanted] };
+
+      sent.length = 0;
+      const whole = await store.readAll({ filter, maxCount: 100 });
+      expect(whole.events.map((event) => event.stream)).toEqual([wanted, wanted]);
+      expect(whole.caughtUp).toBe(true);
+      // The two events it wants, and the last two of the 22 it scanned.
+      expect(sent).toEqual([{ name: 'once_event_store_read_all_filtered', rows: 4 }]);
+      expect(whole.checkpoint).toEqual((await store.readAll({ maxCount: 100 })).checkpoint);
+
+      // Six rows scanned, all of the first write: the page ends inside it, so the rest of it is read too.
+      sent.length = 0;
+      const first = await store.readAll({ filter, maxCount: 5 });
+      expect(first.events).toEqual([]);
+      expect(first.caughtUp).toBe(false);
+      expect(sent.map((statement) => statement.name)).toEqual([
+        'once_event_store_read_all_filtered',
+        'once_event_store_read_rest_of_transaction',
+      ]);
+      expect(sent[0]?.rows).toBe(2);
+      const second = await store.readAll({ filter, after: first.checkpoint, maxCount: 5 });
+      expect(second.events.map((event) => event.stream)).toEqual([wanted, wanted]);
+      expect(second.caughtUp).toBe(false);
+      const third = await store.readAll({ filter, after: second.checkpoint, maxCount: 5 });
+      expect(third).toEqual({ events: [], checkpoint: whole.checkpoint, caughtUp: true });
+    } finally {
+      await store.close();
+      await own.release();
+    }
+  });
+
   it('appends made in one turn share one commit, each with its own outcome; shareCommits: false commits each alone', async () => {
     const commitsOf = async (store: EventStore) => {
       const existing = freshStream('shared');

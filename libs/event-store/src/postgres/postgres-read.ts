@@ -228,26 +228,54 @@ const pageOfGlobalOrder = (page: string, types: string, prefixes: string, now: s
           AS matches) m
     ORDER BY e.transaction_id, e.global_position`;
 
+// A page of the global order for a read with a filter: the same flags, but only the rows the filters and retention let
+// through come back, with the page's last two rows whatever they are, each row with the number the page scanned (a
+// relay that subscribes to a few types reads the whole log, and was sent every row of it). A row the filters leave out
+// is not looked up in the streams either.
+const filteredPageOfGlobalOrder = (page: string, types: string, prefixes: string, now: string): string =>
+  `SELECT e.transaction_id::text AS transaction_id, e.global_position, m.matches,
+          e.event_id, e.stream, e.revision, e.type, e.recorded_at,
+          CASE WHEN m.matches THEN e.data END AS data,
+          CASE WHEN m.matches THEN e.metadata END AS metadata, e.scanned
+     FROM (SELECT p.*, (count(*) OVER ())::integer AS scanned,
+                  (row_number() OVER (ORDER BY p.transaction_id, p.global_position))::integer AS place
+             FROM (${page}) p) e
+     CROSS JOIN LATERAL (
+       SELECT (${types}::text[] IS NULL OR e.type = ANY(${types}::text[]))
+          AND (${prefixes}::text[] IS NULL OR e.stream LIKE ANY(${prefixes}::text[])) AS wanted) w
+     LEFT JOIN LATERAL (
+       SELECT r.truncate_before, r.max_age_seconds FROM streams r
+        WHERE w.wanted AND r.stream = e.stream AND (r.max_age_seconds IS NOT NULL OR r.truncate_before IS NOT NULL)
+        LIMIT 1) r ON true
+     CROSS JOIN LATERAL (
+       SELECT w.wanted
+          AND NOT coalesce(e.revision < r.truncate_before, false)
+          AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => r.max_age_seconds), false)
+          AS matches) m
+    WHERE m.matches OR e.place >= e.scanned - 1
+    ORDER BY e.transaction_id, e.global_position`;
+
 // Only transactions below the snapshot's xmin are final: none of them can still commit an earlier event. Scanning
 // in (transaction_id, global_position) order below it never skips a late commit. A page scans at most `$3` rows in
 // index order and flags those the filters and retention let through; the checkpoint is the last row scanned, so a
 // sparse filter still moves it.
-const readAllStatement = {
-  name: 'once_event_store_read_all',
-  types: eventRowTypes,
-  text: pageOfGlobalOrder(
-    `SELECT * FROM events e
+const pageAfter = `SELECT * FROM events e
       WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
         AND (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
       ORDER BY e.transaction_id, e.global_position
-      LIMIT $3`,
-    '$4',
-    '$5',
-    '$6::timestamptz',
-  ),
+      LIMIT $3`;
+const readAllStatement = {
+  name: 'once_event_store_read_all',
+  types: eventRowTypes,
+  text: pageOfGlobalOrder(pageAfter, '$4', '$5', '$6::timestamptz'),
+};
+const readAllFilteredStatement = {
+  name: 'once_event_store_read_all_filtered',
+  types: eventRowTypes,
+  text: filteredPageOfGlobalOrder(pageAfter, '$4', '$5', '$6::timestamptz'),
 };
 
-// The rest of a transaction a page ended inside (see readAllRows): same columns and flags as a page.
+// The rest of a transaction a page ended inside (see readAllRows): same columns and flags as a page, every row.
 const readRestOfTransaction = {
   name: 'once_event_store_read_rest_of_transaction',
   types: eventRowTypes,
@@ -263,6 +291,8 @@ const readRestOfTransaction = {
 
 interface ReadAllRow extends EventRow {
   matches: boolean;
+  /** How many rows the page scanned (filtered pages only). */
+  scanned?: number;
 }
 
 const likePrefix = (prefix: string): string => `${prefix.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
@@ -289,8 +319,9 @@ export const readAllRows = async (
   const after = options.after;
   if (maxCount <= 0) return { events: [], checkpoint: after, caughtUp: false };
   const [types, prefixes] = filterValues(options.filter);
+  const filtered = types !== null || prefixes !== null;
   const { rows } = await pool.query<ReadAllRow>({
-    ...readAllStatement,
+    ...(filtered ? readAllFilteredStatement : readAllStatement),
     values: [
       after?.commit.toString() ?? '0',
       after?.prepare.toString() ?? '0',
@@ -300,7 +331,9 @@ export const readAllRows = async (
       now,
     ],
   });
-  const beyond = rows.length > maxCount ? rows.pop() : undefined;
+  // A filtered page keeps its last two rows: past `maxCount` scanned, the last one sent is the row beyond the page.
+  const scanned = filtered ? (rows[0]?.scanned ?? 0) : rows.length;
+  const beyond = scanned > maxCount ? rows.pop() : undefined;
   const lastOfPage = rows.at(-1);
   if (beyond && lastOfPage && beyond.transaction_id === lastOfPage.transaction_id) {
     const rest = await pool.query<ReadAllRow>({

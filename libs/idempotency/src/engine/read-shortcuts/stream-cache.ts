@@ -22,7 +22,7 @@ export const KEPT_EVENTS = 250_000;
  * all: the atomic protocol then guards its append (the stream still at the kept head, still without retention).
  */
 export class StreamCache {
-  private readonly kept = new Map<string, readonly RecordedEvent[]>();
+  private readonly kept = new Map<string, RecordedEvent[]>();
   /** Kept streams this process wrote past without knowing the write's events exactly: a read catches them up. */
   private readonly behind = new Set<string>();
   /** The events kept, over every stream. */
@@ -33,9 +33,12 @@ export class StreamCache {
     private readonly maxEvents: number = KEPT_EVENTS,
   ) {}
 
-  /** Where to read `stream` from, and the kept events below that revision. */
+  /**
+   * Where to read `stream` from, and the kept events below that revision: a copy, since the kept array grows in place
+   * when this process writes the stream while the read is out.
+   */
   tailRead(stream: string): { readonly read: StreamTailRead; readonly kept: readonly RecordedEvent[] } {
-    const kept = this.kept.get(stream) ?? [];
+    const kept = this.kept.get(stream)?.slice() ?? [];
     return { read: { stream, fromRevision: BigInt(kept.length) }, kept };
   }
 
@@ -50,7 +53,7 @@ export class StreamCache {
   ): readonly RecordedEvent[] | undefined {
     this.forget(stream);
     if (tail.retained || !completes(kept.length, tail)) return kept.length === 0 ? tail.events : undefined;
-    const events = kept.length === 0 ? tail.events : [...kept, ...tail.events];
+    const events = [...kept, ...tail.events];
     if (events.length > 0) this.keep(stream, events);
     return events;
   }
@@ -69,13 +72,14 @@ export class StreamCache {
   /**
    * After this process appended to `stream`: keeps the events it wrote when they are known exactly (as a read would
    * return them) and follow the kept ones or start the stream; otherwise the kept events stay, behind the head, until
-   * the next read.
+   * the next read. The kept array grows in place, so a write costs what it wrote, not the stream (decisions made on it
+   * before are done with it by then: a decision reads its snapshots before its append is sent).
    */
   wrote(stream: string, written: readonly RecordedEvent[] | undefined): void {
     const kept = this.kept.get(stream);
     if (kept === undefined) {
       // A stream this write created is all known.
-      if (written?.[0]?.revision === 0n) this.keep(stream, written);
+      if (written?.[0]?.revision === 0n) this.keep(stream, [...written]);
       return;
     }
     if (written === undefined || written[0]?.revision !== BigInt(kept.length) || this.behind.has(stream)) {
@@ -83,10 +87,11 @@ export class StreamCache {
       return;
     }
     this.forget(stream); // kept again as the most recent
-    this.keep(stream, [...kept, ...written]);
+    kept.push(...written);
+    this.keep(stream, kept);
   }
 
-  private keep(stream: string, events: readonly RecordedEvent[]): void {
+  private keep(stream: string, events: RecordedEvent[]): void {
     if (events.length > this.maxEvents) return;
     this.kept.set(stream, events);
     this.keptEvents += events.length;

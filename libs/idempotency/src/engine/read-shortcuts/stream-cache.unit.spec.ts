@@ -40,6 +40,18 @@ describe('StreamCache', () => {
     expect(cache.current('other')).toBeUndefined();
   });
 
+  it('a tail read out while this process writes the stream merges what it started from, not the grown stream', () => {
+    const cache = new StreamCache();
+    cache.wrote('s', events('s', 0, 2));
+    const read = cache.tailRead('s');
+    cache.wrote('s', events('s', 2, 3)); // kept in place while the read is out
+    expect(cache.current('s')).toEqual(events('s', 0, 3));
+    expect(read.kept).toEqual(events('s', 0, 2));
+    // The read, sent from revision 2, finds the write: the merge stands, with no read from revision 0.
+    expect(cache.merge('s', read.kept, tail('s', 2, 3))).toEqual(events('s', 0, 3));
+    expect(cache.tailRead('s').read.fromRevision).toBe(3n);
+  });
+
   it('reads a stream whole once, then only what was appended since', () => {
     const cache = new StreamCache();
     const first = cache.tailRead('s');

@@ -205,53 +205,54 @@ export const readStreamTailsRows = async (
   );
 };
 
-// A page of the global order: the rows `page` selects, each flagged by the filters (`$types`, `$prefixes`) and its
-// stream's retention (an event is visible unless below truncateBefore or older than the age), in the page's order.
-// Retention is a lookup of the row's stream alone, with a LIMIT so the planner keeps it a lookup: a NOT EXISTS over
-// the row let it scan the whole streams table for every row once statistics said the table was small. Depending on
-// the stream only, the lookup can also be remembered for the next row of the same stream.
-const pageOfGlobalOrder = (page: string, types: string, prefixes: string, now: string): string =>
-  `SELECT e.transaction_id::text AS transaction_id, e.global_position, m.matches,
+// What a page of the global order sends for each row: its place and identity, and its payload only where it matches.
+const pageColumns = `e.transaction_id::text AS transaction_id, e.global_position, m.matches,
           e.event_id, e.stream, e.revision, e.type, e.recorded_at,
           CASE WHEN m.matches THEN e.data END AS data,
-          CASE WHEN m.matches THEN e.metadata END AS metadata
+          CASE WHEN m.matches THEN e.metadata END AS metadata`;
+
+// Whether the row `e` type and stream pass the filters (`$types`, `$prefixes`).
+const passesFilters = (types: string, prefixes: string): string =>
+  `(${types}::text[] IS NULL OR e.type = ANY(${types}::text[]))
+          AND (${prefixes}::text[] IS NULL OR e.stream LIKE ANY(${prefixes}::text[]))`;
+
+// Whether the row `e` is still visible under its stream's retention `r` (not below truncateBefore, not past the age).
+const visibleUnderRetention = (now: string): string =>
+  `NOT coalesce(e.revision < r.truncate_before, false)
+          AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => r.max_age_seconds), false)`;
+
+// The retention of the row's stream, when it has one (`when`: a condition that skips the lookup).
+const retentionOfStream = (when = ''): string =>
+  `SELECT r.truncate_before, r.max_age_seconds FROM streams r
+        WHERE ${when}r.stream = e.stream AND (r.max_age_seconds IS NOT NULL OR r.truncate_before IS NOT NULL)
+        LIMIT 1`;
+
+// A page of the global order: the rows `page` selects, each flagged by the filters and its stream's retention, in
+// the page's order. Retention is a lookup of the row's stream alone, with a LIMIT so the planner keeps it a lookup: a
+// NOT EXISTS over the row let it scan the whole streams table for every row once statistics said the table was small.
+// Depending on the stream only, the lookup can also be remembered for the next row of the same stream.
+const pageOfGlobalOrder = (page: string, types: string, prefixes: string, now: string): string =>
+  `SELECT ${pageColumns}
      FROM (${page}) e
-     LEFT JOIN LATERAL (
-       SELECT r.truncate_before, r.max_age_seconds FROM streams r
-        WHERE r.stream = e.stream AND (r.max_age_seconds IS NOT NULL OR r.truncate_before IS NOT NULL)
-        LIMIT 1) r ON true
+     LEFT JOIN LATERAL (${retentionOfStream()}) r ON true
      CROSS JOIN LATERAL (
-       SELECT (${types}::text[] IS NULL OR e.type = ANY(${types}::text[]))
-          AND (${prefixes}::text[] IS NULL OR e.stream LIKE ANY(${prefixes}::text[]))
-          AND NOT coalesce(e.revision < r.truncate_before, false)
-          AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => r.max_age_seconds), false)
+       SELECT ${passesFilters(types, prefixes)}
+          AND ${visibleUnderRetention(now)}
           AS matches) m
     ORDER BY e.transaction_id, e.global_position`;
 
 // A page of the global order for a read with a filter: the same flags, but only the rows the filters and retention let
-// through come back, with the page's last two rows whatever they are, each row with the number the page scanned (a
-// relay that subscribes to a few types reads the whole log, and was sent every row of it). A row the filters leave out
-// is not looked up in the streams either.
+// through come back, with the page's last two rows whatever they are, each row with the number the page scanned (so
+// a relay that subscribes to a few types is not sent the whole log). A row the filters leave out is not looked up in
+// the streams either.
 const filteredPageOfGlobalOrder = (page: string, types: string, prefixes: string, now: string): string =>
-  `SELECT e.transaction_id::text AS transaction_id, e.global_position, m.matches,
-          e.event_id, e.stream, e.revision, e.type, e.recorded_at,
-          CASE WHEN m.matches THEN e.data END AS data,
-          CASE WHEN m.matches THEN e.metadata END AS metadata, e.scanned
+  `SELECT ${pageColumns}, e.scanned
      FROM (SELECT p.*, (count(*) OVER ())::integer AS scanned,
                   (row_number() OVER (ORDER BY p.transaction_id, p.global_position))::integer AS place
              FROM (${page}) p) e
-     CROSS JOIN LATERAL (
-       SELECT (${types}::text[] IS NULL OR e.type = ANY(${types}::text[]))
-          AND (${prefixes}::text[] IS NULL OR e.stream LIKE ANY(${prefixes}::text[])) AS wanted) w
-     LEFT JOIN LATERAL (
-       SELECT r.truncate_before, r.max_age_seconds FROM streams r
-        WHERE w.wanted AND r.stream = e.stream AND (r.max_age_seconds IS NOT NULL OR r.truncate_before IS NOT NULL)
-        LIMIT 1) r ON true
-     CROSS JOIN LATERAL (
-       SELECT w.wanted
-          AND NOT coalesce(e.revision < r.truncate_before, false)
-          AND NOT coalesce(e.recorded_at < coalesce(${now}, now()) - make_interval(secs => r.max_age_seconds), false)
-          AS matches) m
+     CROSS JOIN LATERAL (SELECT ${passesFilters(types, prefixes)} AS wanted) w
+     LEFT JOIN LATERAL (${retentionOfStream('w.wanted AND ')}) r ON true
+     CROSS JOIN LATERAL (SELECT w.wanted AND ${visibleUnderRetention(now)} AS matches) m
     WHERE m.matches OR e.place >= e.scanned - 1
     ORDER BY e.transaction_id, e.global_position`;
 

@@ -213,6 +213,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       connectionString: deps.databaseUrl,
       poolSize: deps.poolSize ?? onceDefaults.ONCE_DATABASE_POOL_SIZE,
       connectionTimeoutMs: operations.poolConnectionTimeoutMs ?? onceDefaults.ONCE_POOL_CONNECTION_TIMEOUT_MS,
+      idleTimeoutMs: operations.poolIdleTimeoutMs ?? onceDefaults.ONCE_POOL_IDLE_TIMEOUT_MS,
       statementTimeoutMs: operations.statementTimeoutMs ?? onceDefaults.ONCE_STATEMENT_TIMEOUT_MS,
       migrations: apiMigrations,
     });

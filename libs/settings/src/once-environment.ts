@@ -168,6 +168,11 @@ export const onceEnvironment = z.object({
   ONCE_CONNECTION_TIMEOUT_MS: milliseconds(600_000).default(60_000),
   ONCE_STATEMENT_TIMEOUT_MS: milliseconds(600_000).default(30_000),
   ONCE_POOL_CONNECTION_TIMEOUT_MS: milliseconds(600_000).default(5_000),
+  /**
+   * How long a pool connection may stay idle before it is closed (ms; `0`: never). A burst after a longer lull opens
+   * its connections again: a new server process each, authenticated, with every statement planned anew.
+   */
+  ONCE_POOL_IDLE_TIMEOUT_MS: milliseconds(3_600_000).default(300_000),
   ONCE_MAX_WAITING_READS: z.coerce.number().int().min(1).max(100_000).default(1_000),
   ONCE_API_KEY_CACHE_TTL_MS: milliseconds(600_000).default(5_000),
   /** `0` turns the retention scavenger off (with EventStoreDB streams: the scheduled server scavenges). */

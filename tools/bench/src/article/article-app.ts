@@ -37,14 +37,20 @@ const problem = (status: number, title: string): StoredResponse => ({ status, bo
  * like successes, so a retry gets the same answer.
  *
  * @example
- * const app = await buildArticleApp({ databaseUrl, poolSize: 40 });
+ * const app = await buildArticleApp({ databaseUrl, poolSize: 40, idleTimeoutMs: 300_000 });
  * await app.listen({ port: 3100 });
  */
 export const buildArticleApp = async (settings: {
   readonly databaseUrl: string;
   readonly poolSize: number;
+  /** How long a connection may stay idle before the pool closes it (ms; 0: never). */
+  readonly idleTimeoutMs: number;
 }): Promise<FastifyInstance> => {
-  const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: settings.poolSize });
+  const pool = new pg.Pool({
+    connectionString: settings.databaseUrl,
+    max: settings.poolSize,
+    idleTimeoutMillis: settings.idleTimeoutMs,
+  });
   const principals = new Map<string, { principal: Principal | undefined; expiresAt: number }>();
   const app = Fastify({ logger: false });
   app.addHook('onClose', async () => pool.end());

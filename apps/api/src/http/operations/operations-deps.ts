@@ -36,6 +36,8 @@ export interface OperationsDeps {
   readonly keepAliveTimeoutMs?: number;
   /** The longest the pool waits for a free connection (ms); `ONCE_POOL_CONNECTION_TIMEOUT_MS`'s default when omitted. */
   readonly poolConnectionTimeoutMs?: number;
+  /** How long a pool connection may stay idle before it is closed (ms; 0: never); `ONCE_POOL_IDLE_TIMEOUT_MS`'s default when omitted. */
+  readonly poolIdleTimeoutMs?: number;
   /** The longest one SQL statement may run (ms); `ONCE_STATEMENT_TIMEOUT_MS`'s default when omitted. */
   readonly statementTimeoutMs?: number;
   /** How long a looked-up API key is trusted before it is read again (ms): a revoked key stops within it; `ONCE_API_KEY_CACHE_TTL_MS`'s default when omitted. */

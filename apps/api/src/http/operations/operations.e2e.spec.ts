@@ -19,6 +19,7 @@ const env = useTestApi({
     corsOrigins: [allowedOrigin],
     metricsListener: { port: 0 },
     apiKeyCacheTtlMs: 50,
+    poolIdleTimeoutMs: 120_000,
   },
 });
 
@@ -211,6 +212,11 @@ describe('the per-address limit and the defaults', () => {
       statuses.push(response.status);
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
+  it('keeps idle pool connections as long as told, five minutes by default', () => {
+    expect(env.api.app.pg.options.idleTimeoutMillis).toBe(120_000);
+    expect(api.app.pg.options.idleTimeoutMillis).toBe(300_000);
   });
 });
 

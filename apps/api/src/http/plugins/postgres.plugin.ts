@@ -16,6 +16,8 @@ export interface PostgresPluginOptions {
   readonly poolSize: number;
   /** The longest a query waits for a free connection before it fails (ms); unbounded when omitted. */
   readonly connectionTimeoutMs?: number;
+  /** How long a connection may stay idle before the pool closes it (ms; 0: never); pg's 10 s when omitted. */
+  readonly idleTimeoutMs?: number;
   /** The server cancels any statement running longer (ms); unbounded when omitted. */
   readonly statementTimeoutMs?: number;
   /** Schema owned by each component, applied in this order at start (safe when replicas start together). */
@@ -24,13 +26,14 @@ export interface PostgresPluginOptions {
 
 /** Opens the pool, applies pending migrations, and ends the pool when the app closes. */
 export const postgresPlugin = fp<PostgresPluginOptions>(
-  async (app, { connectionString, poolSize, migrations, connectionTimeoutMs, statementTimeoutMs }) => {
+  async (app, { connectionString, poolSize, migrations, connectionTimeoutMs, idleTimeoutMs, statementTimeoutMs }) => {
     const pool = new pg.Pool({
       connectionString,
       max: poolSize,
       // What pg_stat_activity shows for these connections (a connection string's own application_name wins).
       application_name: 'once-api',
       ...(connectionTimeoutMs === undefined ? {} : { connectionTimeoutMillis: connectionTimeoutMs }),
+      ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMillis: idleTimeoutMs }),
       ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
     });
     // The error carries its whole client; the code and message say what happened.

@@ -188,9 +188,10 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // nosniff: a browser never takes a JSON answer or a problem for a script or a page.
     void reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+    done(null, payload);
   });
 
   // A plugin that fails half way must not leave what earlier plugins opened (the pool, the projector) running.

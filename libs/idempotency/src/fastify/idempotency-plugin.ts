@@ -83,7 +83,12 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
     ...(options.problemOfStoreError ? { problemOfStoreError: options.problemOfStoreError } : {}),
   };
 
-  const send = (request: FastifyRequest, reply: FastifyReply, answer: CommandAnswer): FastifyReply => {
+  /**
+   * Sets the answer's status and headers and hands back its body for Fastify to send. The handler returns the body,
+   * not the reply: an async handler that returns the reply makes its promise adopt it, and a reply adopted before its
+   * `onSend` hooks have run waits on the socket's end with listeners of its own, on every request.
+   */
+  const answerWith = (request: FastifyRequest, reply: FastifyReply, answer: CommandAnswer): string => {
     if (answer.kind === 'failed') {
       const { defect } = answer;
       if (options.throwProblems)
@@ -96,7 +101,8 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
     }
     const { status, headers, body } = toHttpAnswer(answer, problems);
     reply.removeHeader(REPLAYED_HEADER);
-    return reply.code(status).headers(headers).send(body);
+    void reply.code(status).headers(headers);
+    return body;
   };
 
   const command = (settings: CommandRouteSettings): RouteHandlerMethod => {
@@ -118,7 +124,7 @@ const idempotencyPlugin: FastifyPluginAsync<IdempotencyPluginOptions> = async (f
         answerSettings,
       );
       if (outcome !== undefined) await options.onOutcome?.(request, outcome);
-      return send(request, reply, answer);
+      return answerWith(request, reply, answer);
     };
   };
 

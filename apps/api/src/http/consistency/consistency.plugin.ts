@@ -31,8 +31,9 @@ export const consistencyPlugin = fp<{ readWaitMs: number }>(
   async (app, { readWaitMs }) => {
     app.decorate('readWaitMs', readWaitMs);
     app.decorateRequest('writePosition', undefined);
-    app.addHook('onSend', async (request, reply) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       if (request.writePosition) void reply.header(positionHeader, positionToken(request.writePosition));
+      done(null, payload);
     });
   },
   { name: 'once-consistency', fastify: '5.x' },

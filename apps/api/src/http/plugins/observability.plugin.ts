@@ -55,7 +55,7 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
     });
 
     app.decorateRequest('idempotencyOutcome', undefined);
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       durations.observe(
         { method: request.method, route, status_code: String(reply.statusCode) },
@@ -73,6 +73,7 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
         },
         'request completed',
       );
+      done();
     });
 
     if (metricsListener) {

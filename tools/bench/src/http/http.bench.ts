@@ -66,13 +66,40 @@ interface Target {
   readonly database: string;
 }
 
+const paymentHeaders = (target: Target, key: string) => ({
+  authorization: `Bearer ${target.apiKey}`,
+  'content-type': 'application/json',
+  'idempotency-key': key,
+});
+
+/** A cash payment on a random invoice under a fresh key, built anew for each request. */
+const freshRequest = (target: Target): autocannon.Request => ({
+  method: 'POST',
+  setupRequest: (request) => ({
+    ...request,
+    path: `/invoices/${target.invoiceIds[Math.floor(Math.random() * target.invoiceIds.length)] as string}/payments`,
+    headers: paymentHeaders(target, randomUUID()),
+    body: paymentText,
+  }),
+});
+
+/**
+ * The same request every time, as a replay phase sends it: built once, so the load generator, which shares the
+ * machine's cores with the servers, spends no time rebuilding it.
+ */
+const replayRequest = (target: Target, fixed: { key: string; invoiceId: string }): autocannon.Request => ({
+  method: 'POST',
+  path: `/invoices/${fixed.invoiceId}/payments`,
+  headers: paymentHeaders(target, fixed.key),
+  body: paymentText,
+});
+
 /** `connections` for a phase: each request a cash payment on a random invoice, with a fresh key or a fixed one. */
 const phase = async (
   target: Target,
   connections: number,
   fixed?: { key: string; invoiceId: string },
 ): Promise<PhaseResult> => {
-  const { invoiceIds } = target;
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const running = autocannon(
@@ -80,21 +107,7 @@ const phase = async (
         url: target.service.url,
         connections,
         duration: SECONDS_PER_PHASE,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (request) => ({
-              ...request,
-              path: `/invoices/${fixed?.invoiceId ?? (invoiceIds[Math.floor(Math.random() * invoiceIds.length)] as string)}/payments`,
-              headers: {
-                authorization: `Bearer ${target.apiKey}`,
-                'content-type': 'application/json',
-                'idempotency-key': fixed?.key ?? randomUUID(),
-              },
-              body: paymentText,
-            }),
-          },
-        ],
+        requests: [fixed ? replayRequest(target, fixed) : freshRequest(target)],
       },
       (error, done) => (error ? reject(error as Error) : resolve(done)),
     );

@@ -1,4 +1,5 @@
 import { register } from 'node:module';
+import { extname } from 'node:path';
 import type { IdempotencyEngine } from '@once/idempotency';
 import { onceEnvironment, readEnvironment } from '@once/settings';
 import { isPlainEngine } from './plain-engine.js';
@@ -7,10 +8,10 @@ import { isPlainEngine } from './plain-engine.js';
  * The HTTP bench's unkeyed api: the api as `buildApp` makes it, with the plain engine in place of the idempotency
  * engine, and the settings the keyed api's main reads from the same environment (pool size, projector, limits,
  * metrics), so the two differ in the engine alone. Spawned by `http.bench.ts` beside the keyed api. The api has no
- * option for another engine: the engine is swapped from outside, where its plugin imports it (`plain-engine-hooks.ts`),
+ * option for another engine: the engine is swapped from outside, where its plugin imports it (`plain-engine-hooks`),
  * so the api is loaded only after those hooks are registered.
  */
-register('./plain-engine-hooks.ts', import.meta.url);
+register(`./plain-engine-hooks${extname(import.meta.url)}`, import.meta.url);
 const { buildApp, operationsFromEnv, operationsSettings } = await import('@once/api');
 
 const env = readEnvironment(

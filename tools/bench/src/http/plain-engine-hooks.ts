@@ -1,11 +1,13 @@
+import { extname } from 'node:path';
+
 /**
  * Module resolution hooks for the HTTP bench's unkeyed api (registered by `plain-api.ts`): the api's engine plugin
  * (`apps/api/src/http/plugins/idempotency-engine.plugin.ts`) gets `plain-engine-module.ts` where it imports
  * `@once/idempotency`, so its `createIdempotencyEngine` is the plain engine. Every other import, the api's own
- * included, resolves as it always does.
+ * included, resolves as it always does. Both run from their sources or, as the bench spawns them, from their builds.
  */
-const enginePlugin = '/apps/api/src/http/plugins/idempotency-engine.plugin.ts';
-const plainEngineModule = new URL('./plain-engine-module.ts', import.meta.url).href;
+const enginePlugin = /\/apps\/api\/(src|dist)\/http\/plugins\/idempotency-engine\.plugin\.(ts|js)$/;
+const plainEngineModule = new URL(`./plain-engine-module${extname(import.meta.url)}`, import.meta.url).href;
 
 interface ResolveContext {
   readonly parentURL?: string;
@@ -17,6 +19,6 @@ export const resolve = async (
   context: ResolveContext,
   nextResolve: NextResolve,
 ): Promise<unknown> =>
-  specifier === '@once/idempotency' && context.parentURL?.endsWith(enginePlugin) === true
+  specifier === '@once/idempotency' && enginePlugin.test(context.parentURL ?? '')
     ? { url: plainEngineModule, format: 'module', shortCircuit: true }
     : nextResolve(specifier, context);

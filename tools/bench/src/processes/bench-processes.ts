@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -53,16 +54,16 @@ export const serviceEnvironment = (settings: ServiceSettings, port?: number): Re
 });
 
 /**
- * `node` running a TypeScript entry of this repository from its sources. With `ONCE_BENCH_CPU_PROFILE_DIR` set, each
- * process writes a V8 CPU profile there when it exits (open it in Chrome DevTools or summarise it).
+ * `node` running the build of a TypeScript entry of this repository (`apps/api/src/main.ts` runs
+ * `apps/api/dist/main.js`), as a deployment runs it; `npm run bench` builds first. With `ONCE_BENCH_CPU_PROFILE_DIR`
+ * set, each process writes a V8 CPU profile there when it exits (open it in Chrome DevTools or summarise it).
  */
 const nodeScript = (script: string) => {
+  const built = join(repositoryRoot, script.replace('/src/', '/dist/').replace(/\.ts$/, '.js'));
+  if (!existsSync(built)) throw new Error(`${built} is missing: build first (npm run bench does)`);
   const profileDirectory = process.env['ONCE_BENCH_CPU_PROFILE_DIR'];
   const profile = profileDirectory ? ['--cpu-prof', '--cpu-prof-dir', profileDirectory] : [];
-  return [
-    process.execPath,
-    [...profile, '--conditions=@once/source', '--import', 'tsx', join(repositoryRoot, script)],
-  ] as const;
+  return [process.execPath, [...profile, built]] as const;
 };
 
 /** Starts an HTTP server process on a free port and waits until `/health` answers. */

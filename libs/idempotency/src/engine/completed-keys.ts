@@ -41,12 +41,12 @@ export class CompletedKeys {
     private readonly ttlMs: number = COMPLETED_KEYS_TTL_MS,
   ) {}
 
-  /** The completed key under `keyStream`, if remembered and still in time at `now`. */
-  get(keyStream: string, now: number): CompletedKey | undefined {
-    const entry = this.remembered.get(keyStream);
+  /** The completed key `scopedKey` (`Execution.scopedKey`), if remembered and still in time at `now`. */
+  get(scopedKey: string, now: number): CompletedKey | undefined {
+    const entry = this.remembered.get(scopedKey);
     if (entry === undefined) return undefined;
     if (now < entry.until) return entry;
-    this.remembered.delete(keyStream);
+    this.remembered.delete(scopedKey);
     return undefined;
   }
 
@@ -56,15 +56,15 @@ export class CompletedKeys {
    * since moving an entry of a large map on every replay (delete, then set) costs more than the occasional read of a
    * key dropped early.
    */
-  remember(keyStream: string, key: CompletedKey, now: number, expiresAt: number): void {
+  remember(scopedKey: string, key: CompletedKey, now: number, expiresAt: number): void {
     if (this.capacity <= 0) return;
     const until = Math.min(now + this.ttlMs, expiresAt);
     if (until <= now) return;
-    this.remembered.delete(keyStream);
+    this.remembered.delete(scopedKey);
     // A fingerprint of its own: what a request allocates stays short-lived, and V8 allocates every object from a site
     // whose objects all survive (the request's fingerprint, were it kept) straight into its old generation.
     const { fingerprint, response, position } = key;
-    this.remembered.set(keyStream, { fingerprint: { ...fingerprint }, response, position, until });
+    this.remembered.set(scopedKey, { fingerprint: { ...fingerprint }, response, position, until });
     dropOldestBeyond(this.remembered, this.capacity);
   }
 }
@@ -87,14 +87,14 @@ export const completedKeyMemory = (keys: CompletedKeys, settings: EngineSettings
   remember: (execution, response, position, completedAtMs) => {
     const expiresAt = completedAtMs + retentionOf(settings, execution.input) * 1000 - EXPIRY_MARGIN_MS;
     keys.remember(
-      execution.keyStream,
+      execution.scopedKey,
       { fingerprint: execution.request, response, position },
       settings.clock(),
       expiresAt,
     );
   },
   answer: (execution) => {
-    const completed = keys.get(execution.keyStream, settings.clock());
+    const completed = keys.get(execution.scopedKey, settings.clock());
     if (completed === undefined) return undefined;
     const arrival = decideArrival(
       { status: 'completed', fingerprint: completed.fingerprint, response: completed.response },

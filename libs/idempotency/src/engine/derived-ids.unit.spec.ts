@@ -17,7 +17,7 @@ describe("a command context's IDs", () => {
         throw new Error('not run');
       },
     };
-    const execution = new Execution({ scope, key, ...incrementInput('counter-1', 1), handler }, 'idem-short');
+    const execution = new Execution({ scope, key, ...incrementInput('counter-1', 1), handler });
     const asks = fc.array(
       fc.tuple(
         fc.constantFrom('payment', 'invoice', '1:payment', 'payment:1', ''),

@@ -3,6 +3,7 @@ import { comparePositions } from '@once/event-store';
 import type { AppendResult, EventToAppend, ExpectedRevision, GlobalPosition } from '@once/event-store';
 import { withSecretsReferenced } from '../commands/secret-reference.js';
 import { deriveId } from '../ids/index.js';
+import { keyStreamName } from '../key-log/index.js';
 import type { KeyLogEvent, RequestFingerprint } from '../key-log/index.js';
 import { untraced } from '../tracing/index.js';
 import type { CommandTrace } from '../tracing/index.js';
@@ -15,16 +16,21 @@ import type { ExecuteOutcome } from './execute-outcome.js';
  * reached (the first outcome's read-your-writes token).
  */
 export class Execution {
+  /**
+   * The key as `CompletedKeys` knows it: its scope and the key, unambiguous, unhashed. An arrival answered from memory
+   * never names its key stream, whose SHA-256 costs more than the rest of that answer.
+   */
+  readonly scopedKey: string;
   readonly request: RequestFingerprint;
   /** The request's hash under each older reference key: a claim recorded under one of them is this same request. */
   readonly alsoHashes: readonly string[];
   position: GlobalPosition | undefined;
   keyLogPosition: GlobalPosition | undefined;
 
+  private namedKeyStream: string | undefined;
+
   constructor(
     readonly input: ExecuteInput,
-    /** The key's stream (`keyStreamName`), also what `CompletedKeys` knows it by. */
-    readonly keyStream: string,
     /** The reference keys secret fields are hashed under in the fingerprint, the current one first. */
     referenceKeys: readonly Uint8Array[] = [],
     /** Where its key-log reads and appends, effects and steps are traced (nowhere by default). */
@@ -37,6 +43,13 @@ export class Execution {
     );
     this.request = request as RequestFingerprint;
     this.alsoHashes = older.map((fingerprint) => fingerprint.requestHash);
+    this.scopedKey = JSON.stringify([input.scope.tenantId, input.scope.actorId, input.key]);
+  }
+
+  /** The key's stream (`keyStreamName`), named when a protocol first reads or appends to it. */
+  get keyStream(): string {
+    this.namedKeyStream ??= keyStreamName(this.input.scope, this.input.key);
+    return this.namedKeyStream;
   }
 
   /** Notes where this execution's latest append to the key stream landed (after a completion: where it completed). */

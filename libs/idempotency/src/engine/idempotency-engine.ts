@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { EventStore } from '@once/event-store';
-import { keyStreamName } from '../key-log/index.js';
 import type { KeyState } from '../key-log/index.js';
 import { commandTracer } from '../tracing/index.js';
 import type { CommandTrace } from '../tracing/index.js';
@@ -139,12 +138,7 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
   const startCommandTrace = commandTracer();
 
   const run = async (input: ExecuteInput, trace: CommandTrace): Promise<ExecuteOutcome> => {
-    const execution = new Execution(
-      input,
-      keyStreamName(input.scope, input.key),
-      runtime.settings.referenceKeys,
-      trace,
-    );
+    const execution = new Execution(input, runtime.settings.referenceKeys, trace);
     const remembered = runtime.completedKeys.answer(execution);
     if (remembered !== undefined) return remembered;
     let outcome: ExecuteOutcome;

@@ -136,7 +136,10 @@ const toRecord = (row: KeyRow): ApiKeyRecord => ({
 /**
  * API keys in PostgreSQL (`api_keys`, see `apiKeyMigrations`). Lookups are cached in two bounded LRUs (live keys,
  * unknown keys) for `cacheTtlMs`, so a revoked key stops working within it; a lookup that reaches the database also
- * records when the key was last used.
+ * records when the key was last used. The database holds only keys' SHA-256; the live cache, in this process's
+ * memory, holds a key as presented, so a live key is hashed once per cache period rather than on every request (the
+ * hash costs a request more than the rest of its authentication). Unknown keys are remembered by their hash: a
+ * caller's guesses are never kept.
  *
  * @example
  * const keys = createApiKeyStore(pool);
@@ -182,11 +185,11 @@ export const createApiKeyStore = (pool: Pool, options: ApiKeyStoreOptions = {}):
       return apiKey;
     },
     findPrincipal: async (apiKey) => {
-      const hash = hashApiKey(apiKey);
-      const cacheKey = hash.toString('base64');
-      const cached = live.get(cacheKey);
+      const cached = live.get(apiKey);
       if (cached) return cached;
-      if (unknown.has(cacheKey)) return undefined;
+      const hash = hashApiKey(apiKey);
+      const unknownKey = hash.toString('base64');
+      if (unknown.has(unknownKey)) return undefined;
       const { rows } = await pool.query<{
         tenant_id: string;
         actor_id: string;
@@ -206,7 +209,7 @@ export const createApiKeyStore = (pool: Pool, options: ApiKeyStoreOptions = {}):
       );
       const row = rows[0];
       if (!row) {
-        unknown.set(cacheKey, true);
+        unknown.set(unknownKey, true);
         return undefined;
       }
       const principal = {
@@ -215,7 +218,7 @@ export const createApiKeyStore = (pool: Pool, options: ApiKeyStoreOptions = {}):
         keyId: row.key_id,
         role: row.role,
       };
-      live.set(cacheKey, principal);
+      live.set(apiKey, principal);
       return principal;
     },
     list: async (filter = {}) => {

@@ -2,13 +2,9 @@ import { CanonicalJsonError } from '../errors/index.js';
 import { resolveMaxDepth } from '../json/depth-limit.js';
 import { appendPointer } from '../json/json-pointer.js';
 import type { JsonLimits } from '../json/index.js';
+import { isPlainObject } from '../json/plain-object.js';
 import { serializeNumber } from './serialize-number.js';
 import { serializeString } from './serialize-string.js';
-
-const isPlainObject = (value: object): boolean => {
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-};
 
 const describe = (value: unknown): string => {
   if (typeof value !== 'object' || value === null) return typeof value;

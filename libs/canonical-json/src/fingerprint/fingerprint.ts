@@ -27,13 +27,25 @@ export interface FingerprintedRequest {
  * @example
  * fingerprint({ method: 'post', route: '/invoices/:id/payments', params: { id: 'inv-1' }, body: { amount: 100 } });
  */
-export const fingerprint = (request: FingerprintedRequest, options?: JsonLimits): string => {
+export const fingerprint = (request: FingerprintedRequest, options?: JsonLimits): string =>
+  fingerprintOfText(fingerprintText(request, options));
+
+/**
+ * The text a request's fingerprint hashes: the canonical JSON of `{ method, route, params, body }`, the method
+ * upper-cased and a missing body `null`. `JSON.parse` gives the request back as those four fields.
+ *
+ * @example
+ * fingerprintText({ method: 'post', route: '/r/:id', params: { id: 'a' } }); // '{"body":null,"method":"POST",…}'
+ */
+export const fingerprintText = (request: FingerprintedRequest, options?: JsonLimits): string => {
   const envelope = {
     method: request.method.toUpperCase(),
     route: request.route,
     params: request.params ?? {},
     body: request.body === undefined ? null : request.body,
   };
-  const canonical = canonicalize(envelope, { maxDepth: resolveMaxDepth(options) + 1 });
-  return hash('sha256', canonical, 'hex');
+  return canonicalize(envelope, { maxDepth: resolveMaxDepth(options) + 1 });
 };
+
+/** The fingerprint of a text `fingerprintText` wrote (`fingerprint` is the two in one). */
+export const fingerprintOfText = (text: string): string => hash('sha256', text, 'hex');

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CanonicalJsonError } from '../errors/index.js';
 import { parseJson } from '../parse/index.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprint, fingerprintOfText, fingerprintText } from './fingerprint.js';
 
 const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -84,5 +84,28 @@ describe('fingerprint', () => {
     expect(() => fingerprint({ method: 'POST', route: '/r', body: { n: NaN } })).toThrow(
       expect.objectContaining({ code: 'non-finite-number', data: { pointer: '/body/n' } }),
     );
+  });
+
+  it('hashes the text fingerprintText writes, which parses back to the four fields', () => {
+    const request = {
+      method: 'post',
+      route: '/invoices/:id/payments',
+      params: { id: 'inv-1' },
+      body: { b: 2, a: [1] },
+    };
+    const text = fingerprintText(request);
+    expect(fingerprintOfText(text)).toBe(fingerprint(request));
+    expect(JSON.parse(text)).toEqual({
+      method: 'POST',
+      route: request.route,
+      params: request.params,
+      body: request.body,
+    });
+    expect(JSON.parse(fingerprintText({ method: 'get', route: '/r' }))).toEqual({
+      method: 'GET',
+      route: '/r',
+      params: {},
+      body: null,
+    });
   });
 });

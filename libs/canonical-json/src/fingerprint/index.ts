@@ -1,2 +1,2 @@
-export { fingerprint } from './fingerprint.js';
+export { fingerprint, fingerprintOfText, fingerprintText } from './fingerprint.js';
 export type { FingerprintedRequest } from './fingerprint.js';

@@ -1,8 +1,10 @@
+import { sameJsonValue } from '@once/canonical-json';
+import type { JsonValue } from '@once/canonical-json';
 import type { GlobalPosition } from '@once/event-store';
 import { decideArrival } from '../key-log/index.js';
 import type { RequestFingerprint, StoredResponse } from '../key-log/index.js';
 import { dropOldestBeyond } from './drop-oldest.js';
-import type { EngineSettings } from './engine-settings.js';
+import type { EngineSettings, ExecuteInput } from './engine-settings.js';
 import type { ExecuteOutcome } from './execute-outcome.js';
 import type { Execution } from './execution.js';
 import { retentionOf } from './key-retention.js';
@@ -13,12 +15,24 @@ export const COMPLETED_KEYS_SIZE = 10_000;
 export const COMPLETED_KEYS_TTL_MS = 5 * 60_000;
 /** How long before its retention ends a completed key stops being answered from memory (clocks may differ). */
 const EXPIRY_MARGIN_MS = 60_000;
+/** The longest request text a remembered key keeps to compare retries with; a longer request is compared by hash. */
+const KEPT_REQUEST_CHARS = 1024;
 
 /** A completed key as its log answers it: the request it belongs to, its stored response, where it was completed. */
 export interface CompletedKey {
   readonly fingerprint: RequestFingerprint;
+  /** The request itself, where it was short and held no secret: a retry is compared with it, not hashed. */
+  readonly request?: KeptRequest;
   readonly response: StoredResponse;
   readonly position: GlobalPosition | undefined;
+}
+
+/** A completed request as `fingerprintText` wrote it, parsed back: what its fingerprint covers, as JSON. */
+export interface KeptRequest {
+  readonly method: string;
+  readonly route: string;
+  readonly params: JsonValue;
+  readonly body: JsonValue;
 }
 
 interface Remembered extends CompletedKey {
@@ -63,8 +77,14 @@ export class CompletedKeys {
     this.remembered.delete(scopedKey);
     // A fingerprint of its own: what a request allocates stays short-lived, and V8 allocates every object from a site
     // whose objects all survive (the request's fingerprint, were it kept) straight into its old generation.
-    const { fingerprint, response, position } = key;
-    this.remembered.set(scopedKey, { fingerprint: { ...fingerprint }, response, position, until });
+    const { fingerprint, request, response, position } = key;
+    this.remembered.set(scopedKey, {
+      fingerprint: { ...fingerprint },
+      ...(request === undefined ? {} : { request }),
+      response,
+      position,
+      until,
+    });
     dropOldestBeyond(this.remembered, this.capacity);
   }
 }
@@ -82,13 +102,40 @@ export interface CompletedKeyMemory {
   answer(execution: Execution): ExecuteOutcome | undefined;
 }
 
+/** The request an execution completed, kept where it is short and holds no secret. */
+const keptRequestOf = (execution: Execution): KeptRequest | undefined => {
+  const text = execution.plainRequestText;
+  return text !== undefined && text.length <= KEPT_REQUEST_CHARS
+    ? (JSON.parse(text) as KeptRequest)
+    : undefined;
+};
+
+/**
+ * Whether an arrival is the kept request: the same method and route, and params and body the same JSON values as
+ * their canonical forms would say (`sameJsonValue`), told without canonicalising or hashing the arrival.
+ */
+const isKeptRequest = (kept: KeptRequest, request: ExecuteInput['request']): boolean =>
+  !('requestHash' in request) &&
+  kept.route === request.route &&
+  kept.method === request.method.toUpperCase() &&
+  sameJsonValue(kept.params, request.params ?? {}) &&
+  sameJsonValue(kept.body, request.body === undefined ? null : request.body);
+
+/** The replay of a remembered key, with the token of where it was completed. */
+const replayOf = (completed: CompletedKey): ExecuteOutcome => ({
+  kind: 'replay',
+  response: completed.response,
+  ...(completed.position === undefined ? {} : { position: completed.position }),
+});
+
 /** The engine's memory of completed keys, over `keys`, on the engine's clock and retention. */
 export const completedKeyMemory = (keys: CompletedKeys, settings: EngineSettings): CompletedKeyMemory => ({
   remember: (execution, response, position, completedAtMs) => {
     const expiresAt = completedAtMs + retentionOf(settings, execution.input) * 1000 - EXPIRY_MARGIN_MS;
+    const request = keptRequestOf(execution);
     keys.remember(
       execution.scopedKey,
-      { fingerprint: execution.request, response, position },
+      { fingerprint: execution.request, ...(request === undefined ? {} : { request }), response, position },
       settings.clock(),
       expiresAt,
     );
@@ -96,6 +143,9 @@ export const completedKeyMemory = (keys: CompletedKeys, settings: EngineSettings
   answer: (execution) => {
     const completed = keys.get(execution.scopedKey, settings.clock());
     if (completed === undefined) return undefined;
+    // The request it completed, sent again: a replay, known without the fingerprint's canonical text and hash.
+    if (completed.request !== undefined && isKeptRequest(completed.request, execution.input.request))
+      return replayOf(completed);
     const arrival = decideArrival(
       { status: 'completed', fingerprint: completed.fingerprint, response: completed.response },
       execution.request,
@@ -104,10 +154,6 @@ export const completedKeyMemory = (keys: CompletedKeys, settings: EngineSettings
     );
     if (arrival.kind === 'reused') return { kind: 'reused', original: arrival.original };
     if (arrival.kind !== 'replay') return undefined;
-    return {
-      kind: 'replay',
-      response: arrival.response,
-      ...(completed.position === undefined ? {} : { position: completed.position }),
-    };
+    return replayOf(completed);
   },
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CanonicalJsonError } from '@once/canonical-json';
 import { createInMemoryEventStore } from '@once/event-store/in-memory';
 import type { EventStore } from '@once/event-store';
 import { describe, expect, it } from 'vitest';
@@ -334,6 +335,32 @@ describe('store calls per execute (round trips on PostgreSQL)', () => {
       expect(await engine.execute(input(key))).toMatchObject({ kind: 'replay' });
       expect(calls.splice(0)).toEqual([]);
     }
+  });
+
+  it('compares a retry with the request it remembers as JSON: another key order replays, another value is a reuse', async () => {
+    const { engine, calls } = counting(true, { decideOnKeptEvents: false });
+    const key = randomUUID();
+    const sent = (body: unknown, method = 'POST'): ExecuteInput<IncrementCounter> => ({
+      ...input(key),
+      request: { method, route: '/counters/:id/increments', params: { id: key }, body },
+    });
+    expect(await engine.execute(sent({ by: 1, note: { a: 1, b: [true, null] } }))).toMatchObject({
+      kind: 'first',
+    });
+    calls.splice(0);
+    expect(await engine.execute(sent({ note: { b: [true, null], a: 1 }, by: 1 }, 'post'))).toMatchObject({
+      kind: 'replay',
+    });
+    expect(await engine.execute(sent({ by: 1, note: { a: 2, b: [true, null] } }))).toMatchObject({
+      kind: 'reused',
+    });
+    expect(await engine.execute(sent({ by: 1, note: { a: 1, b: [true] } }))).toMatchObject({
+      kind: 'reused',
+    });
+    expect(calls.splice(0)).toEqual([]);
+    // The same fields in an object that is not JSON: refused as execute promises, never taken for the request.
+    const foreign = Object.assign(Object.create({ inherited: true }) as object, { a: 1, b: [true, null] });
+    await expect(engine.execute(sent({ by: 1, note: foreign }))).rejects.toBeInstanceOf(CanonicalJsonError);
   });
 
   it('a completed key is never answered from memory past its own expiry', async () => {

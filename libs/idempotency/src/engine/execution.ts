@@ -1,4 +1,4 @@
-import { fingerprint } from '@once/canonical-json';
+import { fingerprintOfText, fingerprintText } from '@once/canonical-json';
 import { comparePositions } from '@once/event-store';
 import type { AppendResult, EventToAppend, ExpectedRevision, GlobalPosition } from '@once/event-store';
 import { withSecretsReferenced } from '../commands/secret-reference.js';
@@ -21,29 +21,47 @@ export class Execution {
    * never names its key stream, whose SHA-256 costs more than the rest of that answer.
    */
   readonly scopedKey: string;
-  readonly request: RequestFingerprint;
-  /** The request's hash under each older reference key: a claim recorded under one of them is this same request. */
-  readonly alsoHashes: readonly string[];
   position: GlobalPosition | undefined;
   keyLogPosition: GlobalPosition | undefined;
 
   private namedKeyStream: string | undefined;
+  private fingerprints: Fingerprints | undefined;
 
   constructor(
     readonly input: ExecuteInput,
     /** The reference keys secret fields are hashed under in the fingerprint, the current one first. */
-    referenceKeys: readonly Uint8Array[] = [],
+    private readonly referenceKeys: readonly Uint8Array[] = [],
     /** Where its key-log reads and appends, effects and steps are traced (nowhere by default). */
     readonly trace: CommandTrace = untraced,
   ) {
-    const [request, ...older] = requestFingerprints(
-      input.request,
-      input.command.secretFields ?? [],
-      referenceKeys,
-    );
-    this.request = request as RequestFingerprint;
-    this.alsoHashes = older.map((fingerprint) => fingerprint.requestHash);
     this.scopedKey = JSON.stringify([input.scope.tenantId, input.scope.actorId, input.key]);
+  }
+
+  /**
+   * Fingerprints the request, once: the first use of `request`, `alsoHashes` or `plainRequestText` does, and so does
+   * `execute` before a protocol runs. Throws `CanonicalJsonError` when params or body are not JSON values.
+   */
+  fingerprint(): Fingerprints {
+    this.fingerprints ??= requestFingerprints(
+      this.input.request,
+      this.input.command.secretFields ?? [],
+      this.referenceKeys,
+    );
+    return this.fingerprints;
+  }
+
+  get request(): RequestFingerprint {
+    return this.fingerprint().request;
+  }
+
+  /** The request's hash under each older reference key: a claim recorded under one of them is this same request. */
+  get alsoHashes(): readonly string[] {
+    return this.fingerprint().alsoHashes;
+  }
+
+  /** The text the request's fingerprint hashes, where its body holds no secret field (`Fingerprints.plainText`). */
+  get plainRequestText(): string | undefined {
+    return this.fingerprint().plainText;
   }
 
   /** The key's stream (`keyStreamName`), named when a protocol first reads or appends to it. */
@@ -106,6 +124,17 @@ export class Execution {
   }
 }
 
+/** A request's fingerprint, its hashes under older reference keys, and the text hashed when it holds no secret. */
+interface Fingerprints {
+  readonly request: RequestFingerprint;
+  readonly alsoHashes: readonly string[];
+  /**
+   * The canonical text the fingerprint hashes (`fingerprintText`), where the body holds no secret field: what
+   * `CompletedKeys` may keep to compare a retry with. Undefined for a recorded fingerprint and wherever a secret is.
+   */
+  readonly plainText: string | undefined;
+}
+
 /**
  * The request's fingerprint, as a claim recorded it or computed from its parts; a body field named as a secret field
  * is hashed as its keyed reference, never as the secret (a hash of a card token could be brute-forced), once under each
@@ -115,19 +144,41 @@ const requestFingerprints = (
   request: CommandRequest | RequestFingerprint,
   secretFields: readonly string[],
   referenceKeys: readonly Uint8Array[],
-): readonly RequestFingerprint[] => {
+): Fingerprints => {
   const method = request.method.toUpperCase();
-  if ('requestHash' in request) return [{ method, route: request.route, requestHash: request.requestHash }];
+  if ('requestHash' in request) {
+    return {
+      request: { method, route: request.route, requestHash: request.requestHash },
+      alsoHashes: [],
+      plainText: undefined,
+    };
+  }
   const { route, params } = request;
-  const hashed = (body: unknown): RequestFingerprint => ({
-    method,
-    route,
-    requestHash: fingerprint({ method, route, params, body }),
-  });
   const secretInBody =
     typeof request.body === 'object' &&
     request.body !== null &&
     secretFields.some((field) => typeof (request.body as Record<string, unknown>)[field] === 'string');
-  if (!secretInBody || referenceKeys.length === 0) return [hashed(request.body)];
-  return referenceKeys.map((key) => hashed(withSecretsReferenced(request.body, secretFields, key)));
+  if (!secretInBody || referenceKeys.length === 0) {
+    const text = fingerprintText({ method, route, params, body: request.body });
+    return {
+      request: { method, route, requestHash: fingerprintOfText(text) },
+      alsoHashes: [],
+      plainText: secretInBody ? undefined : text,
+    };
+  }
+  const [current, ...older] = referenceKeys.map((key) =>
+    fingerprintOfText(
+      fingerprintText({
+        method,
+        route,
+        params,
+        body: withSecretsReferenced(request.body, secretFields, key),
+      }),
+    ),
+  );
+  return {
+    request: { method, route, requestHash: current as string },
+    alsoHashes: older,
+    plainText: undefined,
+  };
 };

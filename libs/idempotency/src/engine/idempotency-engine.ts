@@ -141,6 +141,8 @@ export const createIdempotencyEngine = (options: IdempotencyEngineOptions): Idem
     const execution = new Execution(input, runtime.settings.referenceKeys, trace);
     const remembered = runtime.completedKeys.answer(execution);
     if (remembered !== undefined) return remembered;
+    // Params or a body that are not JSON throw here, as `execute` promises, not in a protocol (its errors: the store's).
+    execution.fingerprint();
     let outcome: ExecuteOutcome;
     try {
       const { handler } = input;

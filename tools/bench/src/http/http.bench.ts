@@ -308,7 +308,8 @@ export const runHttpBench = async (
       measured.ledger.confirmed += result.ok;
       measured.ledger.cutOff += connections;
     };
-    for (const warmedUp of fresh) record(warmedUp, CONNECTIONS, await warmedUp.run(CONNECTIONS));
+    // One unmeasured phase per side first, replays too: every side is measured warm, none in its first seconds.
+    for (const warmedUp of sides) record(warmedUp, CONNECTIONS, await warmedUp.run(CONNECTIONS));
     for (let round = 0; round < rounds; round++) {
       for (const connections of rotated(levels, round)) {
         for (const measured of [...rotated(fresh, round), ...rotated(replays, round)]) {

@@ -55,8 +55,9 @@ export interface IdempotencyEngineOptions {
   readonly secretReferenceKeys?: readonly Uint8Array[];
   /**
    * Completed keys answered from memory, without a read (a completed key log is final until it expires): how many
-   * are kept, least recently answered dropped first, and for how long. Default 10,000 keys for 5 minutes; a capacity
-   * of 0 reads every arrival from the key log.
+   * are kept, those remembered longest dropped first, and for how long. Each keeps its stored response, and its
+   * request where that is at most 1 KiB as canonical JSON and holds no secret field (a retry is compared with it,
+   * not hashed). Default 10,000 keys for 5 minutes; a capacity of 0 reads every arrival from the key log.
    */
   readonly completedKeys?: { readonly capacity?: number; readonly ttlMs?: number };
   /**

@@ -77,14 +77,7 @@ export class CompletedKeys {
     this.remembered.delete(scopedKey);
     // A fingerprint of its own: what a request allocates stays short-lived, and V8 allocates every object from a site
     // whose objects all survive (the request's fingerprint, were it kept) straight into its old generation.
-    const { fingerprint, request, response, position } = key;
-    this.remembered.set(scopedKey, {
-      fingerprint: { ...fingerprint },
-      ...(request === undefined ? {} : { request }),
-      response,
-      position,
-      until,
-    });
+    this.remembered.set(scopedKey, { ...key, fingerprint: { ...key.fingerprint }, until });
     dropOldestBeyond(this.remembered, this.capacity);
   }
 }

@@ -3,7 +3,7 @@ import { comparePositions } from '@once/event-store';
 import type { AppendResult, EventToAppend, ExpectedRevision, GlobalPosition } from '@once/event-store';
 import { withSecretsReferenced } from '../commands/secret-reference.js';
 import { deriveId } from '../ids/index.js';
-import { keyStreamName } from '../key-log/index.js';
+import { keyStreamName, scopedKey } from '../key-log/index.js';
 import type { KeyLogEvent, RequestFingerprint } from '../key-log/index.js';
 import { untraced } from '../tracing/index.js';
 import type { CommandTrace } from '../tracing/index.js';
@@ -17,8 +17,8 @@ import type { ExecuteOutcome } from './execute-outcome.js';
  */
 export class Execution {
   /**
-   * The key as `CompletedKeys` knows it: its scope and the key, unambiguous, unhashed. An arrival answered from memory
-   * never names its key stream, whose SHA-256 costs more than the rest of that answer.
+   * The key as `CompletedKeys` knows it (`scopedKey`), unhashed: an arrival answered from memory never names its key
+   * stream.
    */
   readonly scopedKey: string;
   position: GlobalPosition | undefined;
@@ -34,7 +34,7 @@ export class Execution {
     /** Where its key-log reads and appends, effects and steps are traced (nowhere by default). */
     readonly trace: CommandTrace = untraced,
   ) {
-    this.scopedKey = JSON.stringify([input.scope.tenantId, input.scope.actorId, input.key]);
+    this.scopedKey = scopedKey(input.scope, input.key);
   }
 
   /**

@@ -137,9 +137,8 @@ const toRecord = (row: KeyRow): ApiKeyRecord => ({
  * API keys in PostgreSQL (`api_keys`, see `apiKeyMigrations`). Lookups are cached in two bounded LRUs (live keys,
  * unknown keys) for `cacheTtlMs`, so a revoked key stops working within it; a lookup that reaches the database also
  * records when the key was last used. The database holds only keys' SHA-256; the live cache, in this process's
- * memory, holds a key as presented, so a live key is hashed once per cache period rather than on every request (the
- * hash costs a request more than the rest of its authentication). Unknown keys are remembered by their hash: a
- * caller's guesses are never kept.
+ * memory, holds a key as presented, so a live key is hashed once per cache period rather than on every request.
+ * Unknown keys are remembered by their hash: a caller's guesses are never kept.
  *
  * @example
  * const keys = createApiKeyStore(pool);
